@@ -1,0 +1,10 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+RUN apt-get update && apt-get install -y --no-install-recommends gettext libpq5 && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY . .
+RUN python manage.py compilemessages --ignore=.venv && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["gunicorn", "fabricweb.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "300"]

@@ -1,0 +1,125 @@
+"""What the engine returns: devices, a columnar link table, cabling, BOM and addressing.
+
+Links are stored column-wise in numpy arrays (one row per link) because the largest
+fabrics have ~200,000 links: per-link Python objects would cost more time and memory
+than planning them. Devices are few enough (tens of thousands) to be objects.
+
+Conventions every consumer relies on:
+- Link row i connects (a_dev[i], a_port[i]) to (b_dev[i], b_port[i]); the a end is the
+  lower tier (server for tier 0, leaf for tier 1, spine for tier 2).
+- Ports are logical port indexes, 0-based, on that device; `port_name()` gives the name.
+- `plane` is 0-based; `rail` is the server NIC port index for tier 0 and the rail of
+  the leaf for tier 1, -1 where a link belongs to no single rail.
+- Addresses are IPv4 as unsigned 32-bit integers; `subnet[i]` is the /31 of link i,
+  the a end holds subnet+1 for tier 0 (the NIC) and subnet for tiers 1 and 2.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .spec import DesignSpec
+
+ROLES = ("server", "leaf", "spine", "core")
+TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core")
+
+# Progress callback: (stage, percent 0-100) -> None.
+Progress = Callable[[str, int], None]
+
+
+@dataclass(slots=True)
+class Device:
+    index: int
+    name: str
+    role: str  # one of ROLES
+    sku: str
+    model: str
+    ports: int  # logical ports (switch) or backend NIC ports (server)
+    plane: int = -1  # -1 for servers, which span every plane
+    pod: int = -1
+    su: int = -1
+    rail: int = -1  # leaves only
+    group: int = -1  # spine group (pod) or core group
+    row: int = 0
+    rack: str = ""
+    rack_unit: int = 0
+    asn: int = 0
+    loopback: int = 0  # IPv4 as int, 0 for servers
+
+
+@dataclass(slots=True)
+class LinkTable:
+    a_dev: np.ndarray  # int32
+    a_port: np.ndarray  # int32
+    b_dev: np.ndarray  # int32
+    b_port: np.ndarray  # int32
+    tier: np.ndarray  # int8: 0 server-leaf, 1 leaf-spine, 2 spine-core
+    plane: np.ndarray  # int16
+    rail: np.ndarray  # int16
+    length_m: np.ndarray  # float32, rounded up to a standard length
+    medium: np.ndarray  # int16 index into Cabling.media
+    subnet: np.ndarray  # uint32 /31 network
+
+    def __len__(self) -> int:
+        return int(self.a_dev.shape[0])
+
+
+@dataclass(slots=True)
+class Medium:
+    """How one kind of link is built: a cable assembly, or optics at both ends plus a fibre."""
+
+    key: str  # e.g. "DAC splitter 2m" / "SR twin-port + OM4 10m"
+    kind: str  # DAC, ACC, AEC, AOC, SR, DR, FR
+    fiber: str  # MMF, SMF or "" for copper and AOC
+    a_sku: str  # module or cable assembly at the a end
+    b_sku: str  # module at the b end ("" for a cable assembly)
+    cable_sku: str  # fibre cord or cable assembly
+    length_m: float
+
+
+@dataclass(slots=True)
+class BomLine:
+    sku: str
+    description: str
+    category: str  # switch, nic, transceiver, cable, fiber
+    qty: int
+    unit_price: float
+    total: float
+    power_typical_w: float = 0.0
+    power_max_w: float = 0.0
+    rack_units: int = 0
+
+
+@dataclass(slots=True)
+class Plan:
+    spec: DesignSpec
+    tiers: int
+    planes: int
+    servers: int
+    gpus: int
+    rails: int
+    su_servers: int  # servers per scale unit (leaf downlinks)
+    scale_units: int
+    pods: int  # 0 for 2 tiers
+    switches: dict[str, int]  # leaf, spine, core (all planes)
+    links_by_tier: dict[str, int]  # keys TIER_NAMES
+    max_gpus: int
+    max_hops: int
+    oversubscription: dict[str, float]  # per tier, e.g. {"leaf": 1.0, "spine": 1.0}
+    bisection_gbps: float
+    free_ports: dict[str, int]  # per role, all devices of the role
+    devices: list[Device]
+    links: LinkTable
+    media: list[Medium]
+    bom: list[BomLine]
+    subtotal: float
+    discount: float
+    total_cost: float
+    currency: str
+    power_typical_w: float
+    power_max_w: float
+    rack_units: int
+    pools: dict[str, dict]  # per pool: cidr, used, size
+    warnings: list[str] = field(default_factory=list)

@@ -1,0 +1,10 @@
+"""REST API root: each app contributes its routes under /api/."""
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("apps.accounts.api.urls")),
+    path("catalog/", include("apps.catalog.api.urls")),
+    path("", include("apps.projects.api.urls")),
+    path("", include("apps.designs.api.urls")),
+    path("", include("apps.reviews.api.urls")),
+]

@@ -1,0 +1,10 @@
+"""Celery application; configuration comes from Django settings (CELERY_* names)."""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fabricweb.settings")
+
+app = Celery("fabricweb")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,33 @@
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import StaffFactory, UserFactory
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def staff(db):
+    return StaffFactory()
+
+
+@pytest.fixture
+def api_client():
+    return APIClient()
+
+
+@pytest.fixture
+def user_client(user):
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def staff_client(staff):
+    client = APIClient()
+    client.force_authenticate(staff)
+    return client

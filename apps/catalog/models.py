@@ -1,1 +1,339 @@
+"""Hardware catalog: switches, NICs, GPU servers, transceivers, cable assemblies, fibre cords.
 
+Rules the models enforce in `clean()` (so the admin, the API, the seed loader and the
+Excel/NetBox importers all refuse the same bad rows):
+- a switch breakout mode "NxSG" splits one cage into N logical ports of S Gb/s, so N*S must
+  equal the cage speed; modes are unique and the first one is the native mode;
+- a transceiver's total speed is `port_gbps * ports` (ports = 2 is a twin-port module);
+  SR optics run on multimode fibre, DR and FR on single-mode;
+- a cable's A-end speed is `leg_gbps * legs` (legs = 2 is a 1:2 splitter);
+- a server's default NIC runs at the server's backend speed and its ports divide the
+  server's backend ports;
+- reaches, lengths and counts are positive, prices and power are not negative.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+BREAKOUT_RE = re.compile(r"^(?P<n>[1-9]\d*)x(?P<speed>[1-9]\d*)G$")
+
+
+def parse_breakout(mode: str) -> tuple[int, int]:
+    """"2x400G" -> (2, 400). Raises ValueError for anything else."""
+    match = BREAKOUT_RE.match(mode.strip()) if isinstance(mode, str) else None
+    if not match:
+        raise ValueError(mode)
+    return int(match["n"]), int(match["speed"])
+
+
+class FormFactor(models.TextChoices):
+    OSFP = "OSFP", "OSFP"
+    QSFP_DD = "QSFP-DD", "QSFP-DD"
+    QSFP112 = "QSFP112", "QSFP112"
+    QSFP56 = "QSFP56", "QSFP56"
+    QSFP28 = "QSFP28", "QSFP28"
+
+
+class NicFormFactor(models.TextChoices):
+    OSFP = "OSFP", "OSFP"
+    QSFP112 = "QSFP112", "QSFP112"
+    QSFP56 = "QSFP56", "QSFP56"
+
+
+class OpticMedia(models.TextChoices):
+    SR = "SR", _("SR (short reach, multimode)")
+    DR = "DR", _("DR (parallel single-mode)")
+    FR = "FR", _("FR (CWDM single-mode)")
+
+
+class CableMedia(models.TextChoices):
+    DAC = "DAC", _("DAC (passive copper)")
+    ACC = "ACC", _("ACC (active copper)")
+    AEC = "AEC", _("AEC (active electrical)")
+    AOC = "AOC", _("AOC (active optical)")
+
+
+class Fiber(models.TextChoices):
+    MMF = "MMF", _("Multimode (OM4)")
+    SMF = "SMF", _("Single-mode (OS2)")
+
+
+OPTIC_FIBER = {OpticMedia.SR: Fiber.MMF, OpticMedia.DR: Fiber.SMF, OpticMedia.FR: Fiber.SMF}
+CABLE_LEGS = (1, 2, 4)
+
+
+class Manufacturer(models.Model):
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    slug = models.SlugField(_("slug"), max_length=100, unique=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("manufacturer")
+        verbose_name_plural = _("manufacturers")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)[:100]
+        super().save(*args, **kwargs)
+
+
+class CatalogItem(models.Model):
+    """What every orderable part has: who makes it, its SKU and its (example) list price."""
+
+    manufacturer = models.ForeignKey(
+        Manufacturer, on_delete=models.PROTECT, related_name="+", verbose_name=_("manufacturer")
+    )
+    sku = models.CharField(_("SKU"), max_length=64, unique=True)
+    model = models.CharField(_("model"), max_length=150)
+    description = models.TextField(_("description"), blank=True, default="")
+    list_price = models.DecimalField(
+        _("list price"), max_digits=12, decimal_places=2, default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    currency = models.CharField(_("currency"), max_length=3, default="USD")
+    price_is_example = models.BooleanField(
+        _("price is an example"), default=False,
+        help_text=_("Set for seed prices that are illustrations, not quotes."),
+    )
+    active = models.BooleanField(_("active"), default=True, help_text=_("Inactive items are not offered to designs."))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["manufacturer__name", "model"]
+
+    def __str__(self) -> str:
+        return f"{self.model} ({self.sku})"
+
+    def clean(self) -> None:
+        errors: dict[str, list[str]] = {}
+        if self.currency and not re.fullmatch(r"[A-Z]{3}", self.currency):
+            errors.setdefault("currency", []).append(_("Use a three-letter ISO currency code such as USD."))
+        self.check_rules(errors)
+        if errors:
+            raise ValidationError(errors)
+
+    def check_rules(self, errors: dict[str, list[str]]) -> None:
+        """Add the model's consistency errors to `errors` (field -> messages)."""
+
+
+def _positive(errors: dict, field: str, value) -> None:
+    if value is not None and value <= 0:
+        errors.setdefault(field, []).append(_("Must be greater than zero."))
+
+
+def _not_negative(errors: dict, field: str, value) -> None:
+    if value is not None and value < 0:
+        errors.setdefault(field, []).append(_("Must not be negative."))
+
+
+class SwitchModel(CatalogItem):
+    asic = models.CharField(_("ASIC"), max_length=64, blank=True, default="")
+    asic_tbps = models.DecimalField(
+        _("ASIC Tb/s"), max_digits=6, decimal_places=2, validators=[MinValueValidator(Decimal("0"))]
+    )
+    cages = models.PositiveIntegerField(_("cages"), validators=[MinValueValidator(1)])
+    cage_form_factor = models.CharField(_("cage form factor"), max_length=16, choices=FormFactor.choices)
+    cage_gbps = models.PositiveIntegerField(_("cage Gb/s"), validators=[MinValueValidator(1)])
+    breakouts = models.JSONField(
+        _("breakout modes"), default=list,
+        help_text=_('Modes such as "1x800G", "2x400G", "4x200G"; the first is the native mode.'),
+    )
+    rack_units = models.PositiveSmallIntegerField(_("rack units"), validators=[MinValueValidator(1)])
+    power_typical_w = models.FloatField(_("typical power (W)"), validators=[MinValueValidator(0)])
+    power_max_w = models.FloatField(_("maximum power (W)"), validators=[MinValueValidator(0)])
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("switch model")
+        verbose_name_plural = _("switch models")
+
+    def check_rules(self, errors):
+        errors_breakouts = breakout_errors(self.breakouts, self.cage_gbps)
+        if errors_breakouts:
+            errors.setdefault("breakouts", []).extend(errors_breakouts)
+        if (
+            self.power_typical_w is not None and self.power_max_w is not None
+            and self.power_max_w < self.power_typical_w
+        ):
+            errors.setdefault("power_max_w", []).append(_("Maximum power must not be below typical power."))
+        if self.cages and self.cage_gbps and self.asic_tbps:
+            needed = Decimal(self.cages * self.cage_gbps) / 1000
+            # Front-panel bandwidth above the ASIC's capacity is a typo, not an oversubscribed box.
+            if needed > self.asic_tbps * Decimal("1.05"):
+                errors.setdefault("asic_tbps", []).append(
+                    _("%(cages)s cages of %(gbps)s Gb/s need %(need)s Tb/s; the ASIC has %(have)s.")
+                    % {"cages": self.cages, "gbps": self.cage_gbps, "need": needed, "have": self.asic_tbps}
+                )
+
+    @property
+    def native_breakout(self) -> str:
+        return self.breakouts[0] if self.breakouts else ""
+
+    @property
+    def logical_ports(self) -> dict[str, int]:
+        """Logical ports per breakout mode, e.g. {"1x800G": 64, "2x400G": 128}."""
+        ports = {}
+        for mode in self.breakouts or []:
+            try:
+                n, _speed = parse_breakout(mode)
+            except ValueError:
+                continue
+            ports[mode] = self.cages * n
+        return ports
+
+
+def breakout_errors(breakouts, cage_gbps: int | None) -> list[str]:
+    """Why a list of breakout modes is not valid for a cage of `cage_gbps` (empty when it is)."""
+    if not isinstance(breakouts, list) or not breakouts:
+        return [_('List at least one breakout mode, e.g. ["1x800G", "2x400G"].')]
+    messages, seen = [], set()
+    for mode in breakouts:
+        try:
+            n, speed = parse_breakout(mode)
+        except ValueError:
+            messages.append(_('"%(mode)s" is not a breakout mode like "2x400G".') % {"mode": mode})
+            continue
+        if mode in seen:
+            messages.append(_('"%(mode)s" is listed twice.') % {"mode": mode})
+        seen.add(mode)
+        if isinstance(cage_gbps, int) and cage_gbps and n * speed != cage_gbps:
+            messages.append(
+                _('"%(mode)s" gives %(total)s Gb/s per cage; the cage runs at %(cage)s Gb/s.')
+                % {"mode": mode, "total": n * speed, "cage": cage_gbps}
+            )
+    return messages
+
+
+class NicModel(CatalogItem):
+    ports = models.PositiveSmallIntegerField(_("ports"), validators=[MinValueValidator(1)])
+    port_gbps = models.PositiveIntegerField(_("port Gb/s"), validators=[MinValueValidator(1)])
+    form_factor = models.CharField(_("form factor"), max_length=16, choices=NicFormFactor.choices)
+    host_interface = models.CharField(_("host interface"), max_length=64, blank=True, default="")
+    power_w = models.FloatField(_("power (W)"), default=0, validators=[MinValueValidator(0)])
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("NIC model")
+        verbose_name_plural = _("NIC models")
+
+
+class ServerModel(CatalogItem):
+    gpus = models.PositiveSmallIntegerField(_("GPUs"), validators=[MinValueValidator(1)])
+    gpu_model = models.CharField(_("GPU model"), max_length=64)
+    scale_up = models.CharField(_("scale-up interconnect"), max_length=64, blank=True, default="")
+    scale_up_domain_gpus = models.PositiveIntegerField(_("GPUs per scale-up domain"), default=0)
+    backend_ports = models.PositiveSmallIntegerField(_("backend ports"), validators=[MinValueValidator(1)])
+    backend_gbps = models.PositiveIntegerField(_("backend Gb/s"), validators=[MinValueValidator(1)])
+    default_nic = models.ForeignKey(
+        NicModel, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("default NIC"),
+    )
+    frontend_ports = models.PositiveSmallIntegerField(_("frontend ports"), default=0)
+    frontend_gbps = models.PositiveIntegerField(_("frontend Gb/s"), default=0)
+    rack_units = models.PositiveSmallIntegerField(_("rack units"), validators=[MinValueValidator(1)])
+    power_w = models.FloatField(_("power (W)"), validators=[MinValueValidator(0)])
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("server model")
+        verbose_name_plural = _("server models")
+
+    def check_rules(self, errors):
+        nic = self.default_nic if self.default_nic_id else None
+        if nic is not None and self.backend_gbps and self.backend_ports:
+            if nic.port_gbps != self.backend_gbps:
+                errors.setdefault("default_nic", []).append(
+                    _("%(nic)s runs at %(nic_gbps)s Gb/s; the server's backend ports run at %(gbps)s Gb/s.")
+                    % {"nic": nic.sku, "nic_gbps": nic.port_gbps, "gbps": self.backend_gbps}
+                )
+            elif self.backend_ports % nic.ports:
+                errors.setdefault("default_nic", []).append(
+                    _("%(ports)s backend ports cannot be made of %(nic_ports)s-port NICs.")
+                    % {"ports": self.backend_ports, "nic_ports": nic.ports}
+                )
+        if self.frontend_ports and not self.frontend_gbps:
+            errors.setdefault("frontend_gbps", []).append(_("Give the speed of the frontend ports."))
+
+
+class Transceiver(CatalogItem):
+    form_factor = models.CharField(_("form factor"), max_length=16, choices=FormFactor.choices)
+    gbps = models.PositiveIntegerField(_("module Gb/s"), validators=[MinValueValidator(1)])
+    port_gbps = models.PositiveIntegerField(_("port Gb/s"), validators=[MinValueValidator(1)])
+    ports = models.PositiveSmallIntegerField(
+        _("ports"), validators=[MinValueValidator(1)], help_text=_("2 for a twin-port module.")
+    )
+    media = models.CharField(_("media"), max_length=4, choices=OpticMedia.choices)
+    fiber = models.CharField(_("fibre"), max_length=4, choices=Fiber.choices)
+    connector = models.CharField(_("connector"), max_length=32, blank=True, default="")
+    reach_m = models.FloatField(_("reach (m)"))
+    power_w = models.FloatField(_("power (W)"), default=0, validators=[MinValueValidator(0)])
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("transceiver")
+        verbose_name_plural = _("transceivers")
+
+    def check_rules(self, errors):
+        _positive(errors, "reach_m", self.reach_m)
+        if self.gbps and self.port_gbps and self.ports and self.gbps != self.port_gbps * self.ports:
+            errors.setdefault("gbps", []).append(
+                _("Module speed must be port speed x ports (%(port)s x %(ports)s = %(total)s Gb/s).")
+                % {"port": self.port_gbps, "ports": self.ports, "total": self.port_gbps * self.ports}
+            )
+        expected = OPTIC_FIBER.get(self.media)
+        if expected and self.fiber and self.fiber != expected:
+            errors.setdefault("fiber", []).append(
+                _("%(media)s optics run on %(fiber)s.") % {"media": self.media, "fiber": expected}
+            )
+
+
+class Cable(CatalogItem):
+    media = models.CharField(_("media"), max_length=4, choices=CableMedia.choices)
+    form_factor_a = models.CharField(_("A-end form factor"), max_length=16, choices=FormFactor.choices)
+    form_factor_b = models.CharField(_("B-end form factor"), max_length=16, choices=FormFactor.choices)
+    gbps = models.PositiveIntegerField(_("A-end Gb/s"), validators=[MinValueValidator(1)])
+    leg_gbps = models.PositiveIntegerField(_("leg Gb/s"), validators=[MinValueValidator(1)])
+    legs = models.PositiveSmallIntegerField(
+        _("legs"), validators=[MinValueValidator(1)], help_text=_("1 for a straight cable, 2 for a 1:2 splitter.")
+    )
+    length_m = models.FloatField(_("length (m)"))
+    power_w = models.FloatField(
+        _("power (W)"), default=0, validators=[MinValueValidator(0)], help_text=_("Per assembly; 0 for passive DAC.")
+    )
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("cable assembly")
+        verbose_name_plural = _("cable assemblies")
+
+    def check_rules(self, errors):
+        _positive(errors, "length_m", self.length_m)
+        if self.legs and self.legs not in CABLE_LEGS:
+            errors.setdefault("legs", []).append(_("A cable has 1, 2 or 4 legs."))
+        elif self.gbps and self.leg_gbps and self.legs and self.gbps != self.leg_gbps * self.legs:
+            errors.setdefault("gbps", []).append(
+                _("A-end speed must be leg speed x legs (%(leg)s x %(legs)s = %(total)s Gb/s).")
+                % {"leg": self.leg_gbps, "legs": self.legs, "total": self.leg_gbps * self.legs}
+            )
+
+
+class FiberCord(CatalogItem):
+    fiber = models.CharField(_("fibre"), max_length=4, choices=Fiber.choices)
+    connector = models.CharField(_("connector"), max_length=32)
+    length_m = models.FloatField(_("length (m)"))
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("fibre patch cord")
+        verbose_name_plural = _("fibre patch cords")
+
+    def check_rules(self, errors):
+        _positive(errors, "length_m", self.length_m)

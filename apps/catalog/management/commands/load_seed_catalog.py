@@ -1,0 +1,32 @@
+"""Load the seed catalog (apps/catalog/seed/*.yaml), upserting by SKU; safe to run again."""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.catalog.services import SEED_DIR, CatalogImportError, catalog_seed_load
+
+
+class Command(BaseCommand):
+    help = "Load or refresh the hardware catalog from seed YAML files (upsert by SKU, all or nothing)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--path", type=Path, default=SEED_DIR,
+            help="A directory of switches/nics/servers/transceivers/cables/fibers.yaml, or one such file.",
+        )
+
+    def handle(self, *args, path: Path, **options):
+        try:
+            result = catalog_seed_load(path=path)
+        except CatalogImportError as exc:
+            for issue in exc.issues:
+                self.stderr.write(str(issue))
+            raise CommandError(f"{len(exc.issues)} problem(s) in the seed catalog; nothing was saved.") from None
+        for kind in sorted(set(result.created) | set(result.updated) | set(result.unchanged)):
+            self.stdout.write(
+                f"{kind}: {result.created[kind]} created, {result.updated[kind]} updated, "
+                f"{result.unchanged[kind]} unchanged"
+            )
+        self.stdout.write(self.style.SUCCESS(
+            f"Seed catalog loaded: {sum(result.created.values())} created, {sum(result.updated.values())} updated."
+        ))

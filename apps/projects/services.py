@@ -104,6 +104,21 @@ def project_create(
 
 
 @transaction.atomic
+def project_create_with_customer_name(*, customer_name: str, name: str, owner: Any, **fields: Any) -> Project:
+    """Like project_create, with the customer given by name: found (any case) or created.
+
+    Errors about the customer name are reported on ``new_customer_name`` (the form and API
+    field); if the project is invalid, a customer created here is rolled back too.
+    """
+    try:
+        customer = customer_get_or_create(name=customer_name, created_by=owner)
+    except ValidationError as exc:
+        messages = exc.message_dict.get("name", exc.messages) if hasattr(exc, "error_dict") else exc.messages
+        raise ValidationError({"new_customer_name": messages}) from None
+    return project_create(customer=customer, name=name, owner=owner, **fields)
+
+
+@transaction.atomic
 def project_update(*, project: Project, user: Any, data: dict[str, Any]) -> Project:
     """Change the fields in ``data`` (any of PROJECT_UPDATE_FIELDS). Owner or staff only.
 

@@ -135,6 +135,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "CatalogFormFactorEnum": "apps.catalog.models.FormFactor",
+        "NicFormFactorEnum": "apps.catalog.models.NicFormFactor",
+        "OpticMediaEnum": "apps.catalog.models.OpticMedia",
+        "CableMediaEnum": "apps.catalog.models.CableMedia",
+        "FiberEnum": "apps.catalog.models.Fiber",
+    },
 }
 
 # Celery: a real worker over Redis when CELERY_BROKER_URL is set, in-process otherwise.

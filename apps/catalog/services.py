@@ -172,6 +172,10 @@ class _Upserter:
 
     def manufacturer(self, row: CatalogRow, name: str) -> Manufacturer | None:
         found = self.manufacturers.get(name.lower())
+        max_length = Manufacturer._meta.get_field("name").max_length
+        if found is None and len(name) > max_length:
+            self.issue(row, "manufacturer", _("Ensure this value has at most %(max)s characters.") % {"max": max_length})
+            return None
         if found is None and self.create_manufacturers:
             found = _manufacturer_create(name=name)
             self.manufacturers[name.lower()] = found

@@ -1,0 +1,76 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from .models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+
+ITEM_SEARCH = ("sku", "model", "description", "manufacturer__name")
+ITEM_FILTERS = ("manufacturer", "active", "price_is_example")
+
+
+@admin.register(Manufacturer)
+class ManufacturerAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "updated")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+
+
+class CatalogItemAdmin(admin.ModelAdmin):
+    search_fields = ITEM_SEARCH
+    list_select_related = ("manufacturer",)
+    list_per_page = 100
+    readonly_fields = ("created", "updated")
+    actions = ("make_active", "make_inactive")
+
+    @admin.action(description=_("Offer the selected items to designs"))
+    def make_active(self, request, queryset):
+        queryset.update(active=True)
+
+    @admin.action(description=_("Stop offering the selected items to designs"))
+    def make_inactive(self, request, queryset):
+        queryset.update(active=False)
+
+
+@admin.register(SwitchModel)
+class SwitchModelAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "asic", "cages", "cage_form_factor", "cage_gbps",
+                    "breakout_modes", "rack_units", "power_typical_w", "list_price", "price_is_example", "active")
+    list_filter = ITEM_FILTERS + ("cage_form_factor", "cage_gbps", "asic")
+
+    @admin.display(description=_("breakout modes"))
+    def breakout_modes(self, obj):
+        return ", ".join(f"{mode} ({ports})" for mode, ports in obj.logical_ports.items())
+
+
+@admin.register(NicModel)
+class NicModelAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "ports", "port_gbps", "form_factor", "host_interface",
+                    "power_w", "list_price", "active")
+    list_filter = ITEM_FILTERS + ("form_factor", "port_gbps")
+
+
+@admin.register(ServerModel)
+class ServerModelAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "gpus", "gpu_model", "backend_ports", "backend_gbps",
+                    "default_nic", "rack_units", "power_w", "list_price", "active")
+    list_filter = ITEM_FILTERS + ("backend_gbps", "scale_up")
+    autocomplete_fields = ("default_nic",)
+
+
+@admin.register(Transceiver)
+class TransceiverAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "form_factor", "gbps", "ports", "port_gbps", "media", "fiber",
+                    "connector", "reach_m", "power_w", "list_price", "active")
+    list_filter = ITEM_FILTERS + ("form_factor", "gbps", "media", "fiber", "ports")
+
+
+@admin.register(Cable)
+class CableAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "media", "form_factor_a", "form_factor_b", "gbps", "legs",
+                    "leg_gbps", "length_m", "power_w", "list_price", "active")
+    list_filter = ITEM_FILTERS + ("media", "form_factor_a", "form_factor_b", "gbps", "legs")
+
+
+@admin.register(FiberCord)
+class FiberCordAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "list_price", "active")
+    list_filter = ITEM_FILTERS + ("fiber", "connector")

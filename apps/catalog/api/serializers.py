@@ -1,0 +1,151 @@
+import copy
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from ..models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+
+ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
+PRICE_FIELDS = ["list_price", "currency", "price_is_example", "active", "created", "updated"]
+
+
+class ManufacturerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Manufacturer
+        fields = ["id", "name", "slug", "created", "updated"]
+        read_only_fields = ["created", "updated"]
+        extra_kwargs = {"slug": {"required": False}}
+
+    def validate(self, attrs):
+        name = attrs.get("name", getattr(self.instance, "name", ""))
+        if not attrs.get("slug") and self.instance is None:
+            slug = slugify(name)
+            if not slug:
+                raise serializers.ValidationError({"slug": [_("Give a slug (letters, digits, hyphens).")]})
+            if Manufacturer.objects.filter(slug=slug).exists():
+                raise serializers.ValidationError({"slug": [_("Slug %(slug)s is taken; give another.") % {"slug": slug}]})
+            attrs["slug"] = slug
+        return attrs
+
+
+class CatalogItemSerializer(serializers.ModelSerializer):
+    """Runs the model's own clean() so the API refuses exactly what the admin and importers refuse."""
+
+    manufacturer = serializers.SlugRelatedField(slug_field="name", queryset=Manufacturer.objects.all())
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        candidate = copy.copy(self.instance) if self.instance is not None else self.Meta.model()
+        for name, value in attrs.items():
+            setattr(candidate, name, value)
+        try:
+            candidate.clean()
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        return attrs
+
+
+class SwitchModelSerializer(CatalogItemSerializer):
+    breakouts = serializers.ListField(
+        child=serializers.CharField(max_length=16), allow_empty=False,
+        help_text=_('Breakout modes such as "1x800G", "2x400G"; the first is the native mode.'),
+    )
+    logical_ports = serializers.DictField(
+        child=serializers.IntegerField(), read_only=True,
+        help_text=_("Logical ports per breakout mode, e.g. {\"2x400G\": 128}."),
+    )
+    native_breakout = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = SwitchModel
+        fields = ITEM_FIELDS + [
+            "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "native_breakout",
+            "logical_ports", "rack_units", "power_typical_w", "power_max_w",
+        ] + PRICE_FIELDS
+
+
+class NicModelSerializer(CatalogItemSerializer):
+    class Meta:
+        model = NicModel
+        fields = ITEM_FIELDS + ["ports", "port_gbps", "form_factor", "host_interface", "power_w"] + PRICE_FIELDS
+
+
+class ServerModelSerializer(CatalogItemSerializer):
+    default_nic = serializers.SlugRelatedField(
+        slug_field="sku", queryset=NicModel.objects.all(), allow_null=True, required=False,
+        help_text=_("SKU of the NIC the server ships with."),
+    )
+
+    class Meta:
+        model = ServerModel
+        fields = ITEM_FIELDS + [
+            "gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "backend_ports", "backend_gbps", "default_nic",
+            "frontend_ports", "frontend_gbps", "rack_units", "power_w",
+        ] + PRICE_FIELDS
+
+
+class TransceiverSerializer(CatalogItemSerializer):
+    class Meta:
+        model = Transceiver
+        fields = ITEM_FIELDS + [
+            "form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w",
+        ] + PRICE_FIELDS
+
+
+class CableSerializer(CatalogItemSerializer):
+    class Meta:
+        model = Cable
+        fields = ITEM_FIELDS + [
+            "media", "form_factor_a", "form_factor_b", "gbps", "leg_gbps", "legs", "length_m", "power_w",
+        ] + PRICE_FIELDS
+
+
+class FiberCordSerializer(CatalogItemSerializer):
+    class Meta:
+        model = FiberCord
+        fields = ITEM_FIELDS + ["fiber", "connector", "length_m"] + PRICE_FIELDS
+
+
+class CatalogImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text=_("An .xlsx workbook as exported by GET /api/catalog/export.xlsx."))
+
+
+class NetboxImportSerializer(serializers.Serializer):
+    file = serializers.ListField(
+        child=serializers.FileField(), required=False, allow_empty=True,
+        help_text=_("One or more NetBox device-type YAML files (each may hold several documents)."),
+    )
+    yaml = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
+                                 help_text=_("NetBox device-type YAML as text, instead of files."))
+
+    def validate(self, attrs):
+        if not attrs.get("file") and not (attrs.get("yaml") or "").strip():
+            raise serializers.ValidationError({"file": [_("Upload a YAML file or paste YAML text.")]})
+        return attrs
+
+
+class ImportResultSerializer(serializers.Serializer):
+    created = serializers.DictField(child=serializers.IntegerField())
+    updated = serializers.DictField(child=serializers.IntegerField())
+    unchanged = serializers.DictField(child=serializers.IntegerField())
+    total_created = serializers.IntegerField()
+    total_updated = serializers.IntegerField()
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
+class NetboxImportResultSerializer(ImportResultSerializer):
+    switches = serializers.ListField(child=serializers.CharField(), help_text=_("SKUs of the imported switches."))
+
+
+class ImportIssueSerializer(serializers.Serializer):
+    sheet = serializers.CharField(help_text=_("Sheet name (Excel) or file name (YAML)."))
+    row = serializers.IntegerField(allow_null=True, help_text=_("Sheet row, or document number in a YAML file."))
+    column = serializers.CharField(help_text=_("Column (field) name, or YAML key path."))
+    cell = serializers.CharField(help_text=_("Cell reference such as L5, when known."))
+    message = serializers.CharField()
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    errors = ImportIssueSerializer(many=True)

@@ -1,0 +1,108 @@
+"""Filters for the catalog API: ?manufacturer=nvidia&cage_gbps=800&speed=400&reach_min=100&q=spectrum."""
+import django_filters
+from django.db.models import Q
+
+from .models import (
+    Cable, CableMedia, Fiber, FiberCord, FormFactor, Manufacturer, NicFormFactor, NicModel, OpticMedia, ServerModel,
+    SwitchModel, Transceiver,
+)
+
+
+class CatalogItemFilterSet(django_filters.FilterSet):
+    q = django_filters.CharFilter(method="filter_q", label="Search SKU, model, description or manufacturer")
+    manufacturer = django_filters.CharFilter(method="filter_manufacturer", label="Manufacturer name or slug")
+    active = django_filters.BooleanFilter()
+    price_is_example = django_filters.BooleanFilter()
+    price_min = django_filters.NumberFilter(field_name="list_price", lookup_expr="gte")
+    price_max = django_filters.NumberFilter(field_name="list_price", lookup_expr="lte")
+
+    def filter_q(self, queryset, name, value):
+        return queryset.filter(
+            Q(sku__icontains=value) | Q(model__icontains=value) | Q(description__icontains=value)
+            | Q(manufacturer__name__icontains=value)
+        )
+
+    def filter_manufacturer(self, queryset, name, value):
+        return queryset.filter(Q(manufacturer__slug__iexact=value) | Q(manufacturer__name__iexact=value))
+
+
+class ManufacturerFilterSet(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Manufacturer
+        fields = ["name", "slug"]
+
+
+class SwitchModelFilterSet(CatalogItemFilterSet):
+    cage_form_factor = django_filters.ChoiceFilter(choices=FormFactor.choices)
+    breakout = django_filters.CharFilter(method="filter_breakout", label='Offers this breakout mode, e.g. "2x400G"')
+    speed = django_filters.NumberFilter(method="filter_speed", label="Offers logical ports of this speed (Gb/s)")
+    cages_min = django_filters.NumberFilter(field_name="cages", lookup_expr="gte")
+
+    class Meta:
+        model = SwitchModel
+        fields = ["cage_gbps", "cages", "asic", "rack_units"]
+
+    def filter_q(self, queryset, name, value):
+        return super().filter_q(queryset, name, value) | queryset.filter(asic__icontains=value)
+
+    def filter_breakout(self, queryset, name, value):
+        # icontains on the JSON text works on every database (JSON `contains` does not on SQLite).
+        return queryset.filter(breakouts__icontains=f'"{value.strip()}"')
+
+    def filter_speed(self, queryset, name, value):
+        return queryset.filter(breakouts__icontains=f'x{int(value)}G"')
+
+
+class NicModelFilterSet(CatalogItemFilterSet):
+    form_factor = django_filters.ChoiceFilter(choices=NicFormFactor.choices)
+
+    class Meta:
+        model = NicModel
+        fields = ["port_gbps", "ports"]
+
+
+class ServerModelFilterSet(CatalogItemFilterSet):
+    gpu_model = django_filters.CharFilter(lookup_expr="icontains")
+    scale_up = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = ServerModel
+        fields = ["gpus", "backend_ports", "backend_gbps", "default_nic"]
+
+
+class TransceiverFilterSet(CatalogItemFilterSet):
+    form_factor = django_filters.ChoiceFilter(choices=FormFactor.choices)
+    media = django_filters.ChoiceFilter(choices=OpticMedia.choices)
+    fiber = django_filters.ChoiceFilter(choices=Fiber.choices)
+    connector = django_filters.CharFilter(lookup_expr="icontains")
+    reach_min = django_filters.NumberFilter(field_name="reach_m", lookup_expr="gte")
+    reach_max = django_filters.NumberFilter(field_name="reach_m", lookup_expr="lte")
+
+    class Meta:
+        model = Transceiver
+        fields = ["gbps", "port_gbps", "ports"]
+
+
+class CableFilterSet(CatalogItemFilterSet):
+    media = django_filters.ChoiceFilter(choices=CableMedia.choices)
+    form_factor_a = django_filters.ChoiceFilter(choices=FormFactor.choices)
+    form_factor_b = django_filters.ChoiceFilter(choices=FormFactor.choices)
+    length_min = django_filters.NumberFilter(field_name="length_m", lookup_expr="gte")
+    length_max = django_filters.NumberFilter(field_name="length_m", lookup_expr="lte")
+
+    class Meta:
+        model = Cable
+        fields = ["gbps", "leg_gbps", "legs"]
+
+
+class FiberCordFilterSet(CatalogItemFilterSet):
+    fiber = django_filters.ChoiceFilter(choices=Fiber.choices)
+    connector = django_filters.CharFilter(lookup_expr="iexact")
+    length_min = django_filters.NumberFilter(field_name="length_m", lookup_expr="gte")
+    length_max = django_filters.NumberFilter(field_name="length_m", lookup_expr="lte")
+
+    class Meta:
+        model = FiberCord
+        fields = []

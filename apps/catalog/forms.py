@@ -1,0 +1,53 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .kinds import ITEM_KINDS
+
+KIND_TITLES = {
+    "switches": _("Switches"), "nics": _("NICs"), "servers": _("GPU servers"), "transceivers": _("Transceivers"),
+    "cables": _("Cables"), "fibers": _("Fibre patch cords"),
+}
+
+
+class CatalogSearchForm(forms.Form):
+    q = forms.CharField(label=_("Search"), required=False, max_length=100,
+                        widget=forms.TextInput(attrs={"placeholder": _("SKU, model, manufacturer...")}))
+    kind = forms.ChoiceField(
+        label=_("Type"), required=False,
+        choices=[("", _("All types"))] + [(kind.key, KIND_TITLES[kind.key]) for kind in ITEM_KINDS],
+    )
+
+
+class ExcelImportForm(forms.Form):
+    file = forms.FileField(label=_("Excel workbook (.xlsx)"),
+                           widget=forms.ClearableFileInput(attrs={"accept": ".xlsx"}))
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".yaml,.yml"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(item, initial) for item in data if item]
+        return [single(data, initial)] if data else []
+
+
+class NetboxImportForm(forms.Form):
+    files = MultipleFileField(label=_("NetBox device-type YAML files"), required=False)
+    yaml = forms.CharField(
+        label=_("or paste YAML"), required=False, widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text=_("Several documents separated by --- are allowed."),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("files") and not (cleaned.get("yaml") or "").strip():
+            raise forms.ValidationError(_("Upload a YAML file or paste YAML text."))
+        return cleaned

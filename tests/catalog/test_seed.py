@@ -1,0 +1,119 @@
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import CommandError, call_command
+
+from apps.catalog.models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from apps.catalog.services import SEED_DIR, catalog_seed_load
+
+pytestmark = pytest.mark.django_db
+
+SEED_FILES = ("switches", "nics", "servers", "transceivers", "cables", "fibers")
+MODELS = {"switches": SwitchModel, "nics": NicModel, "servers": ServerModel, "transceivers": Transceiver,
+          "cables": Cable, "fibers": FiberCord}
+
+
+def seed_count(name: str) -> int:
+    return len(yaml.safe_load((SEED_DIR / f"{name}.yaml").read_text()))
+
+
+def test_load_seed_catalog_loads_every_file(capsys):
+    call_command("load_seed_catalog")
+    for name in SEED_FILES:
+        assert MODELS[name].objects.count() == seed_count(name), name
+    out = capsys.readouterr().out
+    assert "Seed catalog loaded" in out and "switches: 5 created" in out
+
+
+def test_loading_the_seed_twice_changes_nothing(capsys):
+    call_command("load_seed_catalog")
+    before = {name: MODELS[name].objects.count() for name in SEED_FILES}
+    capsys.readouterr()
+    call_command("load_seed_catalog")
+    assert {name: MODELS[name].objects.count() for name in SEED_FILES} == before
+    assert "0 created, 0 updated" in capsys.readouterr().out
+
+
+def test_reloading_the_seed_restores_an_edited_price():
+    catalog_seed_load()
+    switch = SwitchModel.objects.get(model="Spectrum-4 SN5600")
+    original = switch.list_price
+    switch.list_price = 1
+    switch.save()
+    result = catalog_seed_load()
+    assert result.updated["switches"] == 1
+    switch.refresh_from_db()
+    assert switch.list_price == original
+
+
+def test_every_seed_price_is_marked_as_an_example():
+    catalog_seed_load()
+    for model in MODELS.values():
+        assert not model.objects.filter(price_is_example=False).exists(), model
+
+
+def test_seed_covers_the_hardware_a_presales_engineer_quotes():
+    catalog_seed_load()
+    assert SwitchModel.objects.filter(cages=64, cage_gbps=800, cage_form_factor="OSFP").values("asic").distinct().count() >= 2
+    assert SwitchModel.objects.filter(cages=64, cage_gbps=400).exists()
+    assert NicModel.objects.filter(port_gbps=400).exists() and NicModel.objects.filter(port_gbps=800).exists()
+    assert ServerModel.objects.filter(gpus=8).count() >= 2
+    assert ServerModel.objects.filter(backend_gbps=800, default_nic__port_gbps=800).exists()
+    assert not ServerModel.objects.filter(default_nic__isnull=True).exists()
+
+
+def test_seed_has_optics_cables_and_fibres_at_every_reach_tier():
+    catalog_seed_load()
+    # Copper in the rack, active copper next rack, AEC/AOC across the row.
+    assert Cable.objects.filter(media="DAC", length_m__lte=2, legs=1, gbps=800).exists()
+    assert Cable.objects.filter(media="DAC", legs=2, leg_gbps=400, length_m__gte=3).exists()
+    assert Cable.objects.filter(media="DAC", legs=2, form_factor_b="QSFP112").exists()
+    assert Cable.objects.filter(media="ACC", length_m__gte=4).exists()
+    assert Cable.objects.filter(media="AEC", length_m__gte=7).exists()
+    assert Cable.objects.filter(media="AOC", length_m__gte=30).exists()
+    assert Cable.objects.filter(form_factor_a="QSFP-DD", media="DAC").exists()
+    # Twin-port switch optics with matching single-port NIC optics, on both fibre types.
+    for media, fiber in (("SR", "MMF"), ("DR", "SMF")):
+        assert Transceiver.objects.filter(ports=2, port_gbps=400, media=media, fiber=fiber).exists()
+        for form_factor in ("OSFP", "QSFP112"):
+            assert Transceiver.objects.filter(ports=1, gbps=400, form_factor=form_factor, media=media).exists()
+        assert Transceiver.objects.filter(ports=1, gbps=800, media=media).exists()
+    assert Transceiver.objects.filter(media="DR", reach_m__gte=500).exists()
+    assert Transceiver.objects.filter(media="FR", reach_m__gte=2000).exists()
+    assert Transceiver.objects.filter(form_factor="QSFP-DD").values("media").distinct().count() == 3
+    # Fibre cords for every optic's connector, long enough for its reach.
+    for optic in Transceiver.objects.all():
+        connector = optic.connector.removeprefix("2x ")
+        assert FiberCord.objects.filter(fiber=optic.fiber, connector=connector, length_m__gte=optic.reach_m).exists(), optic
+    mmf = FiberCord.objects.filter(fiber="MMF", connector="MPO-12/APC").order_by("length_m")
+    assert [float(c.length_m) for c in mmf] == [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100]
+    prices = [c.list_price for c in mmf]
+    assert prices == sorted(prices) and len(set(prices)) == len(prices)
+
+
+def test_a_bad_seed_row_is_reported_by_file_and_row_and_nothing_is_saved(tmp_path: Path):
+    rows = yaml.safe_load((SEED_DIR / "nics.yaml").read_text())
+    rows[1]["port_gbps"] = "fast"
+    rows[2]["form_factor"] = "SFP"
+    (tmp_path / "nics.yaml").write_text(yaml.safe_dump(rows))
+    with pytest.raises(CommandError, match="2 problem"):
+        call_command("load_seed_catalog", path=tmp_path)
+    assert NicModel.objects.count() == 0
+    assert Manufacturer.objects.count() == 0
+
+
+def test_bad_seed_rows_name_the_row_and_field(tmp_path: Path, capsys):
+    rows = yaml.safe_load((SEED_DIR / "transceivers.yaml").read_text())
+    rows[0]["gbps"] = 400  # twin-port module must total 800G
+    (tmp_path / "transceivers.yaml").write_text(yaml.safe_dump(rows))
+    with pytest.raises(CommandError):
+        call_command("load_seed_catalog", "--path", str(tmp_path))
+    err = capsys.readouterr().err
+    assert "transceivers.yaml, row 1, column gbps" in err
+    assert Transceiver.objects.count() == 0
+
+
+def test_load_seed_catalog_with_a_missing_path_fails_cleanly(tmp_path: Path):
+    with pytest.raises(CommandError):
+        call_command("load_seed_catalog", path=tmp_path / "nowhere")

@@ -47,6 +47,9 @@ class Device:
     rack_unit: int = 0
     asn: int = 0
     loopback: int = 0  # IPv4 as int, 0 for servers
+    col: int = 0  # rack position in its row (0-based); `row` is the row
+    ports_per_cage: int = 1  # logical ports sharing one cage (2 for a twin-port 800G cage in 2x400G)
+    lanes_per_port: int = 0  # serdes lanes per logical port: port p is named Ethernet{p * lanes_per_port}
 
 
 @dataclass(slots=True)
@@ -77,10 +80,14 @@ class Medium:
     b_sku: str  # module at the b end ("" for a cable assembly)
     cable_sku: str  # fibre cord or cable assembly
     length_m: float
+    tier: int = -1  # the link tier it serves
+    legs: int = 1  # links one cable assembly carries (2 for a 1:2 splitter, 2 for a straight twin-port cable)
 
 
 @dataclass(slots=True)
 class BomLine:
+    """One SKU of the bill of materials; power and rack units are for the whole line (qty units)."""
+
     sku: str
     description: str
     category: str  # switch, nic, transceiver, cable, fiber
@@ -90,6 +97,59 @@ class BomLine:
     power_typical_w: float = 0.0
     power_max_w: float = 0.0
     rack_units: int = 0
+
+
+@dataclass(slots=True)
+class Sizing:
+    """The counts of a fabric, computed without building it (see engine.topology for the rules)."""
+
+    tiers: int
+    planes: int
+    rails: int
+    rails_per_plane: int
+    servers: int
+    gpus: int  # requested GPUs
+    gpus_per_server: int
+    su_servers: int  # d: leaf downlinks = servers per scale unit
+    leaf_uplinks: int  # u
+    scale_units: int
+    leaves_per_plane: int
+    spines_per_plane: int
+    cores_per_plane: int
+    sus_per_pod: int  # 0 for 2 tiers
+    pods: int  # per plane (every plane has the same pods); 0 for 2 tiers
+    spines_per_pod: int  # in a full pod; 0 for 2 tiers
+    spines_last_pod: int  # in the last pod (fewer when it is partly filled); 0 for 2 tiers
+    spine_downlinks: int  # spine ports towards leaves (all ports in 2 tiers, half in 3 tiers)
+    spine_uplinks: int  # spine ports towards cores (half in 3 tiers), 0 in 2 tiers
+    switches: dict[str, int]  # leaf, spine, core (all planes)
+    links_by_tier: dict[str, int]  # keys TIER_NAMES
+    max_gpus: int
+    max_hops: int
+    oversubscription: dict[str, float]
+    bisection_gbps: float
+    free_ports: dict[str, int]
+    estimated_cost: float = 0.0  # switches and NICs priced, interconnects estimated (plan() prices every link)
+    currency: str = "USD"
+
+
+@dataclass(slots=True)
+class Alternative:
+    """One structure for the same request, for a side-by-side comparison."""
+
+    label: str  # e.g. "2 tiers", "3 tiers", "8 planes, 2 tiers"
+    planes: int
+    tiers: int  # resolved tiers (the requested 2 or 3 when infeasible)
+    feasible: bool
+    reason: str = ""  # why not, "field: message", when infeasible
+    sizing: Sizing | None = None
+    total_cost: float = 0.0
+    currency: str = "USD"
+    power_typical_w: float = 0.0
+    power_max_w: float = 0.0
+    rack_units: int = 0
+    cheapest: bool = False  # the cheapest feasible alternative
+    current: bool = False  # the structure the spec asks for
 
 
 @dataclass(slots=True)
@@ -123,3 +183,10 @@ class Plan:
     rack_units: int
     pools: dict[str, dict]  # per pool: cidr, used, size
     warnings: list[str] = field(default_factory=list)
+    sizing: Sizing | None = None
+
+    def report(self, *, alternatives: list[Alternative] | None = None) -> dict:
+        """The JSON-ready summary the CLI prints (engine.report.report)."""
+        from .report import report
+
+        return report(self, alternatives=alternatives)

@@ -8,10 +8,17 @@ as `InfeasibleSpec` naming the field to change.
 """
 from __future__ import annotations
 
+import ipaddress
+import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Tiers = Literal["auto", 2, 3]
+
+MAX_GPUS = 1_000_000
+MAX_ASN = 4_294_967_294  # 4-byte ASNs; 4294967295 is reserved (RFC 7300)
+MAX_OVERSUBSCRIPTION = 16.0
+TIER_ROLES = ("leaf", "spine", "core")
 
 
 class SpecError(ValueError):
@@ -106,6 +113,13 @@ class Optic:
     name: str = ""
     power_w: float = 0.0
     price: float = 0.0
+    # e.g. "MPO-12/APC" or "2x MPO-12/APC" (one per port); "" = match fibre cords by fibre type only.
+    connector: str = ""
+
+    @property
+    def port_connector(self) -> str:
+        """The connector of one port ("2x MPO-12/APC" -> "MPO-12/APC"): what each fibre cord must have."""
+        return _per_port_connector(self.connector)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +160,7 @@ class RackLayout:
     rack_width_m: float = 0.6
     row_pitch_m: float = 2.4
     slack_m: float = 3.0
+    switches_per_rack: int = 16  # spine and core racks; an SU's leaves share one rack whatever their number
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,3 +192,235 @@ class DesignSpec:
     discount_pct: float = 0.0
     currency: str = "USD"
     name: str = ""
+
+    @property
+    def spine_hw(self) -> SwitchHw:
+        return self.spine or self.leaf
+
+    @property
+    def core_hw(self) -> SwitchHw:
+        return self.core or self.spine or self.leaf
+
+    @property
+    def nic_hw(self) -> NicHw:
+        """The backend NIC; without one, a single-port NIC per backend port at the server's speed."""
+        return self.nic or NicHw(ports=1, gbps=self.server.nic_gbps, sku=f"NIC-{self.server.nic_gbps}G",
+                                 name=f"{self.server.nic_gbps}G backend NIC port")
+
+    @property
+    def rails(self) -> int:
+        return self.server.nic_ports
+
+    @property
+    def rails_per_plane(self) -> int:
+        return self.server.nic_ports // self.planes if self.planes else 0
+
+    @property
+    def servers(self) -> int:
+        return -(-self.gpus // self.server.gpus)
+
+    def switch_hw(self, role: str) -> SwitchHw:
+        return {"leaf": self.leaf, "spine": self.spine_hw, "core": self.core_hw}[role]
+
+    def validate(self) -> None:
+        """Raise SpecError naming every malformed field, then InfeasibleSpec for parts that can't work together.
+
+        Field names are dotted paths into the spec ("leaf.ports", "pools.p2p", "layout.row_pitch_m").
+        """
+        errors: dict[str, list[str]] = {}
+
+        def bad(name: str, message: str) -> None:
+            errors.setdefault(name, []).append(message)
+
+        _check_int(bad, "gpus", self.gpus, 1, MAX_GPUS)
+        server = self.server
+        if not isinstance(server, ServerHw):
+            bad("server", "give a server model")
+        else:
+            _check_int(bad, "server.gpus", server.gpus, 1, 256)
+            _check_int(bad, "server.nic_ports", server.nic_ports, 1, 64)
+            _check_int(bad, "server.nic_gbps", server.nic_gbps, 1, 3200)
+            _check_number(bad, "server.price", server.price, 0)
+            _check_number(bad, "server.power_w", server.power_w, 0)
+        for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
+            if hw is None and role != "leaf":
+                continue
+            if not isinstance(hw, SwitchHw):
+                bad(role, "give a switch model")
+                continue
+            _check_switch(bad, role, hw)
+        if self.nic is not None:
+            if not isinstance(self.nic, NicHw):
+                bad("nic", "give a NIC model")
+            else:
+                _check_int(bad, "nic.ports", self.nic.ports, 1, 16)
+                _check_int(bad, "nic.gbps", self.nic.gbps, 1, 3200)
+                _check_number(bad, "nic.price", self.nic.price, 0)
+                _check_number(bad, "nic.power_w", self.nic.power_w, 0)
+        if _check_int(bad, "planes", self.planes, 1, 64) and isinstance(server, ServerHw) \
+                and _is_int(server.nic_ports) and server.nic_ports >= 1 and server.nic_ports % self.planes:
+            bad("planes", f"{self.planes} planes don't divide the server's {server.nic_ports} backend ports (rails); "
+                          f"choose one of {', '.join(str(p) for p in _divisors(server.nic_ports))}")
+        _check_number(bad, "oversubscription", self.oversubscription, 1.0, MAX_OVERSUBSCRIPTION,
+                      hint="o in o:1 at the leaf, from 1 (non-blocking) to 16")
+        if self.tiers not in ("auto", 2, 3) or isinstance(self.tiers, bool):
+            bad("tiers", f"must be \"auto\", 2 or 3, not {self.tiers!r}")
+        layout = self.layout
+        _check_int(bad, "layout.servers_per_rack", layout.servers_per_rack, 1, 512)
+        _check_int(bad, "layout.racks_per_row", layout.racks_per_row, 1, 10_000)
+        _check_int(bad, "layout.switches_per_rack", layout.switches_per_rack, 1, 512)
+        _check_number(bad, "layout.rack_width_m", layout.rack_width_m, 0.0, 100.0, open_low=True)
+        _check_number(bad, "layout.row_pitch_m", layout.row_pitch_m, 0.0, 100.0, open_low=True)
+        _check_number(bad, "layout.slack_m", layout.slack_m, 0.0, 1000.0)
+        pools = self.pools
+        nets = {}
+        for name in ("host", "p2p", "loopback"):
+            value = getattr(pools, name)
+            try:
+                nets[name] = parse_cidr(value)
+            except ValueError as exc:
+                bad(f"pools.{name}", str(exc))
+        names = list(nets)
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                (a0, alen), (b0, blen) = nets[first], nets[second]
+                if a0 < b0 + blen and b0 < a0 + alen:
+                    bad(f"pools.{second}", f"{getattr(pools, second)} overlaps pools.{first} {getattr(pools, first)}")
+        _check_int(bad, "pools.asn_base", pools.asn_base, 1, MAX_ASN)
+        _check_number(bad, "discount_pct", self.discount_pct, 0.0, 100.0)
+        if not isinstance(self.currency, str) or not 1 <= len(self.currency.strip()) <= 8:
+            bad("currency", "give a currency code such as USD")
+        for i, optic in enumerate(self.optics):
+            where = f"optics[{i}]"
+            if not isinstance(optic, Optic):
+                bad(where, "give a transceiver")
+                continue
+            for attr in ("gbps", "port_gbps", "ports"):
+                _check_int(bad, f"{where}.{attr}", getattr(optic, attr), 1, 3200)
+            _check_number(bad, f"{where}.reach_m", optic.reach_m, 0.0, 100_000.0, open_low=True)
+            _check_number(bad, f"{where}.price", optic.price, 0)
+            _check_number(bad, f"{where}.power_w", optic.power_w, 0)
+            if optic.fiber not in ("MMF", "SMF"):
+                bad(f"{where}.fiber", f"must be MMF or SMF, not {optic.fiber!r}")
+        for i, cable in enumerate(self.cables):
+            where = f"cables[{i}]"
+            if not isinstance(cable, CableAssembly):
+                bad(where, "give a cable assembly")
+                continue
+            for attr in ("gbps", "leg_gbps", "legs"):
+                _check_int(bad, f"{where}.{attr}", getattr(cable, attr), 1, 3200)
+            _check_number(bad, f"{where}.length_m", cable.length_m, 0.0, 100_000.0, open_low=True)
+            _check_number(bad, f"{where}.price", cable.price, 0)
+            _check_number(bad, f"{where}.power_w", cable.power_w, 0)
+        for i, fiber in enumerate(self.fibers):
+            where = f"fibers[{i}]"
+            if not isinstance(fiber, FiberCord):
+                bad(where, "give a fibre cord")
+                continue
+            _check_number(bad, f"{where}.length_m", fiber.length_m, 0.0, 100_000.0, open_low=True)
+            _check_number(bad, f"{where}.price", fiber.price, 0)
+            if fiber.fiber not in ("MMF", "SMF"):
+                bad(f"{where}.fiber", f"must be MMF or SMF, not {fiber.fiber!r}")
+        if errors:
+            raise SpecError(errors)
+
+        # Well-formed: do the parts work together?
+        nic_gbps = server.nic_gbps
+        for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
+            # A tier without its own model uses the tier below it, already reported.
+            if hw is not None and hw.gbps != nic_gbps:
+                bad(*_speed_mismatch(role, hw, nic_gbps))
+        nic = self.nic_hw
+        if nic.gbps != nic_gbps:
+            bad("nic.gbps", f"the NIC runs at {nic.gbps}G but the server's backend ports are {nic_gbps}G")
+        elif server.nic_ports % nic.ports:
+            bad("nic.ports", f"{server.nic_ports} backend ports can't be made of {nic.ports}-port NICs")
+        if errors:
+            raise InfeasibleSpec(errors)
+
+
+def parse_cidr(value: Any) -> tuple[int, int]:
+    """An IPv4 CIDR -> (first address as int, number of addresses); ValueError with a readable reason."""
+    if not isinstance(value, str) or "/" not in value:
+        raise ValueError(f"{value!r} is not an IPv4 CIDR such as 10.0.0.0/16")
+    try:
+        net = ipaddress.ip_network(value.strip(), strict=True)
+    except ValueError as exc:
+        text = str(exc)
+        if "host bits set" in text:
+            raise ValueError(f"{value} has host bits set; did you mean "
+                             f"{ipaddress.ip_network(value.strip(), strict=False)}?") from None
+        raise ValueError(f"{value!r} is not an IPv4 CIDR such as 10.0.0.0/16") from None
+    if net.version != 4:
+        raise ValueError(f"{value} is not IPv4")
+    return int(net.network_address), int(net.num_addresses)
+
+
+def _per_port_connector(connector: str) -> str:
+    text = (connector or "").strip()
+    head, _, rest = text.partition(" ")
+    if rest and head[:-1].isdigit() and head[-1:].lower() == "x":
+        text = rest.strip()
+    return text.upper()
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_int(bad, name: str, value: Any, low: int, high: int) -> bool:
+    if not _is_int(value):
+        bad(name, f"must be a whole number, not {value!r}")
+        return False
+    if value < low:
+        bad(name, f"must be at least {low:,}, not {value:,}")
+        return False
+    if value > high:
+        bad(name, f"must be at most {high:,}, not {value:,}")
+        return False
+    return True
+
+
+def _check_number(bad, name: str, value: Any, low: float, high: float = math.inf, *, open_low: bool = False,
+                  hint: str = "") -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        bad(name, f"must be a number, not {value!r}")
+        return False
+    suffix = f" ({hint})" if hint else ""
+    if value < low or (open_low and value == low):
+        bad(name, (f"must be more than {low:g}" if open_low else f"must be at least {low:g}") + f", not {value:g}"
+            + suffix)
+        return False
+    if value > high:
+        bad(name, f"must be at most {high:g}, not {value:g}{suffix}")
+        return False
+    return True
+
+
+def _check_switch(bad, role: str, hw: SwitchHw) -> None:
+    if not _check_int(bad, f"{role}.ports", hw.ports, 2, 4096):
+        return
+    _check_int(bad, f"{role}.gbps", hw.gbps, 1, 3200)
+    if _check_int(bad, f"{role}.cages", hw.cages, 0, 4096) and hw.cages:
+        if hw.ports % hw.cages:
+            bad(f"{role}.ports", f"{hw.ports} logical ports don't split evenly over {hw.cages} cages")
+    _check_int(bad, f"{role}.cage_gbps", hw.cage_gbps, 0, 6400)
+    _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
+    _check_number(bad, f"{role}.price", hw.price, 0)
+    _check_number(bad, f"{role}.power_typical_w", hw.power_typical_w, 0)
+    _check_number(bad, f"{role}.power_max_w", hw.power_max_w, 0)
+
+
+def _speed_mismatch(role: str, hw: SwitchHw, nic_gbps: int) -> tuple[str, str]:
+    native = hw.native_gbps
+    mode = hw.breakout or f"{hw.ports}x{hw.gbps}G"
+    message = f"ports run at {hw.gbps}G in {mode} but the server NICs are {nic_gbps}G"
+    if native % nic_gbps == 0 and native >= nic_gbps:
+        message += f"; choose breakout {native // nic_gbps}x{nic_gbps}G"
+    else:
+        message += f"; every tier must run the NICs' {nic_gbps}G"
+    return (f"{role}.breakout" if hw.breakout else f"{role}.gbps"), message

@@ -1,0 +1,102 @@
+"""IPv4 addresses and the eBGP ASN plan, from the spec's pools.
+
+- host pool: one /31 per NIC port (server-leaf link), in link order; the leaf holds the even
+  address, the NIC the odd one (LinkTable.subnet + 1).
+- p2p pool: one /31 per switch-to-switch link (leaf-spine, then spine-core), in link order; the
+  lower-tier (a) end holds the even address, the upper end the odd one.
+- loopback pool: one /32 per switch in device order (leaves, spines, cores).
+- ASNs (RFC 7938 style), from asn_base, plane by plane: 2 tiers [spines of the plane, then one
+  per leaf]; 3 tiers [cores of the plane, one per pod's spine group, then one per leaf]. So a
+  leaf's ASN is unique, the spines of a group share one, the cores of a plane share one.
+- Pools may not overlap (DesignSpec.validate); a pool too small is InfeasibleSpec on that pool
+  with what is needed and what it holds. Addresses are uint32 arithmetic, no per-link objects.
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+
+import numpy as np
+
+from .model import TIER_NAMES, Device, LinkTable, Sizing
+from .spec import MAX_ASN, DesignSpec, InfeasibleSpec, parse_cidr
+from .topology import Layout
+
+
+def _dotted(value: int) -> str:
+    return str(ipaddress.IPv4Address(int(value)))
+
+
+def _prefix_for(addresses: int) -> int:
+    return 32 - max(0, math.ceil(math.log2(max(1, addresses))))
+
+
+def pool_needs(sz: Sizing) -> dict[str, int]:
+    """Addresses each pool must hold for this fabric."""
+    t0, t1, t2 = (sz.links_by_tier[name] for name in TIER_NAMES)
+    return {"host": 2 * t0, "p2p": 2 * (t1 + t2), "loopback": sum(sz.switches.values())}
+
+
+def asn_layout(sz: Sizing) -> tuple[int, int]:
+    """(ASNs per plane, leaf offset within the plane's block)."""
+    groups = 1 if sz.tiers == 2 else 1 + sz.pods
+    return groups + sz.leaves_per_plane, groups
+
+
+def check_pools(spec: DesignSpec, sz: Sizing) -> dict[str, dict]:
+    """Raise InfeasibleSpec for every pool too small; return the pool usage report."""
+    errors: dict[str, list[str]] = {}
+    report: dict[str, dict] = {}
+    what = {"host": "a /31 per NIC port", "p2p": "a /31 per switch-to-switch link", "loopback": "a /32 per switch"}
+    for name, needed in pool_needs(sz).items():
+        cidr = getattr(spec.pools, name)
+        first, size = parse_cidr(cidr)
+        if needed > size:
+            errors.setdefault(f"pools.{name}", []).append(
+                f"needs {needed:,} addresses ({what[name]}) but {cidr} holds {size:,}; "
+                f"use a /{_prefix_for(needed)} or larger")
+        report[name] = {"cidr": cidr, "size": size, "used": needed, "first": _dotted(first),
+                        "last": _dotted(first + needed - 1) if needed else None}
+    per_plane, _ = asn_layout(sz)
+    count = per_plane * sz.planes
+    last = spec.pools.asn_base + count - 1
+    if last > MAX_ASN:
+        errors.setdefault("pools.asn_base", []).append(
+            f"needs {count:,} ASNs from {spec.pools.asn_base:,}, past the last 4-byte ASN {MAX_ASN:,}; "
+            f"start at {MAX_ASN - count + 1:,} or lower")
+    report["asn"] = {"first": spec.pools.asn_base, "last": last, "used": count}
+    if errors:
+        raise InfeasibleSpec(errors)
+    return report
+
+
+def assign(spec: DesignSpec, sz: Sizing, lay: Layout, links: LinkTable, devices: list[Device]) -> dict[str, dict]:
+    """Fill links.subnet and each switch's asn and loopback; return the pool usage report."""
+    report = check_pools(spec, sz)
+    host, _ = parse_cidr(spec.pools.host)
+    p2p, _ = parse_cidr(spec.pools.p2p)
+    loop, _ = parse_cidr(spec.pools.loopback)
+    n0 = sz.links_by_tier["server-leaf"]
+    n = len(links)
+    links.subnet[:n0] = np.uint32(host) + np.arange(n0, dtype=np.uint32) * np.uint32(2)
+    links.subnet[n0:] = np.uint32(p2p) + np.arange(n - n0, dtype=np.uint32) * np.uint32(2)
+
+    per_plane, leaf_offset = asn_layout(sz)
+    asn = np.zeros(lay.count, dtype=np.int64)
+    plane_base = spec.pools.asn_base + lay.plane.astype(np.int64) * per_plane
+    leaves = slice(lay.leaf_base, lay.spine_base)
+    asn[leaves] = plane_base[leaves] + leaf_offset + lay.local[leaves]
+    spines = slice(lay.spine_base, lay.core_base)
+    if sz.tiers == 2:
+        asn[spines] = plane_base[spines]
+    else:
+        asn[spines] = plane_base[spines] + 1 + lay.pod[spines]
+        cores = slice(lay.core_base, lay.count)
+        asn[cores] = plane_base[cores]
+    loopback = np.zeros(lay.count, dtype=np.int64)
+    loopback[lay.leaf_base:] = loop + np.arange(lay.count - lay.leaf_base)
+    for device, a, lb in zip(devices[lay.leaf_base:], asn[lay.leaf_base:].tolist(),
+                             loopback[lay.leaf_base:].tolist()):
+        device.asn = a
+        device.loopback = lb
+    return report

@@ -1,0 +1,431 @@
+"""Cabling: a medium and a length for every link, from the rack placement and the catalog.
+
+Rules:
+- A link's run length comes from engine.racks (Manhattan distance between its racks plus slack).
+- A cage's module or cable is shared by the logical ports of the cage (a twin-port 800G cage in
+  2x400G carries two 400G links), and both ends of a link must be built the same way (the same
+  optic media and fibre, or the two ends of one cable assembly). So cages joined by links form a
+  group that gets ONE way of building it, chosen from the group's longest link: a lone cage and
+  its far ends (server-leaf: a leaf cage and its NIC ports), a pair of cages joined straight, or
+  a wider chain of twin-port cages on switch-to-switch tiers.
+- Ways of building a group, the cheapest of enough reach wins (ties: cable assemblies first):
+  - a straight cable assembly (DAC, ACC, AEC, AOC; legs = 1) between exactly one cage at each end,
+    cable speed = both cages' native speed, form factors matching the two ends: one per group;
+  - a 1:N splitter (legs = N) from one N-port cage (A end: cage form factor and native speed) to N
+    single-port cages at the leg speed (B ends): one assembly per group, counted once;
+  - optics at both ends plus one fibre cord per link: modules match their cage (form factor,
+    native speed as `gbps`, logical ports per cage as `ports`, link speed as `port_gbps`), both
+    ends have the same media (SR, DR, FR) and fibre (MMF with MMF, SMF with SMF, never mixed), and
+    the cords have that fibre and the optics' per-port connector. One module per cage used (a
+    twin-port module counts once for its two links), one cord per link. Reach = the shorter of the
+    two modules' reach_m.
+  Assembly length >= the group's longest run; each fibre cord is the shortest sold for its own
+  link's run (at least the run). The link's length_m is that catalog length.
+- If no catalog item can build a link class, or none reaches its longest run, InfeasibleSpec
+  names the tier ("cabling.leaf-spine").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .model import TIER_NAMES, LinkTable, Medium
+from .spec import CableAssembly, DesignSpec, FiberCord, InfeasibleSpec, Optic, _per_port_connector
+
+EPS = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """One end of a link class: the cage the module or cable plugs into."""
+
+    role: str
+    form_factor: str
+    native_gbps: int  # cage speed
+    ports_per_cage: int
+    link_gbps: int
+
+    def describe(self) -> str:
+        if self.ports_per_cage > 1:
+            return (f"{self.role} {self.form_factor} {self.native_gbps}G cages in "
+                    f"{self.ports_per_cage}x{self.link_gbps}G")
+        return f"{self.role} {self.form_factor} {self.link_gbps}G ports"
+
+
+def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
+    """(a end, b end) of a tier's links; the a end is the lower tier (the NIC for server-leaf)."""
+    gbps = spec.server.nic_gbps
+
+    def switch_end(role: str) -> End:
+        hw = spec.switch_hw(role)
+        return End(role, hw.form_factor, hw.native_gbps, hw.ports_per_cage, hw.gbps)
+
+    if tier == 0:
+        nic = spec.nic_hw
+        return End("server", nic.form_factor, nic.gbps, 1, gbps), switch_end("leaf")
+    if tier == 1:
+        return switch_end("leaf"), switch_end("spine")
+    return switch_end("spine"), switch_end("core")
+
+
+@dataclass(slots=True)
+class CableFamily:
+    """Cable assemblies of one make differing only in length; `side` is where the A end plugs."""
+
+    kind: str  # "straight", "split-a" (A end at the a side), "split-b"
+    cables: list[CableAssembly]  # by length, then price
+    lengths: np.ndarray
+    prices: np.ndarray
+
+
+@dataclass(slots=True)
+class CordFamily:
+    fiber: str
+    connector: str  # "" = any connector of the fibre
+    cords: list[FiberCord]  # by length, cheapest per length
+    lengths: np.ndarray
+    prices: np.ndarray
+
+
+@dataclass(slots=True)
+class OpticPair:
+    a: Optic
+    b: Optic
+    cords: CordFamily
+    reach_m: float
+
+
+@dataclass(slots=True)
+class Candidates:
+    cables: list[CableFamily]
+    optics: list[OpticPair]
+
+    def __bool__(self) -> bool:
+        return bool(self.cables or self.optics)
+
+
+def _ff(text: str) -> str:
+    return (text or "").strip().upper()
+
+
+def cord_families(fibers: tuple[FiberCord, ...]) -> dict[tuple[str, str], CordFamily]:
+    """Cords by (fibre, connector), plus (fibre, "") = any connector; cheapest cord per length."""
+    groups: dict[tuple[str, str], list[FiberCord]] = {}
+    for cord in fibers:
+        groups.setdefault((cord.fiber, _per_port_connector(cord.connector)), []).append(cord)
+        groups.setdefault((cord.fiber, ""), []).append(cord)
+    out = {}
+    for key, cords in groups.items():
+        best: dict[float, FiberCord] = {}
+        for cord in sorted(cords, key=lambda c: (c.length_m, c.price, c.sku)):
+            best.setdefault(float(cord.length_m), cord)
+        chosen = [best[length] for length in sorted(best)]
+        out[key] = CordFamily(key[0], key[1], chosen, np.array([c.length_m for c in chosen], dtype=np.float64),
+                              np.array([c.price for c in chosen], dtype=np.float64))
+    return out
+
+
+def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAssembly, ...],
+               fibers: tuple[FiberCord, ...], cords: dict | None = None) -> Candidates:
+    """Every catalog way to build links between ends a and b."""
+    gbps = a.link_gbps
+    families: dict[tuple, list[CableAssembly]] = {}
+    for cable in cables:
+        fa, fb = _ff(cable.form_factor_a), _ff(cable.form_factor_b)
+        kinds = []
+        if cable.legs == 1:
+            if cable.gbps == a.native_gbps == b.native_gbps and cable.leg_gbps == cable.gbps \
+                    and {fa, fb} == {_ff(a.form_factor), _ff(b.form_factor)} and gbps <= cable.gbps:
+                kinds.append("straight")
+        else:
+            for kind, x, y in (("split-a", a, b), ("split-b", b, a)):
+                if (x.ports_per_cage == cable.legs and x.native_gbps == cable.gbps and fa == _ff(x.form_factor)
+                        and y.ports_per_cage == 1 and y.native_gbps == cable.leg_gbps and fb == _ff(y.form_factor)
+                        and cable.leg_gbps == gbps):
+                    kinds.append(kind)
+        for kind in kinds[:1]:
+            families.setdefault((kind, cable.media, fa, fb, cable.gbps, cable.leg_gbps, cable.legs), []).append(cable)
+    cable_families = []
+    for key, members in families.items():
+        best: dict[float, CableAssembly] = {}
+        for cable in sorted(members, key=lambda c: (c.length_m, c.price, c.sku)):
+            best.setdefault(float(cable.length_m), cable)
+        chosen = [best[length] for length in sorted(best)]
+        cable_families.append(CableFamily(key[0], chosen, np.array([c.length_m for c in chosen], dtype=np.float64),
+                                          np.array([c.price for c in chosen], dtype=np.float64)))
+
+    def fits(optic: Optic, end: End) -> bool:
+        return (_ff(optic.form_factor) == _ff(end.form_factor) and optic.gbps == end.native_gbps
+                and optic.ports == end.ports_per_cage and optic.port_gbps == gbps)
+
+    cords = cord_families(fibers) if cords is None else cords
+    side_a = [o for o in optics if fits(o, a)]
+    side_b = [o for o in optics if fits(o, b)]
+    pairs = []
+    for oa in side_a:
+        for ob in side_b:
+            if oa.media != ob.media or oa.fiber != ob.fiber:
+                continue
+            ca, cb = oa.port_connector, ob.port_connector
+            if ca and cb and ca != cb:
+                continue
+            family = cords.get((oa.fiber, ca or cb))
+            if family is None:
+                continue
+            pairs.append(OpticPair(oa, ob, family, float(min(oa.reach_m, ob.reach_m))))
+    return Candidates(cable_families, pairs)
+
+
+def per_link_estimate(cands: Candidates, a: End, b: End, length_m: float) -> float | None:
+    """Cheapest cost per link of a fully used group at `length_m` (for quick estimates)."""
+    best = None
+    for fam in cands.cables:
+        i = int(np.searchsorted(fam.lengths, length_m - EPS))
+        if i < len(fam.cables):
+            links = fam.cables[i].legs if fam.kind != "straight" else max(1, min(a.ports_per_cage, b.ports_per_cage))
+            cost = fam.prices[i] / links
+            best = cost if best is None else min(best, cost)
+    for pair in cands.optics:
+        if pair.reach_m + EPS < length_m:
+            continue
+        i = int(np.searchsorted(pair.cords.lengths, length_m - EPS))
+        if i < len(pair.cords.cords):
+            cost = pair.a.price / a.ports_per_cage + pair.b.price / b.ports_per_cage + pair.cords.prices[i]
+            best = cost if best is None else min(best, cost)
+    return best
+
+
+def _dense(keys: np.ndarray, span: int) -> tuple[np.ndarray, int]:
+    """Map keys in [0, span) to 0..m-1 in key order."""
+    present = np.zeros(span, dtype=bool)
+    present[keys] = True
+    rank = np.cumsum(present) - 1
+    return rank[keys], int(rank[-1] + 1) if span else 0
+
+
+def groups(a_key: np.ndarray, a_span: int, b_key: np.ndarray, b_span: int, a_ppc: int, b_ppc: int
+           ) -> tuple[np.ndarray, int]:
+    """Connected groups of cages (component id per link, count) over a tier's links."""
+    n = a_key.shape[0]
+    if a_ppc == 1 and b_ppc == 1:
+        return np.arange(n, dtype=np.int64), n
+    if a_ppc == 1:
+        return _dense(b_key, b_span)
+    if b_ppc == 1:
+        return _dense(a_key, a_span)
+    # Union-find with hooking and pointer jumping, all vectorised.
+    parent = np.arange(a_span + b_span, dtype=np.int64)
+    ea, eb = a_key, b_key + a_span
+    while True:
+        pa, pb = parent[ea], parent[eb]
+        differ = pa != pb
+        if not differ.any():
+            break
+        lo, hi = np.minimum(pa[differ], pb[differ]), np.maximum(pa[differ], pb[differ])
+        np.minimum.at(parent, hi, lo)
+        while True:
+            nxt = parent[parent]
+            if np.array_equal(nxt, parent):
+                break
+            parent = nxt
+    return _dense(parent[ea], a_span + b_span)
+
+
+@dataclass(slots=True)
+class TierCabling:
+    tier: int
+    medium: np.ndarray  # int16 per link of the tier, index into Cabling.media
+    length_m: np.ndarray  # float32 per link
+    # BOM counts: sku -> qty, and the catalog objects by sku
+    transceivers: dict[str, int] = field(default_factory=dict)
+    cables: dict[str, int] = field(default_factory=dict)
+    fibers: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Cabling:
+    media: list[Medium]
+    tiers: list[TierCabling]
+    items: dict[str, object]  # sku -> Optic / CableAssembly / FiberCord
+
+    def counts(self, category: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for t in self.tiers:
+            for sku, qty in getattr(t, category).items():
+                out[sku] = out.get(sku, 0) + qty
+        return out
+
+
+def _cage_keys(dev: np.ndarray, port: np.ndarray, ppc: int, ports: int) -> tuple[np.ndarray, int]:
+    base = int(dev.min()) if dev.shape[0] else 0
+    cages = -(-ports // ppc)
+    key = (dev.astype(np.int64) - base) * cages + port.astype(np.int64) // ppc
+    span = (int(dev.max()) - base + 1) * cages if dev.shape[0] else 0
+    return key, span
+
+
+def _fmt_len(length: float) -> str:
+    return f"{length:g} m"
+
+
+def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tuple[Optic, ...],
+                cables: tuple[CableAssembly, ...], fibers: tuple[FiberCord, ...]) -> Cabling:
+    """Choose the medium of every link (filling links.medium and links.length_m) and count the parts."""
+    media: list[Medium] = []
+    items: dict[str, object] = {}
+    tier_results = []
+    cords = cord_families(fibers)
+    tier_col = links.tier
+    bounds = np.searchsorted(tier_col, np.arange(4))  # links are ordered by tier
+    for tier in range(3):
+        lo, hi = int(bounds[tier]), int(bounds[tier + 1])
+        if hi == lo:
+            continue
+        a, b = tier_ends(spec, tier)
+        a_ports = spec.server.nic_ports if tier == 0 else spec.switch_hw(a.role).ports
+        b_ports = spec.switch_hw(b.role).ports
+        a_key, a_span = _cage_keys(links.a_dev[lo:hi], links.a_port[lo:hi], a.ports_per_cage, a_ports)
+        b_key, b_span = _cage_keys(links.b_dev[lo:hi], links.b_port[lo:hi], b.ports_per_cage, b_ports)
+        result = _cable_tier(tier, a, b, raw[lo:hi], a_key, a_span, b_key, b_span,
+                             candidates(a, b, optics, cables, fibers, cords), media, items)
+        links.medium[lo:hi] = result.medium
+        links.length_m[lo:hi] = result.length_m
+        tier_results.append(result)
+    return Cabling(media, tier_results, items)
+
+
+def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key, b_span,
+                cands: Candidates, media: list[Medium], items: dict) -> TierCabling:
+    name = TIER_NAMES[tier]
+    n = raw.shape[0]
+    raw64 = raw.astype(np.float64)
+    if not cands:
+        raise InfeasibleSpec({f"cabling.{name}": [
+            f"no cable assembly or transceiver pair in the catalog joins {a.describe()} to {b.describe()}"]})
+    comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
+    identity = m == n and a.ports_per_cage == 1 and b.ports_per_cage == 1
+    if identity:
+        lmax = raw64
+        k = np.ones(n, dtype=np.int64)
+        n_a = n_b = k
+    else:
+        lmax = np.zeros(m, dtype=np.float64)
+        np.maximum.at(lmax, comp, raw64)
+        k = np.bincount(comp, minlength=m)
+        n_a = k if a.ports_per_cage == 1 else _cages_per_group(a_key, a_span, comp, m)
+        n_b = k if b.ports_per_cage == 1 else _cages_per_group(b_key, b_span, comp, m)
+
+    # Cost of every way of building every group (inf where it can't).
+    costs = []
+    choice_index = []  # per candidate: per-group catalog index (cable length / -1)
+    for fam in cands.cables:
+        i = np.searchsorted(fam.lengths, lmax - EPS)
+        ok = i < len(fam.cables)
+        if fam.kind == "straight":
+            ok &= (n_a == 1) & (n_b == 1)
+        elif fam.kind == "split-a":
+            ok &= n_a == 1
+        else:
+            ok &= n_b == 1
+        safe = np.minimum(i, len(fam.cables) - 1)
+        costs.append(np.where(ok, fam.prices[safe], np.inf))
+        choice_index.append(safe)
+    link_cord: list[np.ndarray] = []
+    per_family: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for pair in cands.optics:
+        cached = per_family.get(id(pair.cords))
+        if cached is None:
+            ci = np.searchsorted(pair.cords.lengths, raw64 - EPS)
+            cord_ok = ci < len(pair.cords.cords)
+            safe = np.minimum(ci, len(pair.cords.cords) - 1)
+            price = np.where(cord_ok, pair.cords.prices[safe], np.inf)
+            cord_sum = price if identity else np.bincount(comp, weights=price, minlength=m)
+            cached = per_family[id(pair.cords)] = (safe, cord_sum)
+        safe, cord_sum = cached
+        cost = n_a * pair.a.price + n_b * pair.b.price + cord_sum
+        costs.append(np.where(lmax <= pair.reach_m + EPS, cost, np.inf))
+        link_cord.append(safe)
+    cost = np.vstack(costs)
+    best = np.argmin(cost, axis=0)
+    best_cost = cost[best, np.arange(m)]
+    if not np.isfinite(best_cost).all():
+        worst = float(lmax[~np.isfinite(best_cost)].max())
+        reach = [p.reach_m for p in cands.optics] + [float(f.lengths[-1]) for f in cands.cables]
+        raise InfeasibleSpec({f"cabling.{name}": [
+            f"the longest {name} run is {worst:.1f} m but the catalog's ways of joining {a.describe()} to "
+            f"{b.describe()} reach at most {max(reach):g} m; add a longer-reach optic (and fibre cords) to the "
+            f"catalog or lay out the hall more compactly (layout.racks_per_row, layout.row_pitch_m)"]})
+
+    # Medium code per link: cables by (family, length index), optics by (pair, cord index).
+    n_cable = len(cands.cables)
+    link_best = best if identity else best[comp]
+    code = np.empty(n, dtype=np.int64)
+    length = np.empty(n, dtype=np.float32)
+    max_len = max([len(f.cables) for f in cands.cables] + [len(p.cords.cords) for p in cands.optics] + [1])
+    result = TierCabling(tier, np.empty(n, dtype=np.int16), length)
+    for c in range(n_cable + len(cands.optics)):
+        sel_groups = best == c
+        if not sel_groups.any():
+            continue
+        sel = link_best == c
+        if c < n_cable:
+            fam = cands.cables[c]
+            idx_group = choice_index[c]
+            idx = idx_group[comp[sel]] if not identity else idx_group[sel]
+            code[sel] = c * max_len + idx
+            length[sel] = fam.lengths[idx]
+            counts = np.bincount(idx_group[sel_groups], minlength=len(fam.cables))
+            for j in np.flatnonzero(counts):
+                cable = fam.cables[j]
+                result.cables[cable.sku] = result.cables.get(cable.sku, 0) + int(counts[j])
+                items[cable.sku] = cable
+        else:
+            pair = cands.optics[c - n_cable]
+            idx = link_cord[c - n_cable][sel]
+            code[sel] = c * max_len + idx
+            length[sel] = pair.cords.lengths[idx]
+            for optic, count in ((pair.a, int(n_a[sel_groups].sum())), (pair.b, int(n_b[sel_groups].sum()))):
+                result.transceivers[optic.sku] = result.transceivers.get(optic.sku, 0) + count
+                items[optic.sku] = optic
+            counts = np.bincount(idx, minlength=len(pair.cords.cords))
+            for j in np.flatnonzero(counts):
+                cord = pair.cords.cords[j]
+                result.fibers[cord.sku] = result.fibers.get(cord.sku, 0) + int(counts[j])
+                items[cord.sku] = cord
+    codes, inverse = np.unique(code, return_inverse=True)
+    first = len(media)
+    for value in codes.tolist():
+        c, j = divmod(int(value), max_len)
+        media.append(_medium(tier, a, b, cands, c, j))
+    result.medium[:] = (first + inverse).astype(np.int16)
+    return result
+
+
+def _cages_per_group(key: np.ndarray, span: int, comp: np.ndarray, m: int) -> np.ndarray:
+    cage_group = np.full(span, -1, dtype=np.int64)
+    cage_group[key] = comp
+    return np.bincount(cage_group[cage_group >= 0], minlength=m)
+
+
+def _medium(tier: int, a: End, b: End, cands: Candidates, c: int, j: int) -> Medium:
+    n_cable = len(cands.cables)
+    if c < n_cable:
+        fam = cands.cables[c]
+        cable = fam.cables[j]
+        if fam.kind == "straight":
+            shape = f"{cable.gbps}G"
+            legs = max(1, min(a.ports_per_cage, b.ports_per_cage))
+        else:
+            shape = f"1:{cable.legs} splitter {cable.gbps}G to {cable.legs}x{cable.leg_gbps}G"
+            legs = cable.legs
+        return Medium(key=f"{cable.media} {shape} {_fmt_len(cable.length_m)} ({cable.sku})", kind=cable.media,
+                      fiber="", a_sku=cable.sku, b_sku="", cable_sku=cable.sku, length_m=float(cable.length_m),
+                      tier=tier, legs=legs)
+    pair = cands.optics[c - n_cable]
+    cord = pair.cords.cords[j]
+    return Medium(
+        key=f"{pair.a.media} {pair.a.sku} + {pair.b.sku}, {pair.a.fiber} {_fmt_len(cord.length_m)} ({cord.sku})",
+        kind=pair.a.media, fiber=pair.a.fiber, a_sku=pair.a.sku, b_sku=pair.b.sku, cable_sku=cord.sku,
+        length_m=float(cord.length_m), tier=tier, legs=1,
+    )

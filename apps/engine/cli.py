@@ -1,0 +1,107 @@
+"""Command line: plan a fabric from a JSON spec and print the report.
+
+    python -m apps.engine plan SPEC.json [--links LINKS.csv] [--alternatives] [--indent N]
+    python -m apps.engine size SPEC.json
+
+`plan` prints the JSON report (engine.report) on stdout; --links also writes every link as CSV
+with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m (medium is
+the kind: DAC, ACC, AEC, AOC, SR, DR or FR). `size` prints the counts without building links.
+SPEC.json "-" reads standard input. A malformed or infeasible spec prints "field: message" lines
+on stderr, nothing on stdout, and exits with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .model import ROLES, Plan
+from .names import device_name_array, device_role_codes, port_name_table
+from .plan import alternatives, plan, size
+from .report import report, sizing_dict
+from .seedcatalog import CatalogError
+from .spec import SpecError
+from .specio import spec_from_dict
+
+CSV_COLUMNS = ("a_device", "a_role", "a_port", "b_device", "b_role", "b_port", "plane", "rail", "medium", "length_m")
+EXIT_BAD_SPEC = 2
+
+
+def write_links_csv(plan_: Plan, path: Path | str) -> int:
+    """Write every link of the plan to `path` as CSV; returns the number of links written."""
+    links = plan_.links
+    names = device_name_array(plan_)
+    roles = device_role_codes(plan_)
+    table = port_name_table(plan_)
+    role_names = np.array(ROLES, dtype=object)
+    kinds = np.array([m.kind for m in plan_.media] + [""], dtype=object)
+    medium = links.medium.astype(np.int64)
+    medium = np.where(medium < 0, len(plan_.media), medium)
+    a_dev, b_dev = links.a_dev, links.b_dev
+    lengths = [f"{v:g}" for v in links.length_m.astype(np.float64).tolist()]
+    columns = (
+        names[a_dev], role_names[roles[a_dev]], table[roles[a_dev], links.a_port],
+        names[b_dev], role_names[roles[b_dev]], table[roles[b_dev], links.b_port],
+        links.plane.tolist(), links.rail.tolist(), kinds[medium], lengths,
+    )
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_COLUMNS)
+        writer.writerows(zip(*(c.tolist() if isinstance(c, np.ndarray) else c for c in columns)))
+    return len(links)
+
+
+def _load(path: str) -> object:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpecError({"spec": [f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]}) from None
+
+
+def _fail(errors: dict[str, list[str]]) -> int:
+    for name, messages in errors.items():
+        for message in messages:
+            print(f"{name}: {message}", file=sys.stderr)
+    return EXIT_BAD_SPEC
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m apps.engine", description="Plan AI-cluster backend fabrics.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_plan = sub.add_parser("plan", help="plan every device and link; print the JSON report")
+    p_plan.add_argument("spec", help="SPEC.json, or - for standard input")
+    p_plan.add_argument("--links", metavar="FILE.csv", help="also write every link to this CSV file")
+    p_plan.add_argument("--alternatives", action="store_true",
+                        help="add 2-tier, 3-tier and multi-plane alternatives, priced side by side")
+    p_plan.add_argument("--indent", type=int, default=2)
+    p_size = sub.add_parser("size", help="counts and limits only, without links")
+    p_size.add_argument("spec")
+    p_size.add_argument("--indent", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    try:
+        spec = spec_from_dict(_load(args.spec))
+        if args.command == "size":
+            out = sizing_dict(size(spec))
+        else:
+            result = plan(spec)
+            alts = alternatives(spec) if args.alternatives else None
+            out = report(result, alternatives=alts)
+            if args.links:
+                write_links_csv(result, args.links)
+    except SpecError as exc:
+        return _fail(exc.errors)
+    except (OSError, CatalogError) as exc:
+        return _fail({"spec": [str(exc)]})
+    text = json.dumps(out, indent=args.indent or None) + "\n"
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into head
+        pass
+    return 0

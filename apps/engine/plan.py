@@ -1,0 +1,234 @@
+"""Planning entry points: plan(), size() and alternatives().
+
+    plan(spec, *, progress=None) -> Plan        every device and link, cabling, BOM and addresses
+    size(spec) -> Sizing                        counts, growth limit and a cost estimate, no links
+    alternatives(spec) -> list[Alternative]     2 tiers, 3 tiers and each multi-plane split, priced
+
+All three validate the spec first (SpecError / InfeasibleSpec name the field). Interconnects
+come from the spec; a spec that carries none (no optics, cables or fibres) uses the seed
+catalog's. Progress stages, in order: "topology", "cabling", "bom", "addressing"; the percent
+passed with them is the whole plan's progress (0-100, never decreasing, 100 at the end).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import repeat
+
+import numpy as np
+
+from .addressing import assign, check_pools
+from .bom import bill, switch_sku
+from .cabling import candidates, cable_links, per_link_estimate, tier_ends
+from .model import TIER_NAMES, Alternative, Device, Plan, Progress, Sizing
+from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
+from .racks import Placement, place, rack_name, raw_lengths
+from .seedcatalog import seed_catalog
+from .spec import DesignSpec, InfeasibleSpec
+from .topology import Layout, build_links, device_layout, size_fabric
+
+STAGES = {"topology": (0, 35), "cabling": (35, 70), "bom": (70, 80), "addressing": (80, 100)}
+
+
+def interconnects(spec: DesignSpec) -> tuple[tuple, tuple, tuple]:
+    """(optics, cables, fibres) the plan may use: the spec's, or the seed catalog's when it has none."""
+    if spec.optics or spec.cables or spec.fibers:
+        return spec.optics, spec.cables, spec.fibers
+    return seed_catalog().interconnects()
+
+
+def size(spec: DesignSpec) -> Sizing:
+    """Counts and limits of the fabric without building it: cheap enough to run as the user types."""
+    spec.validate()
+    sz = size_fabric(spec)
+    sz.estimated_cost = _estimate_cost(spec, sz)
+    return sz
+
+
+def plan(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
+    """The whole fabric: devices, links port to port, cabling, BOM and cost, addresses and ASNs."""
+    return _plan(spec, progress=progress, address=True)
+
+
+def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan:
+    report = progress or (lambda stage, percent: None)
+    report("topology", 0)
+    spec.validate()
+    sz = size_fabric(spec)
+    if address:
+        check_pools(spec, sz)  # fail before the heavy work
+    lay = device_layout(sz)
+    links = build_links(sz, lay)
+    placement = place(spec, sz, lay)
+    devices = make_devices(spec, sz, lay, placement)
+    report("topology", STAGES["topology"][1])
+
+    report("cabling", STAGES["cabling"][0])
+    raw = raw_lengths(spec, placement, links.a_dev, links.b_dev)
+    optics, cables, fibers = interconnects(spec)
+    cabling = cable_links(spec, links, raw, optics, cables, fibers)
+    report("cabling", STAGES["cabling"][1])
+
+    report("bom", STAGES["bom"][0])
+    b = bill(spec, sz, cabling)
+    sz.estimated_cost = b.total_cost
+    report("bom", STAGES["bom"][1])
+
+    report("addressing", STAGES["addressing"][0])
+    pools = assign(spec, sz, lay, links, devices) if address else {}
+    report("addressing", STAGES["addressing"][1])
+    return Plan(
+        spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
+        su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),
+        links_by_tier=dict(sz.links_by_tier), max_gpus=sz.max_gpus, max_hops=sz.max_hops,
+        oversubscription=dict(sz.oversubscription), bisection_gbps=sz.bisection_gbps,
+        free_ports=dict(sz.free_ports), devices=devices, links=links, media=cabling.media, bom=b.lines,
+        subtotal=b.subtotal, discount=b.discount, total_cost=b.total_cost, currency=spec.currency,
+        power_typical_w=b.power_typical_w, power_max_w=b.power_max_w, rack_units=b.rack_units, pools=pools,
+        warnings=warnings(spec, sz), sizing=sz,
+    )
+
+
+def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement) -> list[Device]:
+    """Device objects in index order: servers, leaves, spines, cores (see engine.names for names)."""
+    server = spec.server
+    count = lay.count
+    # Rack names: one string per distinct (row, position), shared by the devices standing in it.
+    key = placement.row.astype(np.int64) * (1 << 20) + placement.col.astype(np.int64)
+    unique, inverse = np.unique(key, return_inverse=True)
+    rack_names = [rack_name(int(k) >> 20, int(k) & ((1 << 20) - 1)) for k in unique.tolist()]
+    racks = [rack_names[i] for i in inverse.tolist()]
+
+    plane, su, rail, local = lay.plane.tolist(), lay.su.tolist(), lay.rail.tolist(), lay.local.tolist()
+    names = [server_name(i, width(sz.servers, 4)) for i in range(sz.servers)]
+    su_w, rail_w = width(sz.scale_units, 2), width(sz.rails, 1)
+    names += [leaf_name(plane[i], su[i], rail[i], su_w, rail_w) for i in range(lay.leaf_base, lay.spine_base)]
+    sp_w = width(sz.spines_per_plane, 3)
+    names += [spine_name(plane[i], local[i], sp_w) for i in range(lay.spine_base, lay.core_base)]
+    co_w = width(sz.cores_per_plane, 3)
+    names += [core_name(plane[i], local[i], co_w) for i in range(lay.core_base, count)]
+
+    blocks = [(sz.servers, "server", server.sku, server.name or
+               f"{server.gpus}-GPU server, {server.nic_ports}x{server.nic_gbps}G", server.nic_ports, 1, 0)]
+    for role, n in (("leaf", lay.spine_base - lay.leaf_base), ("spine", lay.core_base - lay.spine_base),
+                    ("core", count - lay.core_base)):
+        hw = spec.switch_hw(role)
+        blocks.append((n, role, switch_sku(hw), hw.name or f"{hw.ports}x{hw.gbps}G switch", hw.ports,
+                       hw.ports_per_cage, lanes_per_port(hw)))
+
+    def per_device(position: int) -> list:
+        return [v for n, *values in blocks for v in repeat(values[position], n)]
+
+    # Device.rail is a leaf's own rail; servers span all rails, spines and cores serve their plane.
+    rail_out = lay.rail.copy()
+    rail_out[:lay.leaf_base] = -1
+    rail_out[lay.spine_base:] = -1
+    zeros = repeat(0, count)
+    return list(map(
+        Device, range(count), names, per_device(0), per_device(1), per_device(2), per_device(3), plane,
+        lay.pod.tolist(), su, rail_out.tolist(), lay.group.tolist(), placement.row.tolist(), racks,
+        placement.rack_unit.tolist(), zeros, repeat(0, count), placement.col.tolist(), per_device(4),
+        per_device(5),
+    ))
+
+
+def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
+    """Things a presales engineer should say out loud about this structure."""
+    out = []
+    spare = sz.servers * sz.gpus_per_server - spec.gpus
+    if spare:
+        out.append(f"{spec.gpus:,} GPUs need {sz.servers:,} servers of {sz.gpus_per_server}: {spare} GPU slots spare")
+    last = sz.servers - (sz.scale_units - 1) * sz.su_servers
+    if last < sz.su_servers:
+        out.append(f"the last scale unit has {last} of {sz.su_servers} servers; its leaves still cable all "
+                   f"{sz.leaf_uplinks} uplinks")
+    leaf = spec.leaf
+    o = spec.oversubscription
+    ideal = leaf.ports * o / (o + 1)
+    if abs(ideal - sz.su_servers) > 1e-6:
+        out.append(f"{leaf.ports}-port leaves at {o:g}:1 use {sz.su_servers} downlinks and {sz.leaf_uplinks} uplinks "
+                   f"({sz.su_servers / sz.leaf_uplinks:.2f}:1)")
+    groups = [(sz.leaves_per_plane if sz.tiers == 2 else sz.sus_per_pod * sz.rails_per_plane, sz.spines_per_plane
+               if sz.tiers == 2 else sz.spines_per_pod)]
+    if sz.tiers == 3 and sz.spines_last_pod != sz.spines_per_pod:
+        out.append(f"the last pod is partly filled and has {sz.spines_last_pod} spines instead of {sz.spines_per_pod}")
+    for _, spines in groups:
+        if spines and sz.leaf_uplinks % spines:
+            q = sz.leaf_uplinks // spines
+            out.append(f"{sz.leaf_uplinks} leaf uplinks over {spines} spines: each leaf has {q} or {q + 1} links "
+                       f"to each spine")
+    return out
+
+
+def _estimate_cost(spec: DesignSpec, sz: Sizing) -> float:
+    """Switches and NICs at list price plus each tier's links at the cheapest way of a typical length."""
+    hardware = bill(spec, sz, None).subtotal
+    layout = spec.layout
+    optics, cables, fibers = interconnects(spec)
+    server_racks = -(-sz.su_servers // layout.servers_per_rack)
+    su_racks = server_racks + 1
+    compute_rows = sz.scale_units * su_racks / layout.racks_per_row
+    across = layout.rack_width_m * min(layout.racks_per_row, sz.scale_units * su_racks) / 2
+    typical = [layout.slack_m + layout.rack_width_m * su_racks / 4]
+    if sz.tiers == 2:
+        typical.append(layout.slack_m + across + layout.row_pitch_m * (compute_rows / 4 + 0.5))
+    else:
+        pod_rows = sz.sus_per_pod * su_racks / layout.racks_per_row
+        typical.append(layout.slack_m + across + layout.row_pitch_m * (pod_rows / 2 + 0.5))
+        typical.append(layout.slack_m + across + layout.row_pitch_m * (compute_rows + sz.pods) / 4)
+    links = 0.0
+    for tier, length in enumerate(typical):
+        a, b = tier_ends(spec, tier)
+        cost = per_link_estimate(candidates(a, b, optics, cables, fibers), a, b, length)
+        if cost is not None:
+            links += cost * sz.links_by_tier[TIER_NAMES[tier]]
+    subtotal = hardware + links
+    return round(subtotal * (1 - spec.discount_pct / 100), 2)
+
+
+def alternatives(spec: DesignSpec) -> list[Alternative]:
+    """The same request as 2 tiers, 3 tiers (one plane) and split over every plane count p > 1
+    dividing the rails (tiers automatic), plus the spec's own structure; priced by full planning.
+
+    Infeasible structures are listed with the reason; the cheapest feasible one is marked.
+    """
+    spec.validate()
+    own = size_fabric(spec)
+    rails = spec.server.nic_ports
+    options: list[tuple[int, int | str]] = [(1, 2), (1, 3)]
+    options += [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
+    if (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
+        options.append((spec.planes, own.tiers))
+    out: list[Alternative] = []
+    seen = set()
+    for planes, tiers in options:
+        variant = replace(spec, planes=planes, tiers=tiers)
+        resolved = tiers if tiers != "auto" else 3
+        try:
+            resolved = size_fabric(variant).tiers
+            result = _plan(variant, progress=None, address=False)
+        except InfeasibleSpec as exc:
+            if (planes, resolved) in seen:
+                continue
+            seen.add((planes, resolved))
+            out.append(Alternative(label=_label(planes, resolved), planes=planes, tiers=resolved, feasible=False,
+                                   reason=str(exc), currency=spec.currency))
+            continue
+        key = (planes, result.tiers)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Alternative(
+            label=_label(planes, result.tiers), planes=planes, tiers=result.tiers, feasible=True,
+            sizing=result.sizing, total_cost=result.total_cost, currency=result.currency,
+            power_typical_w=result.power_typical_w, power_max_w=result.power_max_w, rack_units=result.rack_units,
+        ))
+    feasible = [a for a in out if a.feasible]
+    if feasible:
+        min(feasible, key=lambda a: (a.total_cost, a.planes, a.tiers)).cheapest = True
+    for alt in out:
+        alt.current = alt.planes == spec.planes and alt.tiers == own.tiers
+    return out
+
+
+def _label(planes: int, tiers: int) -> str:
+    return f"{tiers} tiers" if planes == 1 else f"{planes} planes, {tiers} tiers"

@@ -1,0 +1,98 @@
+"""The JSON report of a plan: what the CLI prints and what the web app stores as a design summary.
+
+Keys (all plain JSON types):
+  name, tiers, planes, gpus, servers, gpus_per_server, rails, rails_per_plane, su_servers,
+  scale_units, pods, sus_per_pod, switches {leaf, spine, core}, links {server-leaf, leaf-spine,
+  spine-core}, total_links, max_gpus, max_hops, oversubscription {leaf[, spine]}, bisection_gbps,
+  free_ports {leaf, spine, core}, bom [{sku, description, category, qty, unit_price, total,
+  power_typical_w, power_max_w, rack_units}], subtotal, discount, discount_pct, total_cost,
+  currency, power_w (typical), power_typical_w, power_max_w, rack_units, media [{key, kind, fiber,
+  tier, length_m, links}], pools {host, p2p, loopback: {cidr, size, used, first, last}, asn:
+  {first, last, used}}, warnings [..], and alternatives [..] when asked for.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import numpy as np
+
+from .model import TIER_NAMES, Alternative, Plan, Sizing
+
+
+def sizing_dict(sz: Sizing) -> dict:
+    out = asdict(sz)
+    out["links"] = out.pop("links_by_tier")
+    return out
+
+
+def alternative_dict(alt: Alternative) -> dict:
+    out = {
+        "label": alt.label, "planes": alt.planes, "tiers": alt.tiers, "feasible": alt.feasible,
+        "cheapest": alt.cheapest, "current": alt.current,
+    }
+    if alt.feasible and alt.sizing is not None:
+        sz = alt.sizing
+        out.update(
+            switches=dict(sz.switches), links=dict(sz.links_by_tier), max_gpus=sz.max_gpus, max_hops=sz.max_hops,
+            total_cost=alt.total_cost, currency=alt.currency, power_w=alt.power_typical_w,
+            power_max_w=alt.power_max_w, rack_units=alt.rack_units, oversubscription=dict(sz.oversubscription),
+            bisection_gbps=sz.bisection_gbps,
+        )
+    else:
+        out["reason"] = alt.reason
+    return out
+
+
+def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict:
+    sz = plan.sizing
+    spec = plan.spec
+    medium_links = np.bincount(plan.links.medium.astype(np.int64), minlength=len(plan.media)) if len(plan.links) \
+        else np.zeros(len(plan.media), dtype=np.int64)
+    out = {
+        "name": spec.name,
+        "tiers": plan.tiers,
+        "planes": plan.planes,
+        "gpus": plan.gpus,
+        "servers": plan.servers,
+        "gpus_per_server": spec.server.gpus,
+        "rails": plan.rails,
+        "rails_per_plane": plan.rails // plan.planes,
+        "su_servers": plan.su_servers,
+        "leaf_uplinks": sz.leaf_uplinks if sz else None,
+        "scale_units": plan.scale_units,
+        "pods": plan.pods,
+        "sus_per_pod": sz.sus_per_pod if sz else 0,
+        "switches": {role: int(plan.switches.get(role, 0)) for role in ("leaf", "spine", "core")},
+        "links": {name: int(plan.links_by_tier.get(name, 0)) for name in TIER_NAMES},
+        "total_links": len(plan.links),
+        "max_gpus": plan.max_gpus,
+        "max_hops": plan.max_hops,
+        "oversubscription": dict(plan.oversubscription),
+        "bisection_gbps": plan.bisection_gbps,
+        "free_ports": dict(plan.free_ports),
+        "bom": [
+            {"sku": line.sku, "description": line.description, "category": line.category, "qty": line.qty,
+             "unit_price": line.unit_price, "total": line.total, "power_typical_w": round(line.power_typical_w, 1),
+             "power_max_w": round(line.power_max_w, 1), "rack_units": line.rack_units}
+            for line in plan.bom
+        ],
+        "subtotal": plan.subtotal,
+        "discount": plan.discount,
+        "discount_pct": spec.discount_pct,
+        "total_cost": plan.total_cost,
+        "currency": plan.currency,
+        "power_w": plan.power_typical_w,
+        "power_typical_w": plan.power_typical_w,
+        "power_max_w": plan.power_max_w,
+        "rack_units": plan.rack_units,
+        "media": [
+            {"key": m.key, "kind": m.kind, "fiber": m.fiber, "tier": TIER_NAMES[m.tier] if m.tier >= 0 else "",
+             "length_m": m.length_m, "links": int(medium_links[i])}
+            for i, m in enumerate(plan.media)
+        ],
+        "pools": plan.pools,
+        "warnings": list(plan.warnings),
+    }
+    if alternatives is not None:
+        out["alternatives"] = [alternative_dict(a) for a in alternatives]
+    return out

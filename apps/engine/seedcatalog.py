@@ -1,0 +1,211 @@
+"""The seed catalog (apps/catalog/seed/*.yaml, see SEED_SCHEMA.md) as engine dataclasses.
+
+Read as files, not through the catalog app, so the engine stays plain Python. Used by the CLI
+to resolve hardware given by SKU, and by plan() for interconnects when a spec carries none.
+
+Mapping: a switch in breakout "NxSG" -> SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps,
+form_factor = cage_form_factor, breakout, ...); a server -> ServerHw(nic_ports = backend_ports,
+nic_gbps = backend_gbps); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
+FiberCord; price = list_price; name = "manufacturer model".
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .spec import CableAssembly, FiberCord, NicHw, Optic, ServerHw, SpecError, SwitchHw
+
+SEED_DIR = Path(__file__).resolve().parent.parent / "catalog" / "seed"
+FILES = ("switches", "nics", "servers", "transceivers", "cables", "fibers")
+BREAKOUT = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*G?\s*$")
+
+
+class CatalogError(ValueError):
+    """A seed file that can't be read: names the file, the entry and the key."""
+
+
+def parse_breakout(mode: str) -> tuple[int, int]:
+    """ "2x400G" -> (2, 400)."""
+    match = BREAKOUT.match(mode or "")
+    if not match:
+        raise ValueError(f"{mode!r} is not a breakout mode such as 2x400G")
+    return int(match.group(1)), int(match.group(2))
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchModel:
+    """A seed switch before a breakout mode is chosen."""
+
+    sku: str
+    name: str
+    cages: int
+    cage_gbps: int
+    form_factor: str
+    breakouts: tuple[str, ...]
+    rack_units: int
+    power_typical_w: float
+    power_max_w: float
+    price: float
+
+    def hw(self, breakout: str | None = None, *, gbps: int | None = None) -> SwitchHw:
+        """The switch in `breakout`, or in the first mode whose port speed is `gbps`, or native."""
+        if breakout is None:
+            matching = [m for m in self.breakouts if gbps is not None and parse_breakout(m)[1] == gbps]
+            breakout = matching[0] if matching else self.breakouts[0]
+        if breakout not in self.breakouts:
+            raise ValueError(f"{self.name} offers {', '.join(self.breakouts)}, not {breakout}")
+        n, speed = parse_breakout(breakout)
+        return SwitchHw(ports=self.cages * n, gbps=speed, cages=self.cages, cage_gbps=self.cage_gbps,
+                        form_factor=self.form_factor, sku=self.sku, name=self.name, breakout=breakout,
+                        rack_units=self.rack_units, power_typical_w=self.power_typical_w,
+                        power_max_w=self.power_max_w, price=self.price)
+
+
+@dataclass(slots=True)
+class SeedCatalog:
+    switches: dict[str, SwitchModel] = field(default_factory=dict)
+    nics: dict[str, NicHw] = field(default_factory=dict)
+    servers: dict[str, ServerHw] = field(default_factory=dict)
+    default_nic: dict[str, str] = field(default_factory=dict)  # server sku -> NIC sku
+    optics: tuple[Optic, ...] = ()
+    cables: tuple[CableAssembly, ...] = ()
+    fibers: tuple[FiberCord, ...] = ()
+
+    def switch(self, sku: str, breakout: str | None = None, *, gbps: int | None = None,
+               field_name: str = "leaf") -> SwitchHw:
+        model = self.switches.get(sku)
+        if model is None:
+            raise SpecError({f"{field_name}.sku": [f"no switch {sku!r} in the seed catalog"]})
+        try:
+            return model.hw(breakout, gbps=gbps)
+        except ValueError as exc:
+            raise SpecError({f"{field_name}.breakout": [str(exc)]}) from None
+
+    def server(self, sku: str, field_name: str = "server") -> ServerHw:
+        if sku not in self.servers:
+            raise SpecError({f"{field_name}.sku": [f"no server {sku!r} in the seed catalog"]})
+        return self.servers[sku]
+
+    def nic(self, sku: str, field_name: str = "nic") -> NicHw:
+        if sku not in self.nics:
+            raise SpecError({f"{field_name}.sku": [f"no NIC {sku!r} in the seed catalog"]})
+        return self.nics[sku]
+
+    def interconnects(self) -> tuple[tuple[Optic, ...], tuple[CableAssembly, ...], tuple[FiberCord, ...]]:
+        return self.optics, self.cables, self.fibers
+
+
+def _name(row: dict) -> str:
+    return f"{row.get('manufacturer', '')} {row.get('model', '')}".strip()
+
+
+class _Reader:
+    def __init__(self, path: Path, index: int, row: Any):
+        if not isinstance(row, dict):
+            raise CatalogError(f"{path.name}[{index}]: expected a mapping, got {type(row).__name__}")
+        self.path, self.index, self.row = path, index, row
+
+    def _where(self, key: str) -> str:
+        return f"{self.path.name}[{self.index}] ({self.row.get('sku', '?')}).{key}"
+
+    def text(self, key: str, default: str | None = None) -> str:
+        value = self.row.get(key, default)
+        if value is None or not isinstance(value, (str, int, float)):
+            raise CatalogError(f"{self._where(key)}: missing")
+        return str(value)
+
+    def int(self, key: str, default: int | None = None) -> int:
+        value = self.row.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+            raise CatalogError(f"{self._where(key)}: expected a whole number, got {value!r}")
+        return int(value)
+
+    def num(self, key: str, default: float | None = None) -> float:
+        value = self.row.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise CatalogError(f"{self._where(key)}: expected a number, got {value!r}")
+        return float(value)
+
+
+def _rows(path: Path) -> list:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"{path.name}: not valid YAML ({exc})") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise CatalogError(f"{path.name}: expected a list of items")
+    return data
+
+
+def load(directory: Path | str | None = None) -> SeedCatalog:
+    """Read the seed YAML files in `directory` (default apps/catalog/seed). Missing files are empty."""
+    base = Path(directory) if directory is not None else SEED_DIR
+    cat = SeedCatalog()
+    optics, cables, fibers = [], [], []
+    for name in FILES:
+        path = base / f"{name}.yaml"
+        if not path.exists():
+            continue
+        for i, row in enumerate(_rows(path)):
+            r = _Reader(path, i, row)
+            sku = r.text("sku")
+            if name == "switches":
+                breakouts = row.get("breakouts") or []
+                if not isinstance(breakouts, list) or not breakouts:
+                    raise CatalogError(f"{path.name}[{i}] ({sku}).breakouts: expected a list such as [1x800G, 2x400G]")
+                for mode in breakouts:
+                    try:
+                        parse_breakout(str(mode))
+                    except ValueError as exc:
+                        raise CatalogError(f"{path.name}[{i}] ({sku}).breakouts: {exc}") from None
+                cat.switches[sku] = SwitchModel(
+                    sku=sku, name=_name(row), cages=r.int("cages"), cage_gbps=r.int("cage_gbps"),
+                    form_factor=r.text("cage_form_factor"), breakouts=tuple(str(m) for m in breakouts),
+                    rack_units=r.int("rack_units", 1), power_typical_w=r.num("power_typical_w", 0),
+                    power_max_w=r.num("power_max_w", 0), price=r.num("list_price", 0))
+            elif name == "nics":
+                cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
+                                      sku=sku, name=_name(row), power_w=r.num("power_w", 0),
+                                      price=r.num("list_price", 0))
+            elif name == "servers":
+                cat.servers[sku] = ServerHw(gpus=r.int("gpus"), nic_ports=r.int("backend_ports"),
+                                            nic_gbps=r.int("backend_gbps"), sku=sku, name=_name(row),
+                                            scale_up=str(row.get("scale_up") or ""), rack_units=r.int("rack_units", 1),
+                                            power_w=r.num("power_w", 0), price=r.num("list_price", 0))
+                if row.get("default_nic"):
+                    cat.default_nic[sku] = str(row["default_nic"])
+            elif name == "transceivers":
+                optics.append(Optic(sku=sku, form_factor=r.text("form_factor"), gbps=r.int("gbps"),
+                                    port_gbps=r.int("port_gbps"), ports=r.int("ports", 1), media=r.text("media"),
+                                    fiber=r.text("fiber"), reach_m=r.num("reach_m"), name=_name(row),
+                                    power_w=r.num("power_w", 0), price=r.num("list_price", 0),
+                                    connector=str(row.get("connector") or "")))
+            elif name == "cables":
+                cables.append(CableAssembly(sku=sku, media=r.text("media"), form_factor_a=r.text("form_factor_a"),
+                                            form_factor_b=r.text("form_factor_b"), gbps=r.int("gbps"),
+                                            leg_gbps=r.int("leg_gbps"), legs=r.int("legs", 1),
+                                            length_m=r.num("length_m"), name=_name(row), power_w=r.num("power_w", 0),
+                                            price=r.num("list_price", 0)))
+            else:
+                fibers.append(FiberCord(sku=sku, fiber=r.text("fiber"), length_m=r.num("length_m"),
+                                        connector=str(row.get("connector") or ""), name=_name(row),
+                                        price=r.num("list_price", 0)))
+    cat.optics, cat.cables, cat.fibers = tuple(optics), tuple(cables), tuple(fibers)
+    return cat
+
+
+@lru_cache(maxsize=4)
+def _cached(directory: str) -> SeedCatalog:
+    return load(directory)
+
+
+def seed_catalog(directory: Path | str | None = None) -> SeedCatalog:
+    """The seed catalog, read once per process (the files don't change while it runs)."""
+    return _cached(str(Path(directory) if directory is not None else SEED_DIR))

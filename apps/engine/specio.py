@@ -1,0 +1,212 @@
+"""DesignSpec from and to JSON-ready dicts (the CLI's SPEC.json, the web app's stored spec).
+
+    {
+      "name": "5k H100",                       optional
+      "gpus": 5000,
+      "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}      inline, or
+                {"sku": "DGXH-G640F+P2EDI36"} / "DGXH-G640F+P2EDI36"   from the seed catalog
+      "nic": {"ports": 1, "gbps": 400, "form_factor": "OSFP"} or {"sku": ...}   optional; a server
+                given by SKU brings its default NIC
+      "leaf": {"ports": 64, "gbps": 400} or {"sku": "920-9N42F-00RI-7C0", "breakout": "2x400G"}
+              (breakout optional: the first mode at the NIC speed)
+      "spine", "core": as leaf, optional (default: the tier below)
+      "planes": 1, "oversubscription": 1 or "3:1", "tiers": "auto" | 2 | 3,
+      "layout": {"servers_per_rack": 4, "racks_per_row": 16, "rack_width_m": 0.6, "row_pitch_m": 2.4,
+                 "slack_m": 3, "switches_per_rack": 16},
+      "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
+                "asn_base": 4200000000},
+      "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's),
+      "discount_pct": 0, "currency": "USD"
+    }
+
+Errors are SpecError with dotted field names ("leaf.ports", "layout.slack_m", "optics[2].sku").
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from .seedcatalog import SeedCatalog, seed_catalog
+from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, NicHw, Optic, RackLayout, ServerHw,
+                   SpecError, SwitchHw)
+
+RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$")
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(message)
+
+    def merge(self, exc: SpecError) -> None:
+        for key, messages in exc.errors.items():
+            for message in messages:
+                self.add(key, message)
+
+
+def _fields(cls) -> dict[str, dataclasses.Field]:
+    return {f.name: f for f in dataclasses.fields(cls)}
+
+
+def _build(cls, data: Any, name: str, errs: _Errors, *, skip: tuple[str, ...] = ()):
+    """cls(**data) with unknown keys and missing required keys reported by field name."""
+    if not isinstance(data, dict):
+        errs.add(name, f"expected an object, got {type(data).__name__}")
+        return None
+    fields = _fields(cls)
+    unknown = [k for k in data if k not in fields and k not in skip]
+    for key in unknown:
+        errs.add(f"{name}.{key}", f"unknown field; expected one of {', '.join(fields)}")
+    missing = [k for k, f in fields.items() if f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING and k not in data]
+    for key in missing:
+        errs.add(f"{name}.{key}", "required")
+    if unknown or missing:
+        return None
+    return cls(**{k: v for k, v in data.items() if k in fields})
+
+
+def _switch(value: Any, name: str, catalog: SeedCatalog | None, nic_gbps: int | None, errs: _Errors):
+    if isinstance(value, str):
+        value = {"sku": value}
+    if isinstance(value, dict) and "sku" in value and "ports" not in value:
+        extra = [k for k in value if k not in ("sku", "breakout")]
+        for key in extra:
+            errs.add(f"{name}.{key}", "give either a catalog sku (with breakout) or the hardware inline")
+        try:
+            return _catalog(catalog).switch(str(value["sku"]), value.get("breakout"), gbps=nic_gbps,
+                                            field_name=name)
+        except SpecError as exc:
+            errs.merge(exc)
+            return None
+    return _build(SwitchHw, value, name, errs)
+
+
+def _catalog(catalog: SeedCatalog | None) -> SeedCatalog:
+    return catalog if catalog is not None else seed_catalog()
+
+
+def _items(values: Any, name: str, cls, pool: tuple, errs: _Errors) -> tuple:
+    if values is None:
+        return ()
+    if not isinstance(values, list):
+        errs.add(name, "expected a list")
+        return ()
+    by_sku = {item.sku: item for item in pool}
+    out = []
+    for i, value in enumerate(values):
+        where = f"{name}[{i}]"
+        if isinstance(value, str) or (isinstance(value, dict) and set(value) == {"sku"}):
+            sku = value if isinstance(value, str) else value["sku"]
+            if sku in by_sku:
+                out.append(by_sku[sku])
+            else:
+                errs.add(f"{where}.sku", f"no {name[:-1]} {sku!r} in the seed catalog")
+            continue
+        item = _build(cls, value, where, errs)
+        if item is not None:
+            out.append(item)
+    return tuple(out)
+
+
+def parse_oversubscription(value: Any) -> Any:
+    """3, 3.0 or "3:1" -> 3.0; anything else is returned for validation to reject."""
+    if isinstance(value, str):
+        match = RATIO.match(value)
+        if match and float(match.group(2)) > 0:
+            return float(match.group(1)) / float(match.group(2))
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSpec:
+    """Build (and validate) a DesignSpec; SpecError names every bad field."""
+    errs = _Errors()
+    if not isinstance(data, dict):
+        raise SpecError({"spec": ["expected a JSON object"]})
+    known = set(_fields(DesignSpec))
+    for key in data:
+        if key not in known:
+            errs.add(key, "unknown field")
+    if "gpus" not in data:
+        errs.add("gpus", "required")
+    for key in ("server", "leaf"):
+        if key not in data:
+            errs.add(key, "required")
+
+    server = nic = None
+    raw_server = data.get("server")
+    if isinstance(raw_server, str):
+        raw_server = {"sku": raw_server}
+    if isinstance(raw_server, dict) and "sku" in raw_server and "gpus" not in raw_server:
+        try:
+            cat = _catalog(catalog)
+            server = cat.server(str(raw_server["sku"]))
+            if "nic" not in data and server.sku in cat.default_nic:
+                nic = cat.nics.get(cat.default_nic[server.sku])
+        except SpecError as exc:
+            errs.merge(exc)
+    elif raw_server is not None:
+        server = _build(ServerHw, raw_server, "server", errs)
+    nic_gbps = server.nic_gbps if isinstance(server, ServerHw) else None
+
+    raw_nic = data.get("nic")
+    if isinstance(raw_nic, str):
+        raw_nic = {"sku": raw_nic}
+    if isinstance(raw_nic, dict) and "sku" in raw_nic and "ports" not in raw_nic:
+        try:
+            nic = _catalog(catalog).nic(str(raw_nic["sku"]))
+        except SpecError as exc:
+            errs.merge(exc)
+    elif raw_nic is not None:
+        nic = _build(NicHw, raw_nic, "nic", errs)
+
+    switches = {}
+    for role in ("leaf", "spine", "core"):
+        if data.get(role) is not None:
+            switches[role] = _switch(data[role], role, catalog, nic_gbps, errs)
+
+    layout = RackLayout()
+    if data.get("layout") is not None:
+        layout = _build(RackLayout, data["layout"], "layout", errs) or layout
+    pools = AddressPools()
+    if data.get("pools") is not None:
+        pools = _build(AddressPools, data["pools"], "pools", errs) or pools
+
+    def pool_of(kind: str) -> tuple:
+        if not any(isinstance(v, (str, dict)) and (isinstance(v, str) or set(v) == {"sku"})
+                   for v in (data.get(kind) or [])):
+            return ()
+        return getattr(_catalog(catalog), kind)
+
+    optics = _items(data.get("optics"), "optics", Optic, pool_of("optics"), errs)
+    cables = _items(data.get("cables"), "cables", CableAssembly, pool_of("cables"), errs)
+    fibers = _items(data.get("fibers"), "fibers", FiberCord, pool_of("fibers"), errs)
+    if errs.errors:
+        raise SpecError(errs.errors)
+
+    kwargs = {k: data[k] for k in ("gpus", "planes", "tiers", "discount_pct", "currency", "name") if k in data}
+    if "oversubscription" in data:
+        kwargs["oversubscription"] = parse_oversubscription(data["oversubscription"])
+    spec = DesignSpec(server=server, leaf=switches.get("leaf"), spine=switches.get("spine"),
+                      core=switches.get("core"), nic=nic, layout=layout, pools=pools, optics=optics, cables=cables,
+                      fibers=fibers, **kwargs)
+    spec.validate()
+    return spec
+
+
+def spec_to_dict(spec: DesignSpec) -> dict:
+    """A JSON-ready dict that spec_from_dict turns back into an equal spec (hardware inline)."""
+    out = dataclasses.asdict(spec)
+    for key in ("spine", "core", "nic"):
+        if out[key] is None:
+            del out[key]
+    for key in ("optics", "cables", "fibers"):
+        out[key] = list(out[key])
+    return out

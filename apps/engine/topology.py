@@ -1,0 +1,345 @@
+"""Rail-optimized multi-plane fat-tree: how many of everything, and which port meets which.
+
+Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per plane):
+
+- servers = ceil(gpus / gpus per server). Every NIC port of every server is cabled.
+- p divides r; plane j holds rails j*r/p .. (j+1)*r/p - 1. Each plane is an independent fabric
+  with its own leaves, spines and cores; p = 1 is a single fabric.
+- Leaf logical ports P_L run at NIC speed (after breakout). Oversubscription o:1 gives downlinks
+  d = floor(P_L * o / (o + 1)), rounded down to whole cages on twin-port cages (a cage carries one
+  link class), and uplinks u = P_L - d. Every leaf cables all u uplinks, also in a partly filled SU.
+- A scale unit (SU) is d servers with one leaf per rail: NIC port i of every server of the SU lands
+  on the SU's leaf for rail i, on leaf port = the server's position in the SU. Downlinks take the
+  first d logical ports of a leaf, uplinks the ports after them.
+- Spine count, 2 tiers (per plane): leaves L = SUs * r/p; feasible only if L <= P_S (a spine needs a
+  port for every leaf of its plane). Spines n = the smallest n >= ceil(L * u / P_S) such that EITHER
+  n divides u (every leaf has exactly u/n links to every spine: NVIDIA SuperPOD, 64-port switches,
+  1 SU -> 4 spines, 2 -> 8, 3 -> 16 not 12, 4 -> 16) OR n is a multiple of r/p (spines come in whole
+  rail groups). The second clause keeps whole rail groups instead of jumping to the next divisor
+  of u: 5,000 GPUs on 128x400G give 40 spines, not 64; 64x400G in 8 planes give 10 spines per plane,
+  not 16. When n does not divide u, each leaf has floor(u/n) or ceil(u/n) links to every spine:
+  leaf l's extra links go to spines (l * (u mod n) + k) mod n, k < u mod n, so the extras of
+  consecutive leaves tile the spines cyclically and every spine ends within one link of the others,
+  at most ceil(L * u / n) <= P_S. Since L <= P_S, n <= u: every leaf reaches every spine of its plane.
+- 3 tiers (per plane): a pod holds floor((P_S/2) / (r/p)) SUs; spines use P_S/2 ports down and P_S/2
+  up. Spines per pod follow the same rule with P_S/2 in place of P_S, counted from the pod's own
+  leaves, so a partly filled last pod gets fewer spines (the quote buys what is cabled; filling the
+  pod later adds spines and re-spreads its leaf uplinks). Every spine cables all P_S/2 uplinks;
+  spine uplink j of the plane (spine-major order) goes to core j mod C on core port j div C, so each
+  spine spreads over distinct cores and each core ends within one link of the others;
+  C = cores per plane = ceil(all spine uplinks of the plane / P_C). Feasible only if pods <= P_C.
+- tiers "auto" = 2 when it fits, else 3.
+- Max GPUs the chosen structure can grow to: 2 tiers floor(P_S / (r/p)) SUs * d * gpus per server;
+  3 tiers P_C pods * SUs per pod * d * gpus per server. Max switch hops 3 (2 tiers) or 5 (3 tiers).
+- Oversubscription per tier: leaf d:u, spine (3 tiers) downlink ports : uplink ports = 1.
+- Bisection bandwidth: half the capacity of the thinnest tier (servers' NIC links, leaf uplinks,
+  spine uplinks): what crosses a cut that halves the servers with ECMP spreading evenly.
+
+Worked examples (8-GPU servers with 8x400G, 1:1): 5,000 GPUs on 128x400G -> 2 tiers, 80 leaves,
+40 spines, 5,000 server links, 5,120 leaf-spine links, grows to 8,192 GPUs. On 64x400G -> 3 tiers,
+160 leaves, 160 spines, 80 cores, grows to 65,536. On 64x400G in 8 planes -> 2 tiers, 160 leaves,
+80 spines, grows to 16,384.
+
+Device order (Device.index): servers, then leaves (plane, SU, rail), spines (plane, pod, index),
+cores (plane, index). Links: tier 0 server-major (server, NIC port), tier 1 by (plane, leaf, spine),
+tier 2 by (plane, spine, uplink). Everything is built with numpy array arithmetic, never a Python
+loop per link.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import TIER_NAMES, LinkTable, Sizing
+from .spec import DesignSpec, InfeasibleSpec
+
+
+def leaf_split(ports: int, oversubscription: float, ports_per_cage: int = 1) -> tuple[int, int]:
+    """(downlinks d, uplinks u) of a leaf with `ports` logical ports at o:1."""
+    o = float(oversubscription)
+    down = int(math.floor(ports * o / (o + 1) + 1e-9))
+    if ports_per_cage > 1:
+        down -= down % ports_per_cage
+    return down, ports - down
+
+
+def spine_count(leaves: int, uplinks: int, spine_ports: int, rails_per_plane: int) -> int:
+    """Spines for `leaves` leaves of `uplinks` uplinks each on spines with `spine_ports` downlink ports.
+
+    The smallest n >= ceil(leaves * uplinks / spine_ports) that divides `uplinks` or is a whole
+    number of rail groups (a multiple of `rails_per_plane`). Requires leaves <= spine_ports.
+    """
+    n = max(1, -(-leaves * uplinks // spine_ports))
+    while uplinks % n and n % rails_per_plane:
+        n += 1
+    return n
+
+
+def spread(leaves: int, uplinks: int, spines: int, first_port: int) -> tuple[np.ndarray, ...]:
+    """Leaf-to-spine wiring of one spine group.
+
+    Returns (leaf, leaf_port, spine, spine_port) arrays, one row per link, ordered by leaf then
+    spine. Each leaf has uplinks // spines links to every spine plus one more to
+    uplinks % spines spines chosen cyclically (see the module docstring); leaf ports start at
+    `first_port` and go spine by spine; spine ports count up in leaf order from 0.
+    """
+    q, rem = divmod(uplinks, spines)
+    s = np.arange(spines)
+    l = np.arange(leaves)
+    count = np.full((leaves, spines), q, dtype=np.int64)
+    if rem:
+        count += ((s[None, :] - (l[:, None] * rem)) % spines) < rem
+    flat = count.ravel()
+    leaf_start = np.cumsum(count, axis=1) - count  # within the leaf, by spine
+    spine_start = np.cumsum(count, axis=0) - count  # within the spine, by leaf
+    total = int(flat.sum())
+    pair_first = np.cumsum(flat) - flat
+    t = np.arange(total, dtype=np.int64) - np.repeat(pair_first, flat)
+    leaf = np.repeat(np.repeat(l, spines), flat)
+    spine = np.repeat(np.tile(s, leaves), flat)
+    leaf_port = first_port + np.repeat(leaf_start.ravel(), flat) + t
+    spine_port = np.repeat(spine_start.ravel(), flat) + t
+    return leaf, leaf_port, spine, spine_port
+
+
+def size_fabric(spec: DesignSpec) -> Sizing:
+    """Counts, growth limit, hops, oversubscription and bisection of the fabric `spec` asks for.
+
+    Assumes spec.validate() passed; raises InfeasibleSpec naming the field to change.
+    """
+    server, leaf, spine, core = spec.server, spec.leaf, spec.spine_hw, spec.core_hw
+    rails, planes = server.nic_ports, spec.planes
+    rpp = rails // planes
+    servers = spec.servers
+    gbps = server.nic_gbps
+    d, u = leaf_split(leaf.ports, spec.oversubscription, leaf.ports_per_cage)
+    if d < 1:
+        raise InfeasibleSpec({"oversubscription": [
+            f"{leaf.ports}-port leaves at {spec.oversubscription:g}:1 leave no port for servers"]})
+    if u < 1:
+        raise InfeasibleSpec({"oversubscription": [
+            f"{leaf.ports}-port leaves at {spec.oversubscription:g}:1 leave no uplink; lower the oversubscription"]})
+    sus = -(-servers // d)
+    leaves_pp = sus * rpp
+    p_s, p_c = spine.ports, core.ports
+    max2 = (p_s // rpp) * d * server.gpus
+    fits2 = leaves_pp <= p_s
+    if spec.tiers == 2 and not fits2:
+        raise InfeasibleSpec({"tiers": [
+            f"2 tiers of {p_s}-port spines hold at most {max2:,} GPUs ({p_s // rpp} scale units of {d} servers); "
+            f"{spec.gpus:,} GPUs need {leaves_pp} leaves per plane. Use 3 tiers, more planes or larger switches"]})
+    tiers = 2 if (spec.tiers == 2 or (spec.tiers == "auto" and fits2)) else 3
+
+    sus_per_pod = pods = n_full = n_last = cores_pp = 0
+    spine_up = 0
+    if tiers == 2:
+        spines_pp = spine_count(leaves_pp, u, p_s, rpp)
+        spine_down = p_s
+        max_gpus = max2
+        links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaves_pp * u, TIER_NAMES[2]: 0}
+    else:
+        if p_s % 2:
+            raise InfeasibleSpec({_field(spec, "spine", "ports"): [
+                f"3 tiers split spine ports in halves (down and up); {p_s} ports is odd"]})
+        half = p_s // 2
+        if spine.ports_per_cage > 1 and half % spine.ports_per_cage:
+            raise InfeasibleSpec({_field(spec, "spine", "ports"): [
+                f"3 tiers split spine ports in halves on cage boundaries; {spine.physical_cages} cages can't"]})
+        sus_per_pod = half // rpp
+        if sus_per_pod < 1:
+            raise InfeasibleSpec({_field(spec, "spine", "ports"): [
+                f"half of {p_s} spine ports can't reach one scale unit's {rpp} leaves per plane"]})
+        pods = -(-sus // sus_per_pod)
+        max_gpus = p_c * sus_per_pod * d * server.gpus
+        if pods > p_c:
+            raise InfeasibleSpec({"gpus": [
+                f"3 tiers of these switches hold at most {max_gpus:,} GPUs ({p_c} pods of {sus_per_pod} scale units "
+                f"of {d} servers); {spec.gpus:,} GPUs need {pods} pods. Use more planes or larger switches"]})
+        n_full = spine_count(sus_per_pod * rpp, u, half, rpp)
+        last_sus = sus - (pods - 1) * sus_per_pod
+        n_last = spine_count(last_sus * rpp, u, half, rpp)
+        spines_pp = (pods - 1) * n_full + n_last
+        spine_down = spine_up = half
+        cores_pp = -(-spines_pp * half // p_c)
+        links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaves_pp * u,
+                 TIER_NAMES[2]: planes * spines_pp * half}
+    switches = {"leaf": planes * leaves_pp, "spine": planes * spines_pp, "core": planes * cores_pp}
+    t0, t1, t2 = (links[name] for name in TIER_NAMES)
+    free = {
+        "leaf": switches["leaf"] * leaf.ports - t0 - t1,
+        "spine": switches["spine"] * p_s - t1 - t2,
+        "core": switches["core"] * p_c - t2,
+    }
+    over = {"leaf": round(d / u, 3)}
+    if tiers == 3:
+        over["spine"] = round(spine_down / spine_up, 3)
+    thinnest = min(t0, t1, t2) if tiers == 3 else min(t0, t1)
+    return Sizing(
+        tiers=tiers, planes=planes, rails=rails, rails_per_plane=rpp, servers=servers, gpus=spec.gpus,
+        gpus_per_server=server.gpus, su_servers=d, leaf_uplinks=u, scale_units=sus, leaves_per_plane=leaves_pp,
+        spines_per_plane=spines_pp, cores_per_plane=cores_pp, sus_per_pod=sus_per_pod, pods=pods,
+        spines_per_pod=n_full if tiers == 3 else 0, spines_last_pod=n_last, spine_downlinks=spine_down,
+        spine_uplinks=spine_up, switches=switches, links_by_tier=links, max_gpus=max_gpus,
+        max_hops=3 if tiers == 2 else 5, oversubscription=over, bisection_gbps=thinnest * gbps / 2,
+        free_ports=free, currency=spec.currency,
+    )
+
+
+def _field(spec: DesignSpec, role: str, attr: str) -> str:
+    """The spec field a switch problem belongs to: the tier's own model, or the one it defaults to."""
+    if role == "core" and spec.core is None:
+        role = "spine"
+    if role == "spine" and spec.spine is None:
+        role = "leaf"
+    return f"{role}.{attr}"
+
+
+@dataclass(slots=True)
+class Layout:
+    """Where each role's devices start in the device list, and the per-device grouping arrays."""
+
+    leaf_base: int
+    spine_base: int
+    core_base: int
+    count: int
+    # per device (int32, -1 where not applicable)
+    plane: np.ndarray
+    pod: np.ndarray
+    su: np.ndarray
+    rail: np.ndarray
+    group: np.ndarray
+    local: np.ndarray  # index within its role and plane (servers: server index)
+
+
+def device_layout(sz: Sizing) -> Layout:
+    """Grouping of every device: plane, pod, SU, rail, spine/core group, index within the plane."""
+    planes, rpp, sus = sz.planes, sz.rails_per_plane, sz.scale_units
+    leaf_base = sz.servers
+    spine_base = leaf_base + planes * sz.leaves_per_plane
+    core_base = spine_base + planes * sz.spines_per_plane
+    count = core_base + planes * sz.cores_per_plane
+    plane = np.full(count, -1, dtype=np.int32)
+    pod = np.full(count, -1, dtype=np.int32)
+    su = np.full(count, -1, dtype=np.int32)
+    rail = np.full(count, -1, dtype=np.int32)
+    group = np.full(count, -1, dtype=np.int32)
+    local = np.zeros(count, dtype=np.int32)
+    d = sz.su_servers
+    local[:leaf_base] = np.arange(sz.servers)
+    su[:leaf_base] = np.arange(sz.servers) // d
+    # leaves: (plane, su, rail-in-plane)
+    k = np.arange(sz.leaves_per_plane)
+    lsl = slice(leaf_base, spine_base)
+    plane[lsl] = np.repeat(np.arange(planes), sz.leaves_per_plane)
+    su[lsl] = np.tile(k // rpp, planes)
+    rail[lsl] = plane[lsl] * rpp + np.tile(k % rpp, planes)
+    local[lsl] = np.tile(k, planes)
+    if sz.tiers == 3:
+        pod[lsl] = su[lsl] // sz.sus_per_pod
+        pod[:leaf_base] = su[:leaf_base] // sz.sus_per_pod
+    # spines: (plane, pod, index)
+    ssl = slice(spine_base, core_base)
+    k = np.arange(sz.spines_per_plane)
+    plane[ssl] = np.repeat(np.arange(planes), sz.spines_per_plane)
+    local[ssl] = np.tile(k, planes)
+    if sz.tiers == 3:
+        spine_pod = np.minimum(k // sz.spines_per_pod, sz.pods - 1)
+        pod[ssl] = np.tile(spine_pod, planes)
+        group[ssl] = pod[ssl]
+        csl = slice(core_base, count)
+        k = np.arange(sz.cores_per_plane)
+        plane[csl] = np.repeat(np.arange(planes), sz.cores_per_plane)
+        local[csl] = np.tile(k, planes)
+        group[csl] = 0
+    else:
+        group[ssl] = 0
+    if rpp == 1:
+        rail[ssl] = plane[ssl]
+        rail[core_base:count] = plane[core_base:count]
+    return Layout(leaf_base, spine_base, core_base, count, plane, pod, su, rail, group, local)
+
+
+def build_links(sz: Sizing, lay: Layout) -> LinkTable:
+    """Every link of the fabric, port to port, as a columnar LinkTable (length, medium, subnet zeroed)."""
+    planes, rpp, sus, rails = sz.planes, sz.rails_per_plane, sz.scale_units, sz.rails
+    d, u = sz.su_servers, sz.leaf_uplinks
+    lpp = sz.leaves_per_plane
+
+    # Tier 0: NIC port i of server s -> leaf (plane i // rpp, SU s // d, rail i), leaf port s % d.
+    s = np.arange(sz.servers, dtype=np.int64)
+    i = np.arange(rails, dtype=np.int64)
+    server_leaf0 = lay.leaf_base + (s // d) * rpp
+    port_offset = (i // rpp) * lpp + (i % rpp)
+    t0_a_dev = np.repeat(s, rails)
+    t0_a_port = np.tile(i, sz.servers)
+    t0_b_dev = (server_leaf0[:, None] + port_offset[None, :]).ravel()
+    t0_b_port = np.repeat(s % d, rails)
+    t0_plane = np.tile(i // rpp, sz.servers)
+    t0_rail = t0_a_port
+
+    # Tier 1: one spread pattern per spine group, offset per plane (and pod).
+    if sz.tiers == 2:
+        leaf, leaf_port, spine, spine_port = spread(lpp, u, sz.spines_per_plane, d)
+        n = leaf.shape[0]
+        plane_ix = np.arange(planes, dtype=np.int64)
+        t1_a_dev = (lay.leaf_base + plane_ix[:, None] * lpp + leaf[None, :]).ravel()
+        t1_b_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine[None, :]).ravel()
+        t1_a_port = np.tile(leaf_port, planes)
+        t1_b_port = np.tile(spine_port, planes)
+        t1_plane = np.repeat(plane_ix, n)
+        t1_rail = t1_plane * rpp + np.tile(leaf % rpp, planes)
+    else:
+        lpod = sz.sus_per_pod * rpp
+        full = spread(lpod, u, sz.spines_per_pod, d) if sz.pods > 1 else None
+        last_leaves = lpp - (sz.pods - 1) * lpod
+        last = spread(last_leaves, u, sz.spines_last_pod, d)
+        parts = []
+        if full is not None:
+            pods_ix = np.arange(sz.pods - 1, dtype=np.int64)
+            parts.append(tuple(
+                (arr[None, :] + off[:, None]).ravel() for arr, off in (
+                    (full[0], pods_ix * lpod), (full[1], 0 * pods_ix), (full[2], pods_ix * sz.spines_per_pod),
+                    (full[3], 0 * pods_ix))
+            ))
+        k = sz.pods - 1
+        parts.append((last[0] + k * lpod, last[1], last[2] + k * sz.spines_per_pod, last[3]))
+        leaf, leaf_port, spine, spine_port = (np.concatenate(col) for col in zip(*parts))
+        n = leaf.shape[0]
+        plane_ix = np.arange(planes, dtype=np.int64)
+        t1_a_dev = (lay.leaf_base + plane_ix[:, None] * lpp + leaf[None, :]).ravel()
+        t1_b_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine[None, :]).ravel()
+        t1_a_port = np.tile(leaf_port, planes)
+        t1_b_port = np.tile(spine_port, planes)
+        t1_plane = np.repeat(plane_ix, n)
+        t1_rail = t1_plane * rpp + np.tile(leaf % rpp, planes)
+
+    columns = [
+        (t0_a_dev, t0_a_port, t0_b_dev, t0_b_port, np.zeros(t0_a_dev.shape[0], np.int8), t0_plane, t0_rail),
+        (t1_a_dev, t1_a_port, t1_b_dev, t1_b_port, np.ones(t1_a_dev.shape[0], np.int8), t1_plane, t1_rail),
+    ]
+
+    # Tier 2: spine uplink j of a plane -> core j mod C, core port j div C.
+    if sz.tiers == 3:
+        half = sz.spine_uplinks
+        c = sz.cores_per_plane
+        j = np.arange(sz.spines_per_plane * half, dtype=np.int64)
+        plane_ix = np.arange(planes, dtype=np.int64)
+        t2_a_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + (j // half)[None, :]).ravel()
+        t2_a_port = np.tile(half + j % half, planes)
+        t2_b_dev = (lay.core_base + plane_ix[:, None] * c + (j % c)[None, :]).ravel()
+        t2_b_port = np.tile(j // c, planes)
+        t2_plane = np.repeat(plane_ix, j.shape[0])
+        t2_rail = t2_plane if rpp == 1 else np.full(t2_plane.shape[0], -1, np.int64)
+        columns.append((t2_a_dev, t2_a_port, t2_b_dev, t2_b_port, np.full(t2_a_dev.shape[0], 2, np.int8),
+                        t2_plane, t2_rail))
+
+    a_dev, a_port, b_dev, b_port, tier, plane, rail = (np.concatenate(col) for col in zip(*columns))
+    n = a_dev.shape[0]
+    return LinkTable(
+        a_dev=a_dev.astype(np.int32), a_port=a_port.astype(np.int32), b_dev=b_dev.astype(np.int32),
+        b_port=b_port.astype(np.int32), tier=tier.astype(np.int8), plane=plane.astype(np.int16),
+        rail=rail.astype(np.int16), length_m=np.zeros(n, np.float32), medium=np.full(n, -1, np.int16),
+        subnet=np.zeros(n, np.uint32),
+    )

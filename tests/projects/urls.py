@@ -1,0 +1,68 @@
+"""Every project-scoped URL, so one test can prove non-members get 404 on all of them.
+
+URLs are discovered from the URLconf: any route with a ``project_pk`` parameter (UI or API, any
+app) is project-scoped. A route that needs more parameters (a design id, a member id, ...) must
+say how to build them in EXTRA_KWARGS, or test_every_project_scoped_url_can_be_built fails.
+Routes under the project that are not named ``project_pk`` are listed in DIRECT.
+
+Other apps append to EXTRA_KWARGS (and DIRECT) here when they add nested routes, e.g.
+    "designs:design-detail": lambda project: {"design_pk": DesignFactory(project=project).pk},
+"""
+from collections.abc import Callable
+from typing import Any
+
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from apps.projects.models import Project
+
+PROJECT_KWARG = "project_pk"
+
+# url name -> extra kwargs for the route, built for the given project (may create objects).
+EXTRA_KWARGS: dict[str, Callable[[Project], dict[str, Any]]] = {
+    "projects:project-member-remove": lambda project: {"user_id": project.owner_id},
+    "api-project-member-detail": lambda project: {"user_id": project.owner_id},
+}
+
+# Project routes whose project parameter is not called project_pk: url name -> kwargs builder.
+DIRECT: dict[str, Callable[[Project], dict[str, Any]]] = {
+    "api-project-detail": lambda project: {"pk": project.pk},
+}
+
+
+def _walk(patterns, namespace: str | None, params: frozenset[str]):
+    for entry in patterns:
+        entry_params = params | frozenset(entry.pattern.regex.groupindex)
+        if isinstance(entry, URLResolver):
+            ns = namespace
+            if entry.namespace:
+                ns = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            yield from _walk(entry.url_patterns, ns, entry_params)
+        elif isinstance(entry, URLPattern) and entry.name:
+            name = f"{namespace}:{entry.name}" if namespace else entry.name
+            yield name, entry_params - {"format"}
+
+
+def project_scoped_routes() -> dict[str, frozenset[str]]:
+    """url name -> its parameters, for every named route with a project_pk parameter."""
+    routes: dict[str, frozenset[str]] = {}
+    for name, params in _walk(get_resolver().url_patterns, None, frozenset()):
+        if PROJECT_KWARG in params:
+            routes.setdefault(name, params)
+    return routes
+
+
+def project_scoped_url_names() -> list[str]:
+    return sorted(set(project_scoped_routes()) | set(DIRECT))
+
+
+def project_scoped_url(name: str, project: Project) -> str:
+    if name in DIRECT:
+        return reverse(name, kwargs=DIRECT[name](project))
+    kwargs = {PROJECT_KWARG: project.pk}
+    if name in EXTRA_KWARGS:
+        kwargs.update(EXTRA_KWARGS[name](project))
+    return reverse(name, kwargs=kwargs)
+
+
+def project_scoped_urls(project: Project) -> list[str]:
+    return [project_scoped_url(name, project) for name in project_scoped_url_names()]

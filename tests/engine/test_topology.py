@@ -1,0 +1,217 @@
+"""Sizing rules and the issue's worked examples, through plan()."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from apps.engine.plan import plan, size
+from apps.engine.spec import InfeasibleSpec
+from apps.engine.topology import leaf_split, spine_count
+
+from .builders import server, spec, switch
+
+
+def pair_counts(p, tier: int) -> Counter:
+    mask = p.links.tier == tier
+    return Counter(zip(p.links.a_dev[mask].tolist(), p.links.b_dev[mask].tolist()))
+
+
+def test_5000_gpus_on_128_port_switches_is_two_tiers_of_80_leaves_and_40_spines():
+    p = plan(spec(5_000, leaf=switch(128)))
+    assert p.tiers == 2
+    assert p.servers == 625
+    assert p.switches == {"leaf": 80, "spine": 40, "core": 0}
+    assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 0}
+    assert len(p.links) == 10_120
+    assert p.max_gpus == 8_192
+    assert p.max_hops == 3
+
+
+def test_5000_gpus_on_64_port_switches_is_three_tiers_of_160_160_80():
+    p = plan(spec(5_000, leaf=switch(64)))
+    assert p.tiers == 3
+    assert p.switches == {"leaf": 160, "spine": 160, "core": 80}
+    assert p.links_by_tier["server-leaf"] == 5_000
+    assert p.pods == 5
+    assert p.max_gpus == 65_536
+    assert p.max_hops == 5
+
+
+def test_5000_gpus_on_64_port_switches_in_8_planes_is_two_tiers_of_160_leaves_and_80_spines():
+    p = plan(spec(5_000, leaf=switch(64), planes=8))
+    assert p.tiers == 2
+    assert p.planes == 8
+    assert p.switches == {"leaf": 160, "spine": 80, "core": 0}
+    assert p.max_gpus == 16_384
+    per_plane = Counter(d.plane for d in p.devices if d.role == "spine")
+    assert set(per_plane.values()) == {10}
+
+
+@pytest.mark.parametrize("sus, spines", [(1, 4), (2, 8), (3, 16), (4, 16)])
+def test_superpod_spine_counts_for_64_port_switches(sus, spines):
+    # DGX SuperPOD: 32 nodes per SU, 8 rails, 64x400G leaves and spines.
+    p = plan(spec(sus * 32 * 8, leaf=switch(64)))
+    assert p.tiers == 2
+    assert p.switches["leaf"] == sus * 8
+    assert p.switches["spine"] == spines
+
+
+def test_spine_count_takes_whole_rail_groups_or_divisors_of_the_uplinks():
+    assert spine_count(80, 64, 128, 8) == 40  # 40 is a multiple of 8 rails
+    assert spine_count(24, 32, 64, 8) == 16  # 12..15 are neither: 16 divides 32
+    assert spine_count(20, 32, 64, 1) == 10  # one rail per plane: any count is a rail group
+    assert spine_count(8, 32, 64, 8) == 4  # divides 32
+
+
+def test_oversubscription_3_to_1_gives_three_quarters_of_the_leaf_ports_to_servers():
+    assert leaf_split(64, 3.0) == (48, 16)
+    p = plan(spec(48 * 8 * 2, leaf=switch(64), oversubscription=3.0))
+    assert p.su_servers == 48
+    assert p.scale_units == 2
+    assert p.oversubscription["leaf"] == 3.0
+    up = Counter(p.links.a_dev[p.links.tier == 1].tolist())
+    assert set(up.values()) == {16}
+
+
+def test_twin_port_leaves_keep_downlinks_on_whole_cages():
+    # 1.5:1 on 64 ports would be 38.4 downlinks: 38 on single ports, 38 on two-port cages too (even).
+    assert leaf_split(64, 1.5) == (38, 26)
+    assert leaf_split(66, 1.5, ports_per_cage=2) == (38, 28)
+
+
+def test_every_leaf_reaches_every_spine_of_its_plane_within_one_link_when_uplinks_do_not_divide():
+    p = plan(spec(5_000, leaf=switch(128)))
+    counts = pair_counts(p, 1)
+    leaves = [d.index for d in p.devices if d.role == "leaf"]
+    spines = [d.index for d in p.devices if d.role == "spine"]
+    assert len(counts) == len(leaves) * len(spines)
+    assert set(counts.values()) == {1, 2}
+    per_spine = Counter(p.links.b_dev[p.links.tier == 1].tolist())
+    assert set(per_spine.values()) == {128}  # 5,120 links spread evenly over 40 spines
+
+
+def test_partly_filled_last_scale_unit_still_has_a_leaf_per_rail_cabling_all_uplinks():
+    p = plan(spec(33 * 8, leaf=switch(64)))  # 33 servers: one full SU of 32 and one of 1
+    assert p.scale_units == 2
+    last_su_leaves = [d for d in p.devices if d.role == "leaf" and d.su == 1]
+    assert len(last_su_leaves) == 8
+    up = Counter(p.links.a_dev[p.links.tier == 1].tolist())
+    assert all(up[d.index] == 32 for d in last_su_leaves)
+    down = Counter(p.links.b_dev[p.links.tier == 0].tolist())
+    assert all(down[d.index] == 1 for d in last_su_leaves)
+
+
+def test_partly_filled_last_pod_gets_spines_for_its_own_leaves():
+    # 64-port: pods of 4 SUs of 32 servers; 5 SUs = one full pod and a pod of 1 SU.
+    p = plan(spec(5 * 32 * 8, leaf=switch(64), tiers=3))
+    sz = p.sizing
+    assert (sz.pods, sz.spines_per_pod, sz.spines_last_pod) == (2, 32, 8)
+    assert p.switches["spine"] == 40
+    by_pod = Counter(d.pod for d in p.devices if d.role == "spine")
+    assert by_pod == {0: 32, 1: 8}
+
+
+def test_three_tier_spines_use_half_their_ports_up_spread_evenly_over_cores():
+    p = plan(spec(5_000, leaf=switch(64)))
+    t2 = p.links.tier == 2
+    up = Counter(p.links.a_dev[t2].tolist())
+    assert set(up.values()) == {32}
+    assert set(p.links.a_port[t2].tolist()) == set(range(32, 64))
+    per_core = Counter(p.links.b_dev[t2].tolist())
+    assert max(per_core.values()) - min(per_core.values()) <= 1
+    assert max(per_core.values()) <= 64
+    # each spine's uplinks land on distinct cores here (80 cores > 32 uplinks)
+    assert len(pair_counts(p, 2)) == int(t2.sum())
+
+
+def test_three_tier_leaves_reach_every_spine_of_their_pod_and_plane():
+    p = plan(spec(5_000, leaf=switch(64), planes=2))
+    devices = p.devices
+    t1 = p.links.tier == 1
+    for a, b in zip(p.links.a_dev[t1].tolist(), p.links.b_dev[t1].tolist()):
+        assert devices[a].pod == devices[b].pod and devices[a].plane == devices[b].plane
+    reached = Counter(a for a, _ in pair_counts(p, 1))
+    pod_spines = Counter((d.plane, d.pod) for d in devices if d.role == "spine")
+    for leaf in (d for d in devices if d.role == "leaf"):
+        assert reached[leaf.index] == pod_spines[(leaf.plane, leaf.pod)]
+
+
+def test_rail_wiring_puts_nic_port_i_on_the_rail_i_leaf_of_the_servers_scale_unit():
+    p = plan(spec(2_000, leaf=switch(64), planes=2))
+    t0 = np.flatnonzero(p.links.tier == 0)
+    for i in t0[::7].tolist():
+        srv = p.devices[int(p.links.a_dev[i])]
+        leaf = p.devices[int(p.links.b_dev[i])]
+        nic_port = int(p.links.a_port[i])
+        assert leaf.rail == nic_port == int(p.links.rail[i])
+        assert leaf.su == srv.su
+        assert leaf.plane == nic_port // 4 == int(p.links.plane[i])
+        assert int(p.links.b_port[i]) == srv.index % p.su_servers
+
+
+def test_auto_tiers_picks_two_when_leaves_fit_the_spine_radix():
+    assert size(spec(8_192, leaf=switch(128))).tiers == 2
+    assert size(spec(8_193, leaf=switch(128))).tiers == 3
+
+
+def test_two_tiers_forced_past_the_spine_radix_names_the_tiers_field():
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(5_000, leaf=switch(64), tiers=2))
+    assert "tiers" in err.value.errors
+    assert "2,048" in err.value.errors["tiers"][0]
+
+
+def test_three_tiers_past_the_core_radix_names_gpus_with_the_limit():
+    with pytest.raises(InfeasibleSpec) as err:
+        size(spec(70_000, leaf=switch(64)))
+    assert "65,536" in err.value.errors["gpus"][0]
+
+
+def test_leaf_with_no_whole_cage_left_for_servers_is_infeasible():
+    # One twin-port cage: a cage carries one link class, so 1 downlink rounds down to none.
+    with pytest.raises(InfeasibleSpec) as err:
+        size(spec(8, leaf=switch(2, twin=True)))
+    assert "no port for servers" in err.value.errors["oversubscription"][0]
+
+
+def test_spine_model_can_differ_from_the_leaf_model():
+    p = plan(spec(4_096, leaf=switch(64), spine=switch(128)))
+    assert p.tiers == 2  # 128 leaves fit 128-port spines
+    assert p.switches == {"leaf": 128, "spine": 32, "core": 0}
+    spine_ports = p.links.b_port[p.links.tier == 1]
+    assert int(spine_ports.max()) < 128
+
+
+def test_report_figures_bisection_oversubscription_and_free_ports():
+    p = plan(spec(5_000, leaf=switch(128)))
+    assert p.bisection_gbps == 5_000 * 400 / 2
+    assert p.oversubscription == {"leaf": 1.0}
+    assert p.free_ports == {"leaf": 80 * 128 - 5_000 - 5_120, "spine": 40 * 128 - 5_120, "core": 0}
+    p3 = plan(spec(5_000, leaf=switch(64)))
+    assert p3.oversubscription == {"leaf": 1.0, "spine": 1.0}
+
+
+def test_size_matches_plan_without_building_links():
+    s = spec(5_000, leaf=switch(64))
+    sz, p = size(s), plan(s)
+    assert (sz.switches, sz.links_by_tier, sz.max_gpus, sz.tiers) == (p.switches, p.links_by_tier, p.max_gpus,
+                                                                      p.tiers)
+    assert sz.estimated_cost > 0
+
+
+def test_device_indexes_and_roles_follow_the_documented_order():
+    p = plan(spec(600, leaf=switch(64)))
+    roles = [d.role for d in p.devices]
+    assert roles == sorted(roles, key=["server", "leaf", "spine", "core"].index)
+    assert [d.index for d in p.devices] == list(range(len(p.devices)))
+    assert p.devices[0].name == "srv-0000"
+    assert p.devices[p.servers].name == "p0-su00-leaf-r0"
+
+
+def test_servers_with_fewer_rails_and_gpus():
+    p = plan(spec(100, leaf=switch(32), server=server(gpus=4, ports=4)))
+    assert p.servers == 25
+    assert p.links_by_tier["server-leaf"] == 100
+    assert p.switches["leaf"] == 8  # 2 SUs of 16 servers, 4 rails

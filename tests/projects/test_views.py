@@ -68,7 +68,7 @@ def test_create_project_with_a_new_customer_name():
 )
 def test_bad_project_form_is_shown_again_with_the_error_in_place_and_saves_nothing(data, field):
     response = _client_for(UserFactory()).post(reverse("projects:project-list"), data)
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert field in _field_errors(response)
     assert f'data-error-for="{field}">' in response.content.decode()
     assert "has-error" in response.content.decode()
@@ -83,7 +83,7 @@ def test_duplicate_project_name_is_shown_on_the_name_field():
         reverse("projects:project-list"),
         {"customer": existing.customer_id, "name": "pilot", "discount_pct": "0", "currency": "USD"},
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "already has a project" in " ".join(_field_errors(response)["name"])
     assert Project.objects.count() == 1
 
@@ -94,7 +94,7 @@ def test_customer_of_someone_elses_project_cannot_be_chosen():
         reverse("projects:project-list"),
         {"customer": hidden.pk, "name": "Pilot", "discount_pct": "0", "currency": "USD"},
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "customer" in _field_errors(response)
     assert Project.objects.count() == 1
 
@@ -104,7 +104,7 @@ def test_bad_project_with_new_customer_name_leaves_no_customer_behind():
         reverse("projects:project-list"),
         {"new_customer_name": "Brand new lab", "name": "Pilot", "discount_pct": "100.01", "currency": "USD"},
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "discount_pct" in _field_errors(response)
     assert not Customer.objects.exists()
 
@@ -148,7 +148,7 @@ def test_unknown_username_is_shown_on_the_member_form_and_adds_nobody():
     response = _client_for(owner).post(
         reverse("projects:project-member-add", kwargs={"project_pk": project.pk}), {"username": "ghost"}
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "No active user" in " ".join(_field_errors(response, "member_form")["username"])
     assert 'data-error-for="username">' in response.content.decode()
     assert project.members.count() == 1
@@ -214,7 +214,7 @@ def test_bad_edit_is_shown_in_place_and_saves_nothing(field, value):
         reverse("projects:project-edit", kwargs={"project_pk": project.pk}),
         _edit_data(project, **{field: value, "description": "changed" if field != "description" else value}),
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert field in _field_errors(response)
     assert f'data-error-for="{field}">' in response.content.decode()
     project.refresh_from_db()
@@ -228,7 +228,7 @@ def test_edit_rename_to_a_sibling_project_name_is_refused_on_name():
     response = _client_for(owner).post(
         reverse("projects:project-edit", kwargs={"project_pk": project.pk}), _edit_data(project, name="PILOT")
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "name" in _field_errors(response)
     project.refresh_from_db()
     assert project.name == "Second"
@@ -272,3 +272,65 @@ def test_registered_panel_appears_on_the_project_page_with_the_project():
     finally:
         project_panel_unregister(key="test-panel")
     assert "design_versions_marker" not in _client_for(project.owner).get(_detail(project)).content.decode()
+
+
+# Customers -----------------------------------------------------------------------------------
+
+
+def test_create_customer_from_the_customer_list():
+    user = UserFactory()
+    client = _client_for(user)
+    response = client.post(
+        reverse("projects:customer-list"), {"name": "Example AI Lab", "country": "Japan", "description": ""}
+    )
+    customer = Customer.objects.get(name="Example AI Lab")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("projects:customer-detail", kwargs={"customer_pk": customer.pk})
+    assert customer.created_by == user
+    assert "Example AI Lab" in client.get(reverse("projects:customer-list")).content.decode()
+
+
+@pytest.mark.parametrize("name", ["", "example ai lab", "x" * 201])
+def test_bad_customer_form_is_shown_again_with_the_error_on_name(name):
+    CustomerFactory(name="Example AI Lab")
+    response = _client_for(UserFactory()).post(reverse("projects:customer-list"), {"name": name, "country": ""})
+    assert response.status_code == 200
+    assert "name" in _field_errors(response)
+    assert 'data-error-for="name">' in response.content.decode()
+    assert Customer.objects.count() == 1
+
+
+def test_customer_creator_edits_and_others_who_see_it_cannot():
+    creator, member = UserFactory(), UserFactory()
+    customer = CustomerFactory(created_by=creator, name="Lab")
+    ProjectFactory(customer=customer, members=[member])
+    url = reverse("projects:customer-edit", kwargs={"customer_pk": customer.pk})
+    assert _client_for(member).get(url).status_code == 403
+    assert _client_for(member).post(url, {"name": "Taken over"}).status_code == 403
+    response = _client_for(creator).post(url, {"name": "Lab Two", "country": "Korea", "description": "Big"})
+    assert response.status_code == 302
+    customer.refresh_from_db()
+    assert (customer.name, customer.country) == ("Lab Two", "Korea")
+
+
+def test_bad_customer_edit_saves_nothing():
+    creator = UserFactory()
+    CustomerFactory(name="Taken")
+    customer = CustomerFactory(created_by=creator, name="Lab", country="Japan")
+    response = _client_for(creator).post(
+        reverse("projects:customer-edit", kwargs={"customer_pk": customer.pk}),
+        {"name": "TAKEN", "country": "Korea", "description": ""},
+    )
+    assert response.status_code == 200
+    assert "name" in _field_errors(response)
+    customer.refresh_from_db()
+    assert (customer.name, customer.country) == ("Lab", "Japan")
+    assert "Lab" in response.content.decode()
+
+
+def test_customer_page_offers_a_new_project_with_the_customer_preselected():
+    user = UserFactory()
+    customer = CustomerFactory(created_by=user)
+    client = _client_for(user)
+    response = client.get(reverse("projects:project-list"), {"customer": customer.pk})
+    assert response.context["form"]["customer"].value() == str(customer.pk)

@@ -1,0 +1,142 @@
+"""Cabling: lengths from the rack layout, the medium per cage group, twin-port and splitter counting."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from apps.engine.plan import plan
+from apps.engine.racks import place, raw_lengths
+from apps.engine.spec import InfeasibleSpec, Optic, RackLayout
+from apps.engine.topology import device_layout, size_fabric
+
+from .builders import CABLES, FIBERS, OPTICS, spec, switch
+
+# 16 servers per rack: an SU of 32 is [servers][leaf rack][servers]; 3 racks per row: one SU per row.
+COMPACT = RackLayout(servers_per_rack=16, racks_per_row=3, rack_width_m=0.6, row_pitch_m=2.4, slack_m=0.5)
+
+
+def by_sku(p) -> dict[str, int]:
+    return {line.sku: line.qty for line in p.bom}
+
+
+def cages(dev: np.ndarray, port: np.ndarray, ppc: int) -> set:
+    return set(zip(dev.tolist(), (port // ppc).tolist()))
+
+
+def test_adjacent_rack_server_links_are_copper_and_runs_across_rows_are_not():
+    p = plan(spec(4 * 32 * 8, leaf=switch(64, twin=True), layout=COMPACT))
+    kinds = np.array([m.kind for m in p.media])[p.links.medium]
+    t0 = p.links.tier == 0
+    assert set(kinds[t0]) == {"DAC"}  # 0.6 m to the next rack + 0.5 m slack
+    assert p.links.length_m[t0].max() <= 2
+    # leaf-spine runs cross rows (spines stand between SU 1 and SU 2): beyond any DAC in the catalog
+    t1 = p.links.tier == 1
+    assert p.links.length_m[t1].min() > 3
+    assert not (kinds[t1] == "DAC").any()
+
+
+def test_every_link_gets_a_catalog_length_at_least_its_run():
+    s = spec(3_000, leaf=switch(64))
+    p = plan(s)
+    sz = size_fabric(s)
+    run = raw_lengths(s, place(s, sz, device_layout(sz)), p.links.a_dev, p.links.b_dev)
+    assert (p.links.length_m + 1e-6 >= run).all()
+    sold = {c.length_m for c in CABLES} | {f.length_m for f in FIBERS}
+    assert set(np.unique(p.links.length_m).tolist()) <= sold
+
+
+def test_links_in_one_rack_get_the_slack_only():
+    s = spec(256, leaf=switch(64), layout=RackLayout(slack_m=2.5))
+    p = plan(s)
+    sz = size_fabric(s)
+    placement = place(s, sz, device_layout(sz))
+    srv = np.array([0, 1])  # the first two servers share the first rack
+    assert p.devices[0].rack == p.devices[1].rack
+    assert raw_lengths(s, placement, srv[:1], srv[1:]).tolist() == [2.5]
+
+
+def test_twin_port_optics_count_one_module_per_cage_and_one_fibre_per_link():
+    # No cable assemblies: every link is optical.
+    p = plan(spec(2 * 32 * 8 - 8, leaf=switch(64, twin=True), cables=()))
+    links = p.links
+    t0, t1 = links.tier == 0, links.tier == 1
+    bom = by_sku(p)
+    leaf_cages = cages(links.b_dev[t0], links.b_port[t0], 2) | cages(links.a_dev[t1], links.a_port[t1], 2)
+    spine_cages = cages(links.b_dev[t1], links.b_port[t1], 2)
+    twin = bom.get("SR-2x400", 0) + bom.get("DR-2x400", 0)
+    assert twin == len(leaf_cages) + len(spine_cages)
+    assert bom.get("SR-400", 0) + bom.get("DR-400", 0) == int(t0.sum())  # one module per NIC port
+    fibres = sum(qty for sku, qty in bom.items() if sku.startswith(("MMF-", "SMF-")))
+    assert fibres == len(links)
+    # 63 servers: the second SU's leaves have 31 downlinks, their last downlink cage is half used
+    # and still takes one module: 16 leaves x (16 downlink + 16 uplink cages).
+    assert int(t0.sum()) == 63 * 8
+    assert len(leaf_cages) == 16 * 32
+
+
+def test_splitters_count_once_per_assembly_for_two_nic_ports():
+    p = plan(spec(32 * 8, leaf=switch(64, twin=True), layout=COMPACT))
+    links = p.links
+    t0 = np.flatnonzero(links.tier == 0)
+    media = [p.media[i] for i in links.medium[t0].tolist()]
+    assert {m.kind for m in media} == {"DAC"} and all(m.legs == 2 for m in media)
+    splitters = sum(qty for sku, qty in by_sku(p).items() if sku.startswith("SPLIT-"))
+    assert splitters == len(t0) // 2 == len(cages(links.b_dev[t0], links.b_port[t0], 2))
+    # both legs of one splitter land on NIC ports of the same rail of two servers
+    per_cage = Counter(zip(links.b_dev[t0].tolist(), (links.b_port[t0] // 2).tolist()))
+    assert set(per_cage.values()) == {2}
+
+
+def test_optics_and_fibre_of_a_link_always_share_the_fibre_type():
+    # Wide rows: leaf-spine runs beyond multimode reach need single-mode optics.
+    s = spec(8 * 32 * 8, leaf=switch(64, twin=True), layout=RackLayout(row_pitch_m=25.0))
+    p = plan(s)
+    optics = {o.sku: o for o in OPTICS}
+    fibres = {f.sku: f for f in FIBERS}
+    used = {m.fiber for m in p.media if m.fiber}
+    assert used == {"MMF", "SMF"}
+    for m in p.media:
+        if m.kind in ("SR", "DR", "FR"):
+            assert optics[m.a_sku].fiber == optics[m.b_sku].fiber == fibres[m.cable_sku].fiber == m.fiber
+            assert optics[m.a_sku].reach_m >= m.length_m and optics[m.b_sku].reach_m >= m.length_m
+
+
+def test_straight_twin_port_cable_joins_two_cages_carrying_both_links():
+    # 1 SU of 64-port twin leaves: 32 uplinks over 4 spines = 8 links per pair, whole cage pairs.
+    p = plan(spec(32 * 8, leaf=switch(64, twin=True), layout=COMPACT))
+    t1 = np.flatnonzero(p.links.tier == 1)
+    media = {p.media[i].kind for i in p.links.medium[t1].tolist()}
+    assert media == {"AOC"}
+    aoc = sum(qty for sku, qty in by_sku(p).items() if sku.startswith("AOC-"))
+    assert aoc == len(t1) // 2
+
+
+def test_optics_with_different_connectors_are_never_paired():
+    mpo16 = Optic("SR8-400", "OSFP", 400, 400, 1, "SR", "MMF", 100, price=10, connector="MPO-16/APC")
+    mpo12 = Optic("SR4-400", "OSFP", 400, 400, 1, "SR", "MMF", 50, price=500, connector="MPO-12/APC")
+    p = plan(spec(256, leaf=switch(64), optics=(mpo16, mpo12), cables=()))
+    assert {(m.a_sku, m.b_sku) for m in p.media} == {("SR4-400", "SR4-400")}
+
+
+def test_a_run_longer_than_any_catalog_reach_names_the_tier():
+    short = tuple(o for o in OPTICS if o.media == "SR")
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(8 * 32 * 8, leaf=switch(64), optics=short, cables=(), layout=RackLayout(row_pitch_m=20.0)))
+    message = err.value.errors["cabling.leaf-spine"][0]
+    assert "50 m" in message and "m but" in message
+
+
+def test_no_catalog_item_for_the_form_factor_names_the_tier():
+    qsfp = switch(64)
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(256, leaf=replace(qsfp, form_factor="QSFP112")))
+    assert "no cable assembly or transceiver pair" in err.value.errors["cabling.server-leaf"][0]
+
+
+def test_spec_without_interconnects_uses_the_seed_catalog():
+    p = plan(spec(256, leaf=switch(64), catalog=False))
+    assert p.media and all(m.a_sku for m in p.media)
+    assert any(line.category == "transceiver" for line in p.bom)

@@ -334,3 +334,30 @@ def test_customer_page_offers_a_new_project_with_the_customer_preselected():
     client = _client_for(user)
     response = client.get(reverse("projects:project-list"), {"customer": customer.pk})
     assert response.context["form"]["customer"].value() == str(customer.pk)
+
+
+# Admin ---------------------------------------------------------------------------------------
+
+
+def test_project_created_in_the_admin_keeps_its_owner_as_member():
+    admin_user = UserFactory(is_staff=True, is_superuser=True)
+    owner = UserFactory()
+    customer = CustomerFactory()
+    response = _client_for(admin_user).post(
+        reverse("admin:projects_project_add"),
+        {
+            "customer": customer.pk,
+            "name": "Admin-made",
+            "description": "",
+            "owner": owner.pk,
+            "discount_pct": "0",
+            "currency": "USD",
+            "memberships-TOTAL_FORMS": "0",
+            "memberships-INITIAL_FORMS": "0",
+            "memberships-MIN_NUM_FORMS": "0",
+            "memberships-MAX_NUM_FORMS": "1000",
+        },
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors if response.context else ""
+    project = Project.objects.get(name="Admin-made")
+    assert list(project.members.all()) == [owner]

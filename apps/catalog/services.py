@@ -20,10 +20,11 @@ from django.db import models, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from .kinds import ITEM_KINDS, KIND_BY_KEY, KINDS, MANUFACTURERS, CatalogKind
-from .models import Manufacturer, NicModel
+from .kinds import ITEM_KINDS, KIND_BY_KEY, KINDS, MANUFACTURERS, NICS, CatalogKind
+from .models import Manufacturer
 
 SEED_DIR = Path(__file__).resolve().parent / "seed"
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader parses the seed ~10x faster
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,13 @@ class _Upserter:
         self.issues: list[ImportIssue] = []
         self.manufacturers = {m.name.lower(): m for m in Manufacturer.objects.all()}
         self.seen: dict[tuple[str, str], int | None] = {}
+        self.by_sku: dict[str, dict[str, Any]] = {}
+
+    def existing(self, kind: CatalogKind) -> dict[str, Any]:
+        """Current rows of a kind by SKU, read once; rows saved during the import are added."""
+        if kind.key not in self.by_sku:
+            self.by_sku[kind.key] = {item.sku: item for item in kind.model.objects.all()}
+        return self.by_sku[kind.key]
 
     def issue(self, row: CatalogRow, column: str, message: str) -> None:
         self.issues.append(ImportIssue(row.sheet, row.row, column, str(message), row.cells.get(column, "")))
@@ -202,7 +210,7 @@ class _Upserter:
             self._apply_manufacturer(row, key)
             return
 
-        instance = kind.model.objects.filter(sku=key).first()
+        instance = self.existing(kind).get(key)
         created = instance is None
         if created:
             instance = kind.model(sku=key)
@@ -220,7 +228,8 @@ class _Upserter:
             if bad_here:
                 bad.add(column)
         try:
-            instance.full_clean(exclude=sorted(bad) or None)
+            # SKU uniqueness is settled by the lookup above; skipping validate_unique saves a query per row.
+            instance.full_clean(exclude=sorted(bad) or None, validate_unique=False)
         except ValidationError as exc:
             for column, messages in exc.message_dict.items():
                 if column in bad:
@@ -232,6 +241,7 @@ class _Upserter:
             return
         if created:
             instance.save()
+            self.existing(kind)[instance.sku] = instance
             self.result.created[kind.key] += 1
         elif _snapshot(instance, kind) != before:
             instance.save()
@@ -256,7 +266,7 @@ class _Upserter:
                 instance.default_nic = None
                 return False
             sku = str(raw).strip()
-            nic = NicModel.objects.filter(sku=sku).first()
+            nic = self.existing(NICS).get(sku)
             if nic is None:
                 self.issue(row, column, _('Unknown NIC SKU "%(sku)s".') % {"sku": sku})
                 return True
@@ -350,7 +360,7 @@ def seed_rows(*, path: Path) -> list[CatalogRow]:
     for file in known:
         kind = KIND_BY_KEY[file.stem]
         try:
-            data = yaml.safe_load(file.read_text(encoding="utf-8"))
+            data = yaml.load(file.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
         except yaml.YAMLError as exc:
             issues.append(ImportIssue(file.name, None, "", _("Not valid YAML: %(error)s") % {"error": exc}))
             continue

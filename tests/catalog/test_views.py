@@ -1,0 +1,131 @@
+from io import BytesIO
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from apps.catalog.excel import catalog_export_workbook
+from apps.catalog.models import SwitchModel
+from apps.catalog.services import catalog_seed_load
+from tests.factories import StaffFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@pytest.fixture
+def seeded(db):
+    catalog_seed_load()
+
+
+def signed_in(client, *, staff=False):
+    client.force_login(StaffFactory() if staff else UserFactory())
+    return client
+
+
+def test_catalog_page_lists_every_kind_with_breakouts_and_example_prices(client, seeded):
+    response = signed_in(client).get(reverse("catalog:index"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for table in ("switches", "nics", "servers", "transceivers", "cables", "fibers"):
+        assert f'id="table-{table}"' in html
+    assert "Spectrum-4 SN5600" in html and "2x400G: 128" in html and "1x800G: 64" in html
+    assert "example" in html
+    assert "Import Excel" not in html  # staff only
+
+
+def test_catalog_search_narrows_the_tables(client, seeded):
+    response = signed_in(client).get(reverse("catalog:index"), {"q": "QM9700", "kind": "switches"})
+    sections = response.context["sections"]
+    assert [s["key"] for s in sections] == ["switches"]
+    assert [i.sku for i in sections[0]["items"]] == ["MQM9700-NS2F"]
+
+
+def test_anonymous_is_sent_to_login(client):
+    response = client.get(reverse("catalog:index"))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_staff_see_the_import_forms_and_export_downloads(client, seeded):
+    signed_in(client, staff=True)
+    html = client.get(reverse("catalog:index")).content.decode()
+    assert "Import Excel" in html and "Import NetBox YAML" in html and "Export Excel" in html
+    response = client.get(reverse("catalog:export"))
+    assert response.status_code == 200 and response["Content-Type"] == XLSX
+    assert "Switches" in load_workbook(BytesIO(response.content)).sheetnames
+
+
+def test_staff_excel_import_success_redirects_with_a_message(client, seeded):
+    signed_in(client, staff=True)
+    wb = load_workbook(BytesIO(catalog_export_workbook()))
+    ws = wb["Switches"]
+    header = [c.value for c in ws[1]]
+    ws.cell(2, header.index("list_price") + 1).value = 12345
+    buffer = BytesIO()
+    wb.save(buffer)
+    upload = SimpleUploadedFile("c.xlsx", buffer.getvalue(), content_type=XLSX)
+    response = client.post(reverse("catalog:import-excel"), {"file": upload}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("catalog:index")
+    assert "1 updated" in response.content.decode()
+    assert SwitchModel.objects.filter(list_price=12345).count() == 1
+
+
+def test_staff_excel_import_errors_are_shown_in_place(client, seeded):
+    signed_in(client, staff=True)
+    wb = load_workbook(BytesIO(catalog_export_workbook()))
+    ws = wb["NICs"]
+    header = [c.value for c in ws[1]]
+    ws.cell(3, header.index("port_gbps") + 1).value = -400
+    buffer = BytesIO()
+    wb.save(buffer)
+    upload = SimpleUploadedFile("c.xlsx", buffer.getvalue(), content_type=XLSX)
+    response = client.post(reverse("catalog:import-excel"), {"file": upload})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="excel-issues"' in html and 'data-sheet="NICs" data-row="3" data-column="port_gbps"' in html
+    assert "Nothing was imported" in html
+
+
+def test_staff_netbox_import_from_the_page(client):
+    signed_in(client, staff=True)
+    text = "manufacturer: Arista\nmodel: 7060X6-64PE\npart_number: DCS-7060X6-64PE\nu_height: 2\ninterfaces:\n" + "".join(
+        f"  - {{name: Ethernet{i}/1, type: 800gbase-x-osfp}}\n" for i in range(1, 65)
+    )
+    upload = SimpleUploadedFile("arista.yaml", text.encode(), content_type="application/yaml")
+    response = client.post(reverse("catalog:import-netbox"), {"files": [upload]}, follow=True)
+    assert response.status_code == 200
+    assert "price missing" in response.content.decode()
+    assert SwitchModel.objects.get(sku="DCS-7060X6-64PE").cages == 64
+
+
+def test_staff_netbox_import_errors_are_shown_in_place(client):
+    signed_in(client, staff=True)
+    response = client.post(reverse("catalog:import-netbox"), {"yaml": "model: [unclosed"})
+    assert response.status_code == 200
+    assert 'id="netbox-issues"' in response.content.decode()
+    response = client.post(reverse("catalog:import-netbox"), {"yaml": ""})
+    assert "Upload a YAML file or paste YAML text." in response.content.decode()
+    assert not SwitchModel.objects.exists()
+
+
+def test_non_staff_cannot_import_from_the_page(client):
+    signed_in(client)
+    assert client.post(reverse("catalog:import-netbox"), {"yaml": "x: 1"}).status_code == 403
+    assert client.post(reverse("catalog:import-excel"), {}).status_code == 403
+
+
+def test_switch_netbox_yaml_download(client, seeded):
+    signed_in(client)
+    switch = SwitchModel.objects.get(sku="MQM9700-NS2F")
+    response = client.get(reverse("catalog:switch-netbox", args=[switch.pk]))
+    assert response.status_code == 200 and b"part_number: MQM9700-NS2F" in response.content
+
+
+def test_catalog_page_renders_in_chinese(client, seeded):
+    signed_in(client)
+    response = client.get(reverse("catalog:index"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 200
+    assert response["Content-Language"] == "zh-hans"
+    assert 'lang="zh-hans"' in response.content.decode()

@@ -1,0 +1,56 @@
+"""The seed catalog YAML as engine dataclasses."""
+from __future__ import annotations
+
+import pytest
+
+from apps.engine.seedcatalog import CatalogError, load, seed_catalog
+from apps.engine.spec import SpecError
+
+
+def test_seed_switch_in_a_breakout_mode_becomes_logical_ports_on_cages():
+    hw = seed_catalog().switch("920-9N42F-00RI-7C0", "2x400G")
+    assert (hw.ports, hw.gbps, hw.cages, hw.cage_gbps, hw.ports_per_cage) == (128, 400, 64, 800, 2)
+    assert hw.form_factor == "OSFP" and hw.breakout == "2x400G" and hw.price > 0 and hw.rack_units >= 1
+
+
+def test_without_a_breakout_the_switch_runs_at_the_nic_speed_when_it_can():
+    cat = seed_catalog()
+    assert cat.switch("920-9N42F-00RI-7C0", gbps=400).breakout == "2x400G"
+    assert cat.switch("920-9N42F-00RI-7C0").breakout == "1x800G"  # native without a hint
+
+
+def test_unknown_sku_or_breakout_names_the_field():
+    cat = seed_catalog()
+    with pytest.raises(SpecError) as err:
+        cat.switch("920-9N42F-00RI-7C0", "3x300G", field_name="spine")
+    assert "spine.breakout" in err.value.errors
+    with pytest.raises(SpecError) as err:
+        cat.server("NOPE")
+    assert "server.sku" in err.value.errors
+
+
+def test_servers_bring_their_default_nic_and_interconnects_load_with_connectors():
+    cat = seed_catalog()
+    server = cat.server("DGXH-G640F+P2EDI36")
+    assert (server.gpus, server.nic_ports, server.nic_gbps) == (8, 8, 400)
+    assert cat.default_nic[server.sku] in cat.nics
+    assert cat.optics and cat.cables and cat.fibers
+    twin = [o for o in cat.optics if o.ports == 2]
+    assert twin and all(o.port_connector and not o.port_connector.startswith("2X") for o in twin)
+    assert any(c.legs == 2 for c in cat.cables)
+
+
+def test_a_malformed_seed_file_names_the_file_entry_and_key(tmp_path):
+    (tmp_path / "nics.yaml").write_text("- sku: X1\n  ports: two\n  port_gbps: 400\n  form_factor: OSFP\n")
+    with pytest.raises(CatalogError) as err:
+        load(tmp_path)
+    assert "nics.yaml[0] (X1).ports" in str(err.value)
+    (tmp_path / "nics.yaml").write_text("sku: [unclosed\n")
+    with pytest.raises(CatalogError) as err:
+        load(tmp_path)
+    assert "nics.yaml: not valid YAML" in str(err.value)
+
+
+def test_missing_seed_files_give_an_empty_catalog(tmp_path):
+    cat = load(tmp_path)
+    assert not cat.switches and not cat.optics

@@ -1,0 +1,60 @@
+"""Spec validation and the JSON form of a spec."""
+from __future__ import annotations
+
+import pytest
+
+from apps.engine.spec import InfeasibleSpec, RackLayout, SpecError, SwitchHw
+from apps.engine.specio import spec_from_dict, spec_to_dict
+
+from .builders import spec, switch
+
+SERVER = {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}
+
+
+def test_validation_names_every_bad_field_at_once():
+    bad = spec(0, leaf=SwitchHw(ports=1, gbps=400), planes=3, oversubscription=0.5, tiers=4,
+               discount_pct=120)
+    with pytest.raises(SpecError) as err:
+        bad.validate()
+    assert not isinstance(err.value, InfeasibleSpec)
+    assert {"gpus", "leaf.ports", "planes", "oversubscription", "tiers", "discount_pct"} <= set(err.value.errors)
+
+
+def test_layout_values_must_be_positive():
+    with pytest.raises(SpecError) as err:
+        spec(64, layout=RackLayout(servers_per_rack=0, rack_width_m=0, slack_m=-1)).validate()
+    assert {"layout.servers_per_rack", "layout.rack_width_m", "layout.slack_m"} <= set(err.value.errors)
+
+
+def test_every_tier_must_run_at_the_nic_speed():
+    with pytest.raises(InfeasibleSpec) as err:
+        spec(64, leaf=switch(64), spine=switch(64, gbps=800), core=switch(32, gbps=200)).validate()
+    assert err.value.errors["spine.gbps"][0].startswith("ports run at 800G")
+    assert "core.gbps" in err.value.errors and "leaf.gbps" not in err.value.errors
+
+
+def test_spec_from_dict_parses_ratios_and_round_trips():
+    s = spec_from_dict({"gpus": 1000, "server": SERVER, "leaf": {"ports": 64, "gbps": 400},
+                        "oversubscription": "3:1", "tiers": 3, "layout": {"servers_per_rack": 2},
+                        "pools": {"asn_base": 65000}})
+    assert s.oversubscription == 3.0 and s.tiers == 3 and s.layout.servers_per_rack == 2
+    assert spec_from_dict(spec_to_dict(s)) == s
+    full = spec(100, leaf=switch(64, twin=True))
+    assert spec_from_dict(spec_to_dict(full)) == full
+
+
+def test_spec_from_dict_reports_unknown_and_missing_fields_by_path():
+    with pytest.raises(SpecError) as err:
+        spec_from_dict({"gpus": 10, "server": {"gpus": 8, "nic_ports": 8}, "leaf": {"ports": 64, "gbps": 400,
+                                                                                    "colour": "red"},
+                        "flavour": 1})
+    assert {"server.nic_gbps", "leaf.colour", "flavour"} <= set(err.value.errors)
+
+
+def test_spec_from_dict_takes_interconnects_by_seed_sku():
+    s = spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400},
+                        "optics": ["MMA4Z00-NS400"], "fibers": [{"sku": "MFP7E10-N003"}]})
+    assert [o.sku for o in s.optics] == ["MMA4Z00-NS400"] and s.fibers[0].length_m == 3
+    with pytest.raises(SpecError) as err:
+        spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, "cables": ["NOPE"]})
+    assert "cables[0].sku" in err.value.errors

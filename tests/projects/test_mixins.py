@@ -59,7 +59,8 @@ def test_project_scoped_queryset_holds_only_that_projects_rows(people):
     project, owner, *_ = people
     response = _api(_ManagerOnlyView, "get", owner, project)
     assert response.status_code == 200
-    assert sorted(row["user"] for row in response.data["results"]) == sorted(project.members.values_list("pk", flat=True))
+    listed = sorted(row["user"] for row in response.data["results"])
+    assert listed == sorted(project.members.values_list("pk", flat=True))
 
 
 def test_is_project_manager_owner_and_staff_member_pass_member_403_outsider_404(people):

@@ -129,7 +129,8 @@ def test_owner_adds_and_removes_a_member_in_the_ui():
     colleague = UserFactory(username="colleague")
     project = ProjectFactory(owner=owner)
     client = _client_for(owner)
-    added = client.post(reverse("projects:project-member-add", kwargs={"project_pk": project.pk}), {"username": "colleague"})
+    add_url = reverse("projects:project-member-add", kwargs={"project_pk": project.pk})
+    added = client.post(add_url, {"username": "colleague"})
     assert added.status_code == 302
     assert ProjectMembership.objects.filter(project=project, user=colleague, added_by=owner).exists()
     assert _client_for(colleague).get(_detail(project)).status_code == 200
@@ -170,7 +171,8 @@ def test_plain_member_cannot_add_members_or_edit_in_the_ui():
     project = ProjectFactory(members=[member], name="Pilot")
     client = _client_for(member)
     newcomer = UserFactory()
-    add = client.post(reverse("projects:project-member-add", kwargs={"project_pk": project.pk}), {"username": newcomer.username})
+    add_url = reverse("projects:project-member-add", kwargs={"project_pk": project.pk})
+    add = client.post(add_url, {"username": newcomer.username})
     assert add.status_code == 403
     edit_url = reverse("projects:project-edit", kwargs={"project_pk": project.pk})
     assert client.get(edit_url).status_code == 403

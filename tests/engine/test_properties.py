@@ -1,0 +1,176 @@
+"""Invariants of every plan, over random small specs (hypothesis) and a few fixed ones."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from apps.engine.model import ROLES
+from apps.engine.names import port_name_table
+from apps.engine.plan import plan
+from apps.engine.spec import InfeasibleSpec, RackLayout
+
+from .builders import server, spec, switch
+
+
+def check_plan(p) -> None:
+    links, devices, s = p.links, p.devices, p.spec
+    sz = p.sizing
+    rails, rpp = s.server.nic_ports, s.server.nic_ports // s.planes
+    tier = links.tier
+    a_dev, b_dev = links.a_dev.astype(np.int64), links.b_dev.astype(np.int64)
+    a_port, b_port = links.a_port.astype(np.int64), links.b_port.astype(np.int64)
+    role = np.array([d.role for d in devices])
+    plane = np.array([d.plane for d in devices])
+
+    # Link classes join the right roles, lower tier at the a end.
+    pairs = {0: ("server", "leaf"), 1: ("leaf", "spine"), 2: ("spine", "core")}
+    for t, (ra, rb) in pairs.items():
+        sel = tier == t
+        assert (role[a_dev[sel]] == ra).all() and (role[b_dev[sel]] == rb).all()
+        assert int(sel.sum()) == p.links_by_tier[("server-leaf", "leaf-spine", "spine-core")[t]]
+
+    # Each NIC port of each server is cabled exactly once.
+    t0 = tier == 0
+    nic_ends = Counter(zip(a_dev[t0].tolist(), a_port[t0].tolist()))
+    assert len(nic_ends) == p.servers * rails and set(nic_ends.values()) == {1}
+    assert set(a_port[t0].tolist()) == set(range(rails))
+
+    # No port used twice, none beyond its device's radix.
+    ends = np.concatenate([np.stack([a_dev, a_port], 1), np.stack([b_dev, b_port], 1)])
+    assert len(np.unique(ends, axis=0)) == len(ends)
+    radix = np.array([d.ports for d in devices])
+    assert (ends[:, 1] >= 0).all() and (ends[:, 1] < radix[ends[:, 0]]).all()
+
+    # Rail wiring: NIC port i -> the rail-i leaf of the server's SU, leaf port = position in the SU.
+    for a, ap, b, bp in zip(a_dev[t0].tolist(), a_port[t0].tolist(), b_dev[t0].tolist(), b_port[t0].tolist()):
+        srv, leaf = devices[a], devices[b]
+        assert leaf.rail == ap and leaf.su == srv.su and leaf.plane == ap // rpp
+        assert bp == a % p.su_servers
+    assert (links.rail[t0] == links.a_port[t0]).all()
+
+    # Planes are disjoint fabrics.
+    up = ~t0
+    assert (plane[a_dev[up]] == plane[b_dev[up]]).all() and (plane[a_dev[up]] == links.plane[up]).all()
+    assert (plane[b_dev[t0]] == links.plane[t0]).all()
+
+    # Every leaf cables all its uplinks and reaches every spine of its group within one link.
+    t1 = tier == 1
+    uplinks = Counter(a_dev[t1].tolist())
+    leaves = [d.index for d in devices if d.role == "leaf"]
+    assert all(uplinks[i] == sz.leaf_uplinks for i in leaves)
+    per_pair = Counter(zip(a_dev[t1].tolist(), b_dev[t1].tolist()))
+    group_spines = defaultdict(set)
+    for d in devices:
+        if d.role == "spine":
+            group_spines[(d.plane, d.pod)].add(d.index)
+    reached = defaultdict(list)
+    for (leaf, spine), n in per_pair.items():
+        reached[leaf].append((spine, n))
+    for leaf in leaves:
+        d = devices[leaf]
+        spines = {sp for sp, _ in reached[leaf]}
+        assert spines == group_spines[(d.plane, d.pod)]
+        counts = [n for _, n in reached[leaf]]
+        assert max(counts) - min(counts) <= 1
+    if p.tiers == 3:
+        t2 = tier == 2
+        assert set(Counter(a_dev[t2].tolist()).values()) == {sz.spine_uplinks}
+        assert (a_port[tier == 1] < a_port.max() + 1).all()
+        assert (b_port[t1] < sz.spine_downlinks).all() and (a_port[t2] >= sz.spine_downlinks).all()
+        core_load = Counter(b_dev[t2].tolist())
+        for pl in range(p.planes):
+            loads = [n for c, n in core_load.items() if devices[c].plane == pl]
+            assert max(loads) - min(loads) <= 1
+
+    # Every used port has a name; cables and their lengths exist.
+    table = port_name_table(p)
+    codes = np.array([ROLES.index(r) for r in role])
+    assert all(table[codes[ends[:, 0]], ends[:, 1]])
+    assert (links.medium >= 0).all() and (links.length_m > 0).all()
+
+    # BOM quantities equal the devices, ports, cages and links they come from.
+    bom = {line.sku: line for line in p.bom}
+    switch_qty = sum(line.qty for line in p.bom if line.category == "switch")
+    assert switch_qty == sum(p.switches.values()) == len(leaves) + sum(r in ("spine", "core") for r in role)
+    nic_qty = sum(line.qty for line in p.bom if line.category == "nic")
+    assert nic_qty == p.servers * rails // s.nic_hw.ports
+    optical = np.array([bool(m.b_sku) for m in p.media])[links.medium]
+    fibres = sum(line.qty for line in p.bom if line.category == "fiber")
+    assert fibres == int(optical.sum())
+    modules: dict[str, set] = defaultdict(set)
+    assemblies: dict[str, set] = defaultdict(set)
+    for t, (ra, rb) in pairs.items():
+        a_ppc = 1 if t == 0 else s.switch_hw(ra).ports_per_cage
+        b_ppc = s.switch_hw(rb).ports_per_cage
+        for i in np.unique(links.medium[tier == t]).tolist():
+            m = p.media[i]
+            sel = (tier == t) & (links.medium == i)
+            a_cages = set(zip(a_dev[sel].tolist(), (a_port[sel] // a_ppc).tolist()))
+            b_cages = set(zip(b_dev[sel].tolist(), (b_port[sel] // b_ppc).tolist()))
+            if m.b_sku:
+                modules[m.a_sku] |= a_cages
+                modules[m.b_sku] |= b_cages
+            else:
+                assemblies[m.cable_sku] |= (b_cages if b_ppc >= a_ppc else a_cages)
+    for sku, cages in modules.items():
+        assert bom[sku].qty == len(cages)
+    for sku, cages in assemblies.items():
+        assert bom[sku].qty == len(cages)
+    assert p.total_cost == pytest.approx(sum(line.total for line in p.bom) - p.discount, abs=0.05)
+
+    # Addresses: a /31 per link, a loopback per switch, all distinct.
+    assert len(np.unique(links.subnet)) == len(links)
+    loopbacks = [d.loopback for d in devices if d.role != "server"]
+    assert len(set(loopbacks)) == len(loopbacks)
+    leaf_asns = [devices[i].asn for i in leaves]
+    assert len(set(leaf_asns)) == len(leaf_asns)
+
+
+@st.composite
+def specs(draw):
+    rails = draw(st.sampled_from([1, 2, 4, 8]))
+    planes = draw(st.sampled_from([p for p in (1, 2, 4, 8) if rails % p == 0]))
+    leaf_ports = draw(st.sampled_from([8, 16, 32, 64]))
+    leaf = switch(leaf_ports, twin=draw(st.booleans()))
+    spine = draw(st.sampled_from([None, 16, 32, 64]))
+    spine = None if spine is None else switch(spine, twin=draw(st.booleans()), sku="SPINE")
+    layout = RackLayout(
+        servers_per_rack=draw(st.integers(1, 8)), racks_per_row=draw(st.integers(2, 20)),
+        rack_width_m=draw(st.sampled_from([0.6, 0.8])), row_pitch_m=draw(st.sampled_from([1.8, 2.4, 3.0])),
+        slack_m=draw(st.sampled_from([0.5, 1.0, 3.0])), switches_per_rack=draw(st.integers(1, 20)),
+    )
+    return spec(
+        draw(st.integers(1, 3_000)), leaf=leaf, spine=spine, planes=planes,
+        server=server(gpus=draw(st.sampled_from([1, 2, 4, 8])), ports=rails),
+        oversubscription=draw(st.sampled_from([1.0, 1.5, 2.0, 3.0])), tiers=draw(st.sampled_from(["auto", 2, 3])),
+        layout=layout, discount_pct=draw(st.sampled_from([0.0, 10.0])),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(specs())
+def test_invariants_hold_for_random_specs(s):
+    try:
+        p = plan(s)
+    except InfeasibleSpec as exc:
+        # Infeasible is a fine answer if it names what to change.
+        event(f"infeasible: {sorted(exc.errors)[0]}")
+        assert exc.errors and all("." in k or k in ("gpus", "tiers", "oversubscription") for k in exc.errors)
+        return
+    event(f"{p.tiers} tiers, {p.planes} planes")
+    check_plan(p)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(gpus=5_000, leaf=switch(128)),
+    dict(gpus=5_000, leaf=switch(64)),
+    dict(gpus=5_000, leaf=switch(64), planes=8),
+    dict(gpus=3_000, leaf=switch(64, twin=True), tiers=3, planes=2),
+    dict(gpus=777, leaf=switch(32, twin=True), spine=switch(64), oversubscription=3.0),
+])
+def test_invariants_hold_for_the_fixed_specs(kwargs):
+    check_plan(plan(spec(**kwargs)))

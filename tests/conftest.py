@@ -4,6 +4,12 @@ from rest_framework.test import APIClient
 from tests.factories import StaffFactory, UserFactory
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    # The production hasher costs about a second per user on this machine.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def user(db):
     return UserFactory()

@@ -99,7 +99,8 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
     racks = [rack_names[i] for i in inverse.tolist()]
 
     plane, su, rail, local = lay.plane.tolist(), lay.su.tolist(), lay.rail.tolist(), lay.local.tolist()
-    names = [server_name(i, width(sz.servers, 4)) for i in range(sz.servers)]
+    srv_w = width(sz.servers, 4)
+    names = [server_name(i, srv_w) for i in range(sz.servers)]
     su_w, rail_w = width(sz.scale_units, 2), width(sz.rails, 1)
     names += [leaf_name(plane[i], su[i], rail[i], su_w, rail_w) for i in range(lay.leaf_base, lay.spine_base)]
     sp_w = width(sz.spines_per_plane, 3)

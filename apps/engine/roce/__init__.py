@@ -1,0 +1,27 @@
+"""RoCE v2 lossless settings of a design: settings, PFC headroom, checklist and per-device configs.
+
+    RoceSettings.from_dict(user_json) / .to_dict()          the settings (defaults + overrides)
+    roce_checklist(plan, settings) -> list[Finding]         inconsistencies, with class and fix
+    roce_configs(plan, settings) -> Iterator[(name, text)]  SONiC config_db fragments and NIC scripts
+    roce_headroom(plan, settings) -> list[PortHeadroom]     PFC headroom per switch class and link class
+"""
+from .checklist import RULES, SEVERITIES, Finding, present_classes, roce_checklist
+from .configs import roce_configs
+from .headroom import LinkClass, PortHeadroom, headroom_bytes, link_classes, port_headroom, tier_gbps
+from .settings import (DEVICE_CLASSES, SWITCH_CLASSES, BufferSettings, ClassOverride, ClassSettings, Dcqcn,
+                       EcnThresholds, PfcWatchdog, RoceSettings)
+
+
+def roce_headroom(plan, settings: RoceSettings) -> list[PortHeadroom]:
+    """Headroom rows for every switch class of the plan (leaf, spine, core) and link class it terminates."""
+    classes = link_classes(plan)
+    return [row for role in SWITCH_CLASSES if plan.switches.get(role, 0)
+            for row in port_headroom(plan, settings, role, classes)]
+
+
+__all__ = [
+    "DEVICE_CLASSES", "RULES", "SEVERITIES", "SWITCH_CLASSES", "BufferSettings", "ClassOverride", "ClassSettings",
+    "Dcqcn", "EcnThresholds", "Finding", "LinkClass", "PfcWatchdog", "PortHeadroom", "RoceSettings",
+    "headroom_bytes", "link_classes", "port_headroom", "present_classes", "roce_checklist", "roce_configs",
+    "roce_headroom", "tier_gbps",
+]

@@ -1,0 +1,364 @@
+"""Per-device RoCE configuration files, streamed one device at a time.
+
+Switches get a SONiC config_db.json fragment (load with `config load <file>` or merge it into
+/etc/sonic/config_db.json, then `config qos reload`), built from these rules:
+- PORT: every cabled port, at its link speed and the class MTU, admin up, described by its peer.
+- DSCP_TO_TC_MAP: RoCE DSCP -> the lossless priority, CNP DSCP -> the CNP priority, the rest -> 0;
+  TC = priority = queue (TC_TO_QUEUE_MAP, MAP_PFC_PRIORITY_TO_QUEUE identity); lossless TCs keep
+  their own priority group, the others share PG 0 (TC_TO_PRIORITY_GROUP_MAP).
+- PORT_QOS_MAP: the maps, PFC on the lossless priorities, PFC watchdog on the same ones.
+- Buffers: a lossless PG profile per link class (speed, longest cable; see roce.headroom) with
+  xon / xoff / size, lossy PG 0, egress lossless and lossy queue profiles; pools sized from the
+  switch buffer in the settings (a starting point: the platform's buffer model may refine it).
+- WRED_PROFILE per port speed with ECN marking (Kmin/Kmax/Pmax), bound to the lossless queue.
+- SCHEDULER/QUEUE: DWRR for data queues, STRICT for the CNP queue.
+- PFC_WD on every port of a class with the watchdog on; CABLE_LENGTH per port.
+Servers get a bash script that sets each backend NIC port (netdev eth<i>, RDMA device mlx5_<i>,
+see engine.names) with mlnx_qos (trust, PFC, DSCP->priority), cma_roce_mode/cma_roce_tos, the
+DCQCN knobs in sysfs, and, with --firmware, the persistent CNP settings through mlxconfig.
+
+`roce_configs` is a generator: it holds one device's text at a time, so the largest designs
+stream straight into a zip file.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from typing import Iterator
+
+import numpy as np
+
+from ..model import Plan
+from ..names import port_name_table
+from .headroom import PortHeadroom, link_classes, port_headroom
+from .settings import ClassSettings, Dcqcn, RoceSettings
+
+MAP_NAME = "ROCE"
+CABLE_KEY = "AZURE"  # SONiC's buffer manager reads the CABLE_LENGTH table under this key
+ROLE_CODE = {"server": 0, "leaf": 1, "spine": 2, "core": 3}
+SCHEDULER_DATA = "scheduler.data"
+SCHEDULER_ROCE = "scheduler.roce"
+SCHEDULER_CNP = "scheduler.cnp"
+
+
+def roce_configs(plan: Plan, settings: RoceSettings) -> Iterator[tuple[str, str]]:
+    """Yield (file name, text) per device: "<role>/<name>.config_db.json" or "server/<name>.roce.sh"."""
+    ctx = _Context(plan, settings)
+    for device in plan.devices:
+        if device.role == "server":
+            yield f"server/{device.name}.roce.sh", ctx.server_script(device.index)
+        else:
+            yield f"{device.role}/{device.name}.config_db.json", ctx.switch_config(device.index)
+
+
+_ENCODER = json.JSONEncoder(separators=(", ", ": "))
+
+
+def _j(value) -> str:
+    """One JSON value on one line."""
+    if isinstance(value, str):
+        return _q(value)
+    return _ENCODER.encode(value)
+
+
+def _q(text: str) -> str:
+    """A JSON string; engine names need no escaping, anything else goes through the encoder."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return _ENCODER.encode(text)
+
+
+def _ranges(values: list[int]) -> list[str]:
+    """[0, 1, 2, 4, 5, 7] -> ["0-2", "4-5", "7"]"""
+    out, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            out.append(str(start) if start == v else f"{start}-{v}")
+            start = None
+    return out
+
+
+class _Context:
+    def __init__(self, plan: Plan, settings: RoceSettings) -> None:
+        self.plan = plan
+        self.s = settings
+        links = plan.links
+        n_links = len(links)
+        # every link end, grouped by device
+        dev = np.concatenate([links.a_dev, links.b_dev]).astype(np.int64)
+        port = np.concatenate([links.a_port, links.b_port]).astype(np.int64)
+        order = np.lexsort((port, dev))
+        self.end_link = np.concatenate([np.arange(n_links), np.arange(n_links)])[order]
+        self.end_side = np.concatenate([np.zeros(n_links, np.int8), np.ones(n_links, np.int8)])[order]
+        self.end_port = port[order]
+        counts = np.bincount(dev, minlength=len(plan.devices))
+        self.end_start = np.zeros(len(plan.devices) + 1, dtype=np.int64)
+        np.cumsum(counts, out=self.end_start[1:])
+        self.port_names = port_name_table(plan)
+        self.classes = link_classes(plan)
+        self.by_tier = {lc.tier: lc for lc in self.classes}
+        self.cls = {c: settings.for_class(c) for c in ("nic", "leaf", "spine", "core")}
+        self.headroom: dict[str, dict[int, PortHeadroom]] = {}
+        for role in ("leaf", "spine", "core"):
+            if plan.switches.get(role, 0):
+                self.headroom[role] = {h.link_class.tier: h for h in port_headroom(plan, settings, role, self.classes)}
+        self._switch_static: dict[str, dict] = {}
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def ends(self, device: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lo, hi = self.end_start[device], self.end_start[device + 1]
+        return self.end_port[lo:hi], self.end_link[lo:hi], self.end_side[lo:hi]
+
+    def peer(self, link: int, side: int) -> tuple[str, str]:
+        links = self.plan.links
+        dev = int(links.b_dev[link] if side == 0 else links.a_dev[link])
+        port = int(links.b_port[link] if side == 0 else links.a_port[link])
+        d = self.plan.devices[dev]
+        return d.name, self.port_names[ROLE_CODE[d.role], port]
+
+    # --- switches ------------------------------------------------------------------------
+
+    def _static(self, role: str) -> dict:
+        """Table text shared by every switch of a role (maps, schedulers, WRED, profiles)."""
+        if role in self._switch_static:
+            return self._switch_static[role]
+        s, cs = self.s, self.cls[role]
+        lossless = list(cs.pfc_priorities)
+        dscp_map = {str(d): "0" for d in range(64)}
+        dscp_map[str(s.cnp_dscp)] = str(cs.cnp_priority)
+        dscp_map[str(s.roce_dscp)] = str(cs.roce_priority)
+        identity = {str(p): str(p) for p in range(8)}
+        tables: dict[str, list[tuple[str, str]]] = {}
+        tables["DSCP_TO_TC_MAP"] = [(MAP_NAME, _j(dscp_map))]
+        if cs.trust == "pcp":
+            tables["DOT1P_TO_TC_MAP"] = [(MAP_NAME, _j(identity))]
+        tables["TC_TO_QUEUE_MAP"] = [(MAP_NAME, _j(identity))]
+        tables["TC_TO_PRIORITY_GROUP_MAP"] = [(MAP_NAME, _j({str(t): str(t) if t in lossless else "0"
+                                                             for t in range(8)}))]
+        tables["MAP_PFC_PRIORITY_TO_QUEUE"] = [(MAP_NAME, _j(identity))]
+        tables["SCHEDULER"] = [(SCHEDULER_DATA, _j({"type": "DWRR", "weight": "40"})),
+                               (SCHEDULER_ROCE, _j({"type": "DWRR", "weight": "60"})),
+                               (SCHEDULER_CNP, _j({"type": "STRICT"} if cs.cnp_strict_priority
+                                                  else {"type": "DWRR", "weight": "40"}))]
+        rows = self.headroom[role].values()
+        speeds = sorted({h.link_class.gbps for h in rows})
+        if cs.ecn_enabled:
+            wred = []
+            for gbps in speeds:
+                t = s.ecn_for(gbps)
+                lo, hi, p = str(t.kmin * 1024), str(t.kmax * 1024), str(t.pmax)
+                wred.append((f"ROCE_LOSSLESS_{gbps}G", _j({
+                    "wred_green_enable": "true", "wred_yellow_enable": "true", "wred_red_enable": "true",
+                    "ecn": "ecn_all",
+                    "green_min_threshold": lo, "green_max_threshold": hi, "green_drop_probability": p,
+                    "yellow_min_threshold": lo, "yellow_max_threshold": hi, "yellow_drop_probability": p,
+                    "red_min_threshold": lo, "red_max_threshold": hi, "red_drop_probability": p})))
+            tables["WRED_PROFILE"] = wred
+        total = int(s.buffer.switch_buffer_mb * 1024 * 1024)
+        ports_by_tier = self._ports_per_tier(role)
+        reserved = sum(h.size * ports_by_tier.get(t, 0) * max(len(lossless), 1) for t, h in self.headroom[role].items())
+        shared = max(total - reserved, 0)
+        tables["BUFFER_POOL"] = [
+            ("ingress_lossless_pool", _j({"type": "ingress", "mode": "dynamic", "size": str(shared)})),
+            ("egress_lossless_pool", _j({"type": "egress", "mode": "static", "size": str(total)})),
+            ("egress_lossy_pool", _j({"type": "egress", "mode": "dynamic", "size": str(shared)})),
+        ]
+        profiles = [
+            ("ingress_lossy_profile", _j({"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "3"})),
+            ("egress_lossless_profile", _j({"pool": "egress_lossless_pool", "size": "0", "static_th": str(total)})),
+            ("egress_lossy_profile", _j({"pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "3"})),
+        ]
+        seen = set()
+        for h in self.headroom[role].values():
+            if h.profile in seen:
+                continue
+            seen.add(h.profile)
+            profiles.append((h.profile, _j({"pool": "ingress_lossless_pool", "xon": str(h.xon), "xoff": str(h.xoff),
+                                            "size": str(h.size), "dynamic_th": "0"})))
+        tables["BUFFER_PROFILE"] = profiles
+        lossy_queues = [q for q in range(8) if q not in lossless]
+        per_port = {
+            "qos": _j({**({"dot1p_to_tc_map": MAP_NAME} if cs.trust == "pcp" else {"dscp_to_tc_map": MAP_NAME}),
+                       "tc_to_queue_map": MAP_NAME, "tc_to_pg_map": MAP_NAME, "pfc_to_queue_map": MAP_NAME,
+                       "pfc_enable": ",".join(map(str, lossless)),
+                       **({"pfcwd_sw_enable": ",".join(map(str, lossless))} if cs.pfc_watchdog else {})}),
+            "lossless_queues": lossless,
+            "lossy_queue_ranges": _ranges(lossy_queues),
+            "pfc_wd": _j({"action": s.pfc_watchdog.action, "detection_time": str(s.pfc_watchdog.detection_ms),
+                          "restoration_time": str(s.pfc_watchdog.restoration_ms)}),
+        }
+        self._switch_static[role] = {"tables": tables, "per_port": per_port}
+        return self._switch_static[role]
+
+    def _ports_per_tier(self, role: str) -> dict[int, int]:
+        """Most cabled ports per link tier on one switch of the role (for the headroom reserve)."""
+        out = {}
+        for tier in self.headroom[role]:
+            mask = self.plan.links.tier == tier
+            devs = (self.plan.links.b_dev if (role, tier) in (("leaf", 0), ("spine", 1), ("core", 2))
+                    else self.plan.links.a_dev)[mask]
+            if len(devs):
+                out[tier] = int(np.bincount(devs).max())
+        return out
+
+    def _queue_value(self, role: str, q: int, gbps: int) -> str:
+        cs = self.cls[role]
+        if q in cs.pfc_priorities:
+            value = {"scheduler": SCHEDULER_ROCE}
+            if cs.ecn_enabled:
+                value["wred_profile"] = f"ROCE_LOSSLESS_{gbps}G"
+            return _j(value)
+        if q == cs.cnp_priority:
+            return _j({"scheduler": SCHEDULER_CNP})
+        return _j({"scheduler": SCHEDULER_DATA})
+
+    def switch_config(self, device: int) -> str:
+        d = self.plan.devices[device]
+        role = d.role
+        cs: ClassSettings = self.cls[role]
+        static = self._static(role)
+        per_port = static["per_port"]
+        ports, links, sides = self.ends(device)
+        tiers = self.plan.links.tier[links]
+        names = self.port_names[ROLE_CODE[role]]
+        ppc = max(d.ports_per_cage, 1)
+        port_rows, cable_rows, qos_rows, queue_rows, pg_rows, bq_rows, wd_rows = [], [], [], [], [], [], []
+        queue_cache: dict[tuple[int, int], str] = {}
+        for port, link, side, tier in zip(ports.tolist(), links.tolist(), sides.tolist(), tiers.tolist()):
+            name = names[port]
+            h = self.headroom[role][tier]
+            gbps = h.link_class.gbps
+            peer_dev, peer_port = self.peer(link, side)
+            cage, lane = divmod(port, ppc)
+            alias = f"etp{cage + 1}" + ("abcdefgh"[lane] if ppc > 1 else "")
+            port_rows.append((name, f'{{"alias": {_q(alias)}, "speed": "{gbps * 1000}", "mtu": "{cs.mtu}", '
+                                    f'"fec": "rs", "admin_status": "up", '
+                                    f'"description": {_q(f"{peer_dev}:{peer_port}")}}}'))
+            cable_rows.append((name, f"{h.link_class.cable_m}m"))
+            qos_rows.append((name, per_port["qos"]))
+            for q in range(8):
+                key = (q, gbps)
+                if key not in queue_cache:
+                    queue_cache[key] = self._queue_value(role, q, gbps)
+                queue_rows.append((f"{name}|{q}", queue_cache[key]))
+            pg_rows.append((f"{name}|0", '{"profile": "ingress_lossy_profile"}'))
+            for q in per_port["lossless_queues"]:
+                pg_rows.append((f"{name}|{q}", f'{{"profile": {_q(h.profile)}}}'))
+                bq_rows.append((f"{name}|{q}", '{"profile": "egress_lossless_profile"}'))
+            for r in per_port["lossy_queue_ranges"]:
+                bq_rows.append((f"{name}|{r}", '{"profile": "egress_lossy_profile"}'))
+            if cs.pfc_watchdog:
+                wd_rows.append((name, per_port["pfc_wd"]))
+        tables: list[tuple[str, list[tuple[str, str]]]] = [("PORT", port_rows), ("CABLE_LENGTH", [])]
+        tables += list(static["tables"].items())
+        tables += [("PORT_QOS_MAP", qos_rows), ("QUEUE", queue_rows), ("BUFFER_PG", pg_rows),
+                   ("BUFFER_QUEUE", bq_rows)]
+        if cs.pfc_watchdog:
+            wd_rows.insert(0, ("GLOBAL", _j({"POLL_INTERVAL": str(self.s.pfc_watchdog.poll_ms)})))
+            tables.append(("PFC_WD", wd_rows))
+        out = ["{"]
+        for t, (table, rows) in enumerate(tables):
+            if table == "CABLE_LENGTH":
+                body = ",\n".join(f"            {_q(k)}: {_q(v)}" for k, v in cable_rows)
+                out.append(f'    "CABLE_LENGTH": {{\n        "{CABLE_KEY}": {{\n{body}\n        }}\n    }}')
+            else:
+                body = ",\n".join(f"        {_q(k)}: {v}" for k, v in rows)
+                out.append(f"    {_j(table)}: {{\n{body}\n    }}" if rows else f"    {_j(table)}: {{}}")
+            if t + 1 < len(tables):
+                out[-1] += ","
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    # --- servers -------------------------------------------------------------------------
+
+    def server_script(self, device: int) -> str:
+        d = self.plan.devices[device]
+        s, nic = self.s, self.cls["nic"]
+        dc: Dcqcn = s.dcqcn
+        ports, links, sides = self.ends(device)
+        names = self.port_names[0]
+        lc = self.by_tier.get(0)
+        pfc = ",".join("1" if p in nic.pfc_priorities else "0" for p in range(8))
+        tos = (s.roce_dscp << 2) | 2  # DSCP in the upper six bits, ECT(0) for ECN-capable transport
+        ecn_on = 1 if nic.ecn_enabled else 0
+        rp = 1 if (dc.rp_enable and nic.ecn_enabled) else 0
+        np_ = 1 if (dc.np_enable and nic.ecn_enabled) else 0
+        rp_knobs = [f.name for f in fields(Dcqcn) if f.name not in ("rp_enable", "np_enable", "min_time_between_cnps")]
+        lines = [
+            "#!/usr/bin/env bash",
+            f"# RoCE lossless settings for {d.name} (fabricweb design {self.plan.spec.name or 'unnamed'}).",
+            "# Run as root after every boot: mlnx_qos, cma_roce_* and sysfs settings do not persist.",
+            "# Run once with --firmware to also store the CNP settings in NIC firmware (after a reboot).",
+            "# Needs the NVIDIA OFED tools: mlnx_qos, cma_roce_mode, cma_roce_tos, mlxconfig.",
+            "set -euo pipefail",
+            "",
+            f'TRUST="{nic.trust}"',
+            f'PFC="{pfc}"  # PFC on priorities 0..7',
+            f"ROCE_DSCP={s.roce_dscp}",
+            f"ROCE_PRIO={nic.roce_priority}",
+            f"CNP_DSCP={s.cnp_dscp}",
+            f"CNP_PRIO={nic.cnp_priority}",
+            f"TOS={tos}  # RoCE DSCP {s.roce_dscp} << 2 | ECT(0)",
+            f"MTU={nic.mtu}",
+            f"CABLE_M={lc.cable_m if lc else 3}  # longest server-leaf cable (m), sizes the NIC's PFC headroom",
+            "",
+            "roce_port() {",
+            '  local ifname="$1" dev="$2"',
+            '  local ecn="/sys/class/net/${ifname}/ecn"',
+            '  ip link set dev "$ifname" mtu "$MTU"',
+            '  mlnx_qos -i "$ifname" --trust "$TRUST"',
+            '  mlnx_qos -i "$ifname" --pfc "$PFC"',
+        ]
+        if nic.trust == "dscp":
+            lines += [
+                '  mlnx_qos -i "$ifname" --dscp2prio "set,${ROCE_DSCP},${ROCE_PRIO}"',
+                '  mlnx_qos -i "$ifname" --dscp2prio "set,${CNP_DSCP},${CNP_PRIO}"',
+            ]
+        lines += [
+            '  mlnx_qos -i "$ifname" --cable_len "$CABLE_M"',
+            '  cma_roce_mode -d "$dev" -p 1 -m 2',
+            '  cma_roce_tos -d "$dev" -t "$TOS"',
+            '  echo "$TOS" > "/sys/class/infiniband/${dev}/tc/1/traffic_class"',
+            "  # DCQCN: notification point (receiver sends CNPs) and reaction point (sender slows down)",
+            f'  echo {np_} > "$ecn/roce_np/enable/${{ROCE_PRIO}}"',
+            f'  echo {rp} > "$ecn/roce_rp/enable/${{ROCE_PRIO}}"',
+            '  echo "$CNP_DSCP" > "$ecn/roce_np/cnp_dscp"',
+            '  echo "$CNP_PRIO" > "$ecn/roce_np/cnp_802p_prio"',
+            f'  echo {dc.min_time_between_cnps} > "$ecn/roce_np/min_time_between_cnps"',
+        ]
+        for knob in rp_knobs:
+            value = getattr(dc, knob)
+            value = int(value) if isinstance(value, bool) else value
+            lines.append(f'  echo {value} > "$ecn/roce_rp/{knob}"')
+        lines += [
+            "}",
+            "",
+            "firmware() {",
+            '  local dev="$1"',
+            f'  mlxconfig -y -d "$dev" set ROCE_CC_PRIO_MASK_P1={1 << nic.roce_priority if ecn_on else 0} '
+            f'CNP_DSCP_P1="$CNP_DSCP" CNP_802P_PRIO_P1="$CNP_PRIO"',
+            "}",
+            "",
+        ]
+        devs = []
+        for port, link, side in zip(ports.tolist(), links.tolist(), sides.tolist()):
+            if side != 0:
+                continue
+            ifname = names[port]
+            rdma = f"mlx5_{port}"
+            devs.append(rdma)
+            peer_dev, peer_port = self.peer(link, side)
+            subnet = int(self.plan.links.subnet[link])
+            ip = f"{subnet + 1 >> 24 & 255}.{subnet + 1 >> 16 & 255}.{subnet + 1 >> 8 & 255}.{subnet + 1 & 255}/31"
+            rail = int(self.plan.links.rail[link])
+            lines.append(f"roce_port {ifname} {rdma}   # rail {rail} -> {peer_dev}:{peer_port}, {ip}")
+        lines += [
+            "",
+            'if [[ "${1:-}" == "--firmware" ]]; then',
+            *(f"  firmware {dev}" for dev in devs),
+            "fi",
+        ]
+        return "\n".join(lines) + "\n"

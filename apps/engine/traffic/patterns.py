@@ -1,0 +1,97 @@
+"""Collective traffic patterns as NIC-to-NIC flows.
+
+Assumptions (stated in every report):
+- GPU i of a server uses backend NIC port i * ports // gpus (one NIC per GPU on 8-GPU,
+  8-rail servers). Each NIC offers its line rate, shared equally by the flows it sources.
+- Ring All-Reduce runs one ring per rail over the servers in plan order (servers of a
+  scale unit are consecutive, so most ring neighbours share a leaf and the ring leaves a
+  leaf only at scale-unit boundaries): NIC (s, rail) sends to NIC (s + 1, rail), one queue
+  pair per ring neighbour (NCCL_IB_QPS_PER_CONNECTION=1).
+- All-to-All is every GPU to every other GPU. Traffic to a GPU on another rail first crosses
+  NVLink to the local GPU on the destination's rail (PXN), so every network flow stays on
+  one rail: the G GPUs of server s each have their own queue pair from NIC (s, rail q) to
+  NIC (t, rail q) for every GPU of t on rail q. Traffic inside a server never touches the
+  network.
+- Above `max_flows`, All-to-All is sampled by pairwise-exchange steps: step e sends from
+  every server s to server s + e; a uniform random subset of the S - 1 steps is analysed,
+  so every NIC still sends and receives the same number of flows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .fabric import Fabric
+
+
+@dataclass(slots=True)
+class FlowSet:
+    pattern: str
+    description: str
+    src: np.ndarray  # NIC port index per flow
+    dst: np.ndarray
+    flows_total: int  # flows of the full collective
+    flows_per_nic: int  # flows each sending NIC sources in the analysed set
+    sampled: bool
+    sample_method: str
+    nic_bytes_per_message: float  # bytes a NIC sends per message byte of the collective
+
+
+def gpus_per_server(fabric: Fabric) -> int:
+    return max(1, int(fabric.plan.spec.server.gpus))
+
+
+def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator) -> FlowSet:
+    servers, ports = fabric.servers, fabric.nic_ports
+    description = f"Ring All-Reduce within each of {ports} rails over {servers} servers"
+    if servers < 2 or not ports:
+        return FlowSet("all-reduce", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
+                       0.0)
+    s = np.arange(servers, dtype=np.int64)
+    q = np.arange(ports, dtype=np.int64)
+    src = (s[:, None] * ports + q[None, :]).ravel()
+    dst = (((s + 1) % servers)[:, None] * ports + q[None, :]).ravel()
+    total = len(src)
+    sampled, method = False, ""
+    if total > max_flows:
+        keep = np.sort(rng.choice(total, size=max_flows, replace=False))
+        src, dst = src[keep], dst[keep]
+        sampled = True
+        method = f"{max_flows:,} of {total:,} ring flows chosen uniformly at random"
+    # each rail's ring reduces 1/ports of the buffer; a ring all-reduce sends 2 (S-1)/S of it
+    per_message = 2 * (servers - 1) / servers / ports
+    return FlowSet("all-reduce", description, src, dst, total, 1, sampled, method, per_message)
+
+
+def all_to_all(fabric: Fabric, *, max_flows: int, rng: np.random.Generator) -> FlowSet:
+    servers, ports = fabric.servers, fabric.nic_ports
+    gpus = gpus_per_server(fabric)
+    n_gpus = servers * gpus
+    description = f"All-to-All across {n_gpus} GPUs ({servers} servers), PXN over the destination's rail"
+    qps_per_nic_pair = gpus * max(1, gpus // max(ports, 1))  # local GPUs x remote GPUs on that rail
+    if servers < 2 or not ports:
+        return FlowSet("all-to-all", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
+                       0.0)
+    per_step = servers * ports * qps_per_nic_pair
+    total = (servers - 1) * per_step
+    steps = np.arange(1, servers, dtype=np.int64)
+    sampled, method = False, ""
+    if total > max_flows:
+        m = max(1, max_flows // per_step)
+        steps = np.sort(rng.choice(steps, size=m, replace=False))
+        sampled = True
+        method = (f"{m} of {servers - 1} pairwise-exchange steps (server s to s + e) chosen uniformly at random: "
+                  f"{m * per_step:,} of {total:,} flows; every NIC sends and receives the same number")
+    s = np.arange(servers, dtype=np.int64)
+    q = np.arange(ports, dtype=np.int64)
+    src_srv = np.broadcast_to(s[None, :], (len(steps), servers))
+    dst_srv = (src_srv + steps[:, None]) % servers
+    src = (src_srv[:, :, None] * ports + q[None, None, :]).ravel()
+    dst = (dst_srv[:, :, None] * ports + q[None, None, :]).ravel()
+    src = np.repeat(src, qps_per_nic_pair)
+    dst = np.repeat(dst, qps_per_nic_pair)
+    # a GPU's buffer is split over all N GPUs; the remote share goes out through the NICs
+    per_message = gpus * (n_gpus - gpus) / n_gpus / ports
+    return FlowSet("all-to-all", description, src, dst, total, len(steps) * qps_per_nic_pair, sampled, method,
+                   per_message)

@@ -148,12 +148,14 @@ def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
     if abs(ideal - sz.su_servers) > 1e-6:
         out.append(f"{leaf.ports}-port leaves at {o:g}:1 use {sz.su_servers} downlinks and {sz.leaf_uplinks} uplinks "
                    f"({sz.su_servers / sz.leaf_uplinks:.2f}:1)")
-    groups = [(sz.leaves_per_plane if sz.tiers == 2 else sz.sus_per_pod * sz.rails_per_plane, sz.spines_per_plane
-               if sz.tiers == 2 else sz.spines_per_pod)]
     if sz.tiers == 3 and sz.spines_last_pod != sz.spines_per_pod:
         out.append(f"the last pod is partly filled and has {sz.spines_last_pod} spines instead of {sz.spines_per_pod}")
-    for _, spines in groups:
-        if spines and sz.leaf_uplinks % spines:
+    if sz.tiers == 2:
+        groups = [sz.spines_per_plane]
+    else:
+        groups = ([sz.spines_per_pod] if sz.pods > 1 else []) + [sz.spines_last_pod]
+    for spines in dict.fromkeys(groups):
+        if sz.leaf_uplinks % spines:
             q = sz.leaf_uplinks // spines
             out.append(f"{sz.leaf_uplinks} leaf uplinks over {spines} spines: each leaf has {q} or {q + 1} links "
                        f"to each spine")

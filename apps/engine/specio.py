@@ -192,6 +192,8 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
         raise SpecError(errs.errors)
 
     kwargs = {k: data[k] for k in ("gpus", "planes", "tiers", "discount_pct", "currency", "name") if k in data}
+    if isinstance(kwargs.get("tiers"), str) and kwargs["tiers"].strip() in ("2", "3"):
+        kwargs["tiers"] = int(kwargs["tiers"])
     if "oversubscription" in data:
         kwargs["oversubscription"] = parse_oversubscription(data["oversubscription"])
     spec = DesignSpec(server=server, leaf=switches.get("leaf"), spine=switches.get("spine"),

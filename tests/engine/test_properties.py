@@ -116,6 +116,18 @@ def check_plan(p) -> None:
                 modules[m.b_sku] |= b_cages
             else:
                 assemblies[m.cable_sku] |= (b_cages if b_ppc >= a_ppc else a_cages)
+    # One module or cable per cage: every link of a cage is built with the same item at that end.
+    item_at_a = np.array([m.a_sku for m in p.media], dtype=object)[links.medium]
+    item_at_b = np.array([m.b_sku or m.cable_sku for m in p.media], dtype=object)[links.medium]
+    cage_items: dict[tuple, set] = defaultdict(set)
+    for t, (ra, rb) in pairs.items():
+        sel = np.flatnonzero(tier == t)
+        a_ppc = 1 if t == 0 else s.switch_hw(ra).ports_per_cage
+        b_ppc = s.switch_hw(rb).ports_per_cage
+        for i in sel.tolist():
+            cage_items[(int(a_dev[i]), int(a_port[i]) // a_ppc)].add(item_at_a[i])
+            cage_items[(int(b_dev[i]), int(b_port[i]) // b_ppc)].add(item_at_b[i])
+    assert all(len(items) == 1 for items in cage_items.values())
     for sku, cages in modules.items():
         assert bom[sku].qty == len(cages)
     for sku, cages in assemblies.items():

@@ -38,6 +38,7 @@ def test_spec_from_dict_parses_ratios_and_round_trips():
                         "oversubscription": "3:1", "tiers": 3, "layout": {"servers_per_rack": 2},
                         "pools": {"asn_base": 65000}})
     assert s.oversubscription == 3.0 and s.tiers == 3 and s.layout.servers_per_rack == 2
+    assert spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, "tiers": "2"}).tiers == 2
     assert spec_from_dict(spec_to_dict(s)) == s
     full = spec(100, leaf=switch(64, twin=True))
     assert spec_from_dict(spec_to_dict(full)) == full

@@ -2,16 +2,22 @@ from .design import Design, DesignVersion
 from .job import Job
 from .records import BomLineRecord, DeviceRecord, LinkRecord, PortRecord, Role, Tier, record_id, record_id_range
 
+# Module-level names for drf-spectacular's ENUM_NAME_OVERRIDES (settings).
+VersionStatus = DesignVersion.Status
+JobStatus = Job.Status
+
 __all__ = [
     "BomLineRecord",
     "Design",
     "DesignVersion",
     "DeviceRecord",
     "Job",
+    "JobStatus",
     "LinkRecord",
     "PortRecord",
     "Role",
     "Tier",
+    "VersionStatus",
     "record_id",
     "record_id_range",
 ]

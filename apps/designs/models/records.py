@@ -7,6 +7,10 @@ ports and links are composed from the version: ``id = version_id << 32 | index``
 keys between rows of one version are therefore correct by construction; they are declared
 without database constraints (each would cost a trigger per row on a 400,000-row COPY) and
 with DO_NOTHING, so that deleting a version deletes its rows with one statement per table.
+
+Indexes are few on purpose: every index costs time on a 400,000-row COPY. A version's rows are
+found by primary-key range (`record_id_range`), not by an index on version; links and ports
+are indexed by device for the "device" filters, devices by (version, role) and (version, name).
 """
 from __future__ import annotations
 
@@ -112,7 +116,6 @@ class LinkRecord(models.Model):
         ordering = ["id"]
         verbose_name = _("link")
         verbose_name_plural = _("links")
-        indexes = [models.Index(fields=["version", "tier"], name="designs_link_version_tier")]
 
     def __str__(self) -> str:
         return f"{self.a_port} - {self.b_port}"
@@ -123,7 +126,7 @@ class PortRecord(models.Model):
 
     id = models.BigIntegerField(primary_key=True, editable=False)
     version = models.ForeignKey(
-        DesignVersion, on_delete=models.CASCADE, related_name="ports", db_constraint=False
+        DesignVersion, on_delete=models.CASCADE, related_name="ports", db_constraint=False, db_index=False
     )
     index = models.PositiveIntegerField(_("index"))
     device = models.ForeignKey(DeviceRecord, on_delete=models.DO_NOTHING, related_name="used_ports", db_constraint=False)

@@ -1,0 +1,162 @@
+"""Reading designs, versions, their rows and jobs. Visibility always goes through the user's projects.
+
+Rules:
+- A design, version or job is visible when its project is (apps.projects.selectors); anything
+  else is Http404, so ids of other projects' designs do not leak.
+- Reading a job first declares stale jobs lost (services.job.job_mark_stale), so a poller never
+  waits forever on a job whose worker died.
+- A version's device, port and link rows are read by primary-key range (ids are composed from
+  the version id, see models.records), which the primary key index answers directly.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from apps.projects.models import Project
+from apps.projects.selectors import project_list_for_user
+
+from .models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord, record_id_range
+from .services.job import job_mark_stale
+
+_CENTS = Decimal("0.01")
+
+
+def _visible_projects(user: Any) -> QuerySet[Project]:
+    return project_list_for_user(user=user).values("pk")
+
+
+def _get(queryset: QuerySet, pk: Any, message: str):
+    try:
+        return queryset.get(pk=pk)
+    except (queryset.model.DoesNotExist, ValueError, TypeError):
+        raise Http404(message) from None
+
+
+def design_list_for_project(*, project: Project) -> QuerySet[Design]:
+    """A project's designs with their version count and latest version number."""
+    latest = DesignVersion.objects.filter(design=OuterRef("pk")).order_by("-number")
+    return (
+        Design.objects.filter(project=project)
+        .select_related("project", "created_by")
+        .annotate(
+            version_count=Count("versions"),
+            latest_number=Max("versions__number"),
+            latest_version_id=Subquery(latest.values("pk")[:1]),
+            latest_status=Subquery(latest.values("status")[:1]),
+        )
+        .order_by("name")
+    )
+
+
+def design_list_for_user(*, user: Any) -> QuerySet[Design]:
+    return Design.objects.filter(project__in=_visible_projects(user)).select_related("project", "created_by")
+
+
+def design_get_for_user(*, user: Any, pk: Any) -> Design:
+    return _get(design_list_for_user(user=user), pk, _("No such design."))
+
+
+def version_list_for_user(*, user: Any) -> QuerySet[DesignVersion]:
+    return DesignVersion.objects.filter(design__project__in=_visible_projects(user)).select_related(
+        "design__project", "created_by", "server", "nic", "leaf_switch", "spine_switch", "core_switch"
+    )
+
+
+def version_list_for_project(*, project: Project) -> QuerySet[DesignVersion]:
+    """Every version of every design of the project, newest design-versions last per design."""
+    return (
+        DesignVersion.objects.filter(design__project=project)
+        .select_related("design__project", "created_by", "server", "nic", "leaf_switch", "spine_switch", "core_switch")
+        .order_by("design__name", "number")
+    )
+
+
+def version_list_for_design(*, design: Design) -> QuerySet[DesignVersion]:
+    return version_list_for_project(project=design.project).filter(design=design)
+
+
+def version_get_for_user(*, user: Any, pk: Any) -> DesignVersion:
+    return _get(version_list_for_user(user=user), pk, _("No such design version."))
+
+
+def job_list_for_project(*, project: Project) -> QuerySet[Job]:
+    job_mark_stale()
+    return Job.objects.filter(project=project).select_related("version__design")
+
+
+def job_get_for_user(*, user: Any, pk: Any) -> Job:
+    """The job if its project is visible; stale running jobs are declared lost first."""
+    job_mark_stale()
+    jobs = Job.objects.filter(project__in=_visible_projects(user)).select_related("version__design", "project")
+    return _get(jobs, pk, _("No such job."))
+
+
+def version_latest_job(*, version: DesignVersion) -> Job | None:
+    return version.jobs.order_by("-created_at", "-pk").first()
+
+
+def _in_version(queryset: QuerySet, version: DesignVersion) -> QuerySet:
+    first, last = record_id_range(version.pk)
+    return queryset.filter(version=version, pk__gte=first, pk__lte=last)
+
+
+def version_device_list(*, version: DesignVersion) -> QuerySet[DeviceRecord]:
+    return _in_version(DeviceRecord.objects.all(), version).order_by("pk")
+
+
+def version_link_list(*, version: DesignVersion) -> QuerySet[LinkRecord]:
+    return (
+        _in_version(LinkRecord.objects.all(), version)
+        .select_related("a_device", "b_device")
+        .only(*[f.attname for f in LinkRecord._meta.concrete_fields], "a_device__name", "b_device__name")
+        .order_by("pk")
+    )
+
+
+def version_port_list(*, version: DesignVersion) -> QuerySet[PortRecord]:
+    return (
+        _in_version(PortRecord.objects.all(), version)
+        .select_related("device")
+        .only(*[f.attname for f in PortRecord._meta.concrete_fields], "device__name", "device__role")
+        .order_by("pk")
+    )
+
+
+def version_device_ids_named(*, version: DesignVersion, name: str) -> list[int]:
+    """Ids of the version's devices with exactly this name (a filter for links and ports)."""
+    return list(version_device_list(version=version).filter(name=name).values_list("pk", flat=True)[:1000])
+
+
+def version_bom_list(*, version: DesignVersion) -> QuerySet[BomLineRecord]:
+    return BomLineRecord.objects.filter(version=version).order_by("index")
+
+
+def version_bom_totals(*, version: DesignVersion) -> dict[str, Any]:
+    """Cost, power and rack-unit totals of a version's BOM, with the discount it was quoted at."""
+    lines = version_bom_list(version=version).aggregate(
+        subtotal=Sum("total"), power_typical_w=Sum("power_typical_w"), power_max_w=Sum("power_max_w"),
+        rack_units=Sum("rack_units"), lines=Count("pk"),
+    )
+    subtotal = (lines["subtotal"] or Decimal("0")).quantize(_CENTS)
+    if version.total_cost is not None and version.subtotal is not None:
+        discount, total = version.discount or Decimal("0"), version.total_cost
+    else:
+        discount = (subtotal * version.discount_pct / 100).quantize(_CENTS)
+        total = subtotal - discount
+    return {
+        "lines": lines["lines"],
+        "subtotal": subtotal,
+        "discount_pct": version.discount_pct,
+        "discount": discount,
+        "total": total,
+        "currency": version.currency,
+        "power_typical_w": version.power_typical_w if version.power_typical_w is not None
+        else lines["power_typical_w"] or 0.0,
+        "power_max_w": version.power_max_w if version.power_max_w is not None else lines["power_max_w"] or 0.0,
+        "rack_units": version.rack_units if version.rack_units is not None else lines["rack_units"] or 0,
+    }

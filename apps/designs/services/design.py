@@ -1,0 +1,291 @@
+"""Creating designs and versions, generating them, and estimating as the user types.
+
+Rules:
+- Bad input raises ValidationError (field -> messages) before anything is written: not a
+  design, not a version, not a job. The engine's cheap `size()` and pool check run first, so an
+  infeasible spec is refused with the engine's own message on the input to change.
+- Creating a design creates version 1 and a queued "generate" job; the Celery task is
+  enqueued only once that transaction commits. A new version copies the latest version's
+  inputs and applies the changes given; earlier versions never change.
+- Generation (design_version_generate) runs the engine outside any transaction while it
+  reports progress, then writes every row, the summary and the status flips in ONE
+  transaction: a failure at any point leaves no rows, and the job records why.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.engine import plan as engine_plan
+from apps.engine.addressing import check_pools
+from apps.engine.model import Alternative, Plan
+from apps.engine.report import sizing_dict
+from apps.engine.spec import DesignSpec, SpecError
+from apps.engine.specio import spec_from_dict, spec_to_dict
+from apps.projects.models import Project
+
+from ..models import Design, DesignVersion, Job
+from ..persistence import version_records_write
+from .inputs import DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_fields
+from .job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_progress
+
+logger = logging.getLogger(__name__)
+
+NAME_MAX_LENGTH = Design._meta.get_field("name").max_length
+
+
+def _spec_check(*, inputs: DesignInputs, name: str = "") -> DesignSpec:
+    """The engine spec for these inputs; ValidationError (on input names) when the engine refuses it."""
+    try:
+        spec = inputs.spec(name=name)
+        check_pools(spec, engine_plan.size(spec))
+    except SpecError as exc:
+        raise ValidationError(spec_error_fields(exc)) from None
+    return spec
+
+
+def design_spec_build(*, project: Project, data: dict[str, Any]) -> DesignSpec:
+    """Validate user inputs and return the engine spec; ValidationError with field-level messages."""
+    inputs = design_inputs_clean(project=project, data=data)
+    return _spec_check(inputs=inputs)
+
+
+def _name_clean(*, project: Project, name: Any, exclude_pk: int | None = None) -> str:
+    name = str(name or "").strip()
+    if not name:
+        raise ValidationError({"name": [_("Give the design a name.")]})
+    if len(name) > NAME_MAX_LENGTH:
+        raise ValidationError({"name": [_("At most %(max)s characters.") % {"max": NAME_MAX_LENGTH}]})
+    if Design.objects.filter(project=project, name__iexact=name).exclude(pk=exclude_pk).exists():
+        raise ValidationError({"name": [_("This project already has a design named “%(name)s”.") % {"name": name}]})
+    return name
+
+
+def _spec_json(spec: DesignSpec) -> dict[str, Any]:
+    return spec_to_dict(spec)
+
+
+def _version_create(*, design: Design, inputs: DesignInputs, spec: DesignSpec, user: Any, number: int) -> Job:
+    version = DesignVersion.objects.create(
+        design=design, number=number, spec=_spec_json(spec), created_by=user, **inputs.version_fields()
+    )
+    job = Job.objects.create(project=design.project, version=version, kind=Job.Kind.GENERATE, created_by=user)
+    _enqueue_generate(job)
+    return job
+
+
+def _enqueue_generate(job: Job) -> None:
+    from ..tasks import design_generate_task
+
+    job_id = job.pk
+    transaction.on_commit(lambda: design_generate_task.delay(job_id))
+
+
+def design_create(
+    *, project: Project, user: Any, name: str, data: dict[str, Any], description: str = ""
+) -> Job:
+    """A new design with version 1 from `data`, and its queued generation job."""
+    errors: dict[str, list[str]] = {}
+    try:
+        name = _name_clean(project=project, name=name)
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    try:
+        inputs = design_inputs_clean(project=project, data=data)
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    if errors:
+        raise ValidationError(errors)
+    spec = _spec_check(inputs=inputs, name=name)
+    try:
+        with transaction.atomic():
+            design = Design.objects.create(
+                project=project, name=name, description=str(description or ""), created_by=user
+            )
+            return _version_create(design=design, inputs=inputs, spec=spec, user=user, number=1)
+    except IntegrityError:
+        # A concurrent request took the name between the check and the insert.
+        raise ValidationError(
+            {"name": [_("This project already has a design named “%(name)s”.") % {"name": name}]}
+        ) from None
+
+
+def design_version_create(*, design: Design, user: Any, data: dict[str, Any]) -> Job:
+    """A new version of `design`: the latest version's inputs with `data` applied, queued for generation."""
+    latest = design.versions.order_by("-number").first()
+    merged = design_inputs_from_version(version=latest) if latest is not None else {}
+    merged.update(data)
+    inputs = design_inputs_clean(project=design.project, data=merged)
+    spec = _spec_check(inputs=inputs, name=design.name)
+    with transaction.atomic():
+        # Serialise version numbering per design.
+        Design.objects.select_for_update().filter(pk=design.pk).first()
+        number = (design.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        return _version_create(design=design, inputs=inputs, spec=spec, user=user, number=number)
+
+
+def version_summary(*, plan: Plan, alternatives: list[Alternative] | None = None) -> dict[str, Any]:
+    """The engine's JSON report of the plan (engine.report: tiers, counts, growth, hops, bandwidth,
+    free ports, BOM, totals, media, pools, warnings, alternatives), plus device counts per role."""
+    summary = plan.report(alternatives=alternatives if alternatives is not None else [])
+    roles: dict[str, int] = {}
+    for device in plan.devices:
+        roles[device.role] = roles.get(device.role, 0) + 1
+    summary["devices"] = roles
+    return summary
+
+
+def _money(value: float) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def _alternatives(spec: DesignSpec) -> list[Alternative]:
+    """Every structure for the same request, each fully planned and priced (engine.alternatives)."""
+    try:
+        return engine_plan.alternatives(spec)
+    except SpecError:
+        return []
+
+
+def alternatives_estimate(spec: DesignSpec) -> list[dict[str, Any]]:
+    """The engine's alternatives, sized (not planned) so it is quick enough to run as the user types.
+
+    Same options as engine.alternatives: 2 and 3 tiers on one plane, and automatic tiers on every
+    plane count dividing the rails; costs are the engine's estimates.
+    """
+    rails = spec.server.nic_ports
+    options: list[tuple[int, Any]] = [(1, 2), (1, 3)] + [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
+    try:
+        own = engine_plan.size(spec)
+    except SpecError:
+        own = None
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[int, int]] = set()
+    for planes, tiers in options:
+        variant = dataclasses.replace(spec, planes=planes, tiers=tiers)
+        label_tiers = tiers if tiers != "auto" else 3
+        try:
+            sizing = engine_plan.size(variant)
+        except SpecError as exc:
+            out.append({"label": _alternative_label(planes, label_tiers), "planes": planes, "tiers": label_tiers,
+                        "feasible": False, "reason": str(exc), "cheapest": False, "current": False})
+            continue
+        if (planes, sizing.tiers) in seen:
+            continue
+        seen.add((planes, sizing.tiers))
+        out.append({
+            "label": _alternative_label(planes, sizing.tiers), "planes": planes, "tiers": sizing.tiers,
+            "feasible": True, "cheapest": False,
+            "current": own is not None and planes == spec.planes and sizing.tiers == own.tiers,
+            "switches": dict(sizing.switches), "links": dict(sizing.links_by_tier), "max_gpus": sizing.max_gpus,
+            "max_hops": sizing.max_hops, "oversubscription": dict(sizing.oversubscription),
+            "bisection_gbps": sizing.bisection_gbps, "total_cost": sizing.estimated_cost,
+            "currency": sizing.currency,
+        })
+    feasible = [alt for alt in out if alt["feasible"]]
+    if feasible:
+        min(feasible, key=lambda alt: (alt["total_cost"], alt["planes"], alt["tiers"]))["cheapest"] = True
+    return out
+
+
+def _alternative_label(planes: int, tiers: int) -> str:
+    if planes == 1:
+        return _("%(tiers)s tiers") % {"tiers": tiers}
+    return _("%(planes)s planes, %(tiers)s tiers") % {"planes": planes, "tiers": tiers}
+
+
+def version_spec(*, version: DesignVersion) -> DesignSpec:
+    """The engine spec frozen on the version when it was created (hardware and prices inline)."""
+    return spec_from_dict(version.spec)
+
+
+def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
+    """Do a generate job: plan the version with the engine, then save everything in one transaction.
+
+    Engine refusals (SpecError) and invalid inputs finish the job as failed with the message
+    and field errors a user reads. Other exceptions propagate (the task records them).
+    """
+    job = Job.objects.select_related("version__design__project").get(pk=job_id)
+    if job.is_finished:
+        return job
+    version = job.version
+    job_mark_running(job=job, celery_task_id=celery_task_id)
+    DesignVersion.objects.filter(pk=version.pk, status=DesignVersion.Status.QUEUED).update(
+        status=DesignVersion.Status.GENERATING
+    )
+    started = time.perf_counter()
+    try:
+        job_progress(job_id=job.pk, stage=_("loading spec"), percent=2)
+        spec = version_spec(version=version)
+        plan = engine_plan.plan(spec, progress=JobProgress(job.pk, span=(5, 75)))
+        job_progress(job_id=job.pk, stage=_("comparing alternatives"), percent=76)
+        summary = version_summary(plan=plan, alternatives=_alternatives(spec))
+        job_progress(job_id=job.pk, stage=_("saving"), percent=80)
+        planned = time.perf_counter()
+        with transaction.atomic():
+            # Locked: a job declared lost meanwhile must not gain a design.
+            locked = Job.objects.select_for_update().filter(pk=job.pk, status=Job.Status.RUNNING).first()
+            if locked is None:
+                raise JobNotActive(job.pk)
+            saved = version_records_write(version=version, plan=plan)
+            summary["timings_s"] = {
+                "plan": round(planned - started, 3), "save": round(saved.seconds, 3),
+            }
+            now = timezone.now()
+            DesignVersion.objects.filter(pk=version.pk).update(
+                status=DesignVersion.Status.READY,
+                summary=summary,
+                subtotal=_money(plan.subtotal),
+                discount=_money(plan.discount),
+                total_cost=_money(plan.total_cost),
+                power_typical_w=plan.power_typical_w,
+                power_max_w=plan.power_max_w,
+                rack_units=plan.rack_units,
+                generated_at=now,
+            )
+            Job.objects.filter(pk=job.pk).update(
+                status=Job.Status.SUCCEEDED, stage=_("done"), percent=100, error="", error_fields={},
+                finished_at=now, heartbeat_at=now,
+            )
+    except JobNotActive:
+        logger.warning("job %s was finished elsewhere while generating; nothing saved", job.pk)
+    except SpecError as exc:
+        job_mark_failed(job_id=job.pk, error=str(exc), error_fields=spec_error_fields(exc))
+    except ValidationError as exc:
+        fields = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())
+        job_mark_failed(job_id=job.pk, error=message, error_fields=fields)
+    job.refresh_from_db()
+    return job
+
+
+def design_estimate(*, project: Project, data: dict[str, Any]) -> dict[str, Any]:
+    """For as-you-type validation: feasibility, tiers, counts, max GPUs, rough cost, alternatives, errors.
+
+    Never raises for bad input: errors come back in "errors" (field -> messages).
+    """
+    result: dict[str, Any] = {"feasible": False, "errors": {}, "size": None, "alternatives": []}
+    try:
+        inputs = design_inputs_clean(project=project, data=data)
+        spec = inputs.spec()
+    except ValidationError as exc:
+        result["errors"] = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        return result
+    try:
+        sizing = engine_plan.size(spec)
+        check_pools(spec, sizing)
+        result["size"] = sizing_dict(sizing)
+        result["feasible"] = True
+    except SpecError as exc:
+        result["errors"] = spec_error_fields(exc)
+    result["alternatives"] = alternatives_estimate(spec)
+    return result

@@ -141,6 +141,8 @@ SPECTACULAR_SETTINGS = {
         "OpticMediaEnum": "apps.catalog.models.OpticMedia",
         "CableMediaEnum": "apps.catalog.models.CableMedia",
         "FiberEnum": "apps.catalog.models.Fiber",
+        "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
+        "JobStatusEnum": "apps.designs.models.JobStatus",
     },
 }
 

@@ -1,0 +1,262 @@
+"""Serializers for designs, versions, their rows and jobs. Writes go through services, never save()."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from apps.projects.models import Currency
+
+from ..models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord
+from ..services.inputs import MAX_GPUS, MAX_OVERSUBSCRIPTION, MAX_PLANES
+
+
+class RackLayoutSerializer(serializers.Serializer):
+    """Documentation of the `layout` object; every key is optional (engine defaults)."""
+
+    servers_per_rack = serializers.IntegerField(required=False, min_value=1)
+    racks_per_row = serializers.IntegerField(required=False, min_value=1)
+    rack_width_m = serializers.FloatField(required=False)
+    row_pitch_m = serializers.FloatField(required=False)
+    slack_m = serializers.FloatField(required=False)
+    switches_per_rack = serializers.IntegerField(required=False, min_value=1)
+
+
+class AddressPoolsSerializer(serializers.Serializer):
+    """Documentation of the `pools` object; every key is optional (engine defaults)."""
+
+    host = serializers.CharField(required=False, help_text="IPv4 network for NIC /31s, e.g. 10.0.0.0/12")
+    p2p = serializers.CharField(required=False, help_text="IPv4 network for switch-to-switch /31s")
+    loopback = serializers.CharField(required=False, help_text="IPv4 network for switch loopbacks")
+    asn_base = serializers.IntegerField(required=False, help_text="first private ASN")
+
+
+@extend_schema_field(RackLayoutSerializer)
+class LayoutField(serializers.JSONField):
+    """An object; keys and ranges are checked by the service (errors on "layout.<key>")."""
+
+
+@extend_schema_field(AddressPoolsSerializer)
+class PoolsField(serializers.JSONField):
+    """An object; networks, overlaps and sizes are checked by the service (errors on "pools.<key>")."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class RoceField(serializers.JSONField):
+    pass
+
+
+class DesignInputsSerializer(serializers.Serializer):
+    """What a version is generated from. Catalog items by id; omitted inputs take their defaults.
+
+    Types are checked here; ranges, catalog rules and feasibility by the service (one set of messages).
+    """
+
+    server = serializers.IntegerField(help_text="ServerModel id")
+    nic = serializers.IntegerField(required=False, allow_null=True, help_text="NicModel id; default: the server's")
+    leaf_switch = serializers.IntegerField(help_text="SwitchModel id")
+    leaf_breakout = serializers.CharField(required=False, allow_blank=True, help_text='e.g. "2x400G"; default: native')
+    spine_switch = serializers.IntegerField(required=False, allow_null=True, help_text="default: the leaf switch")
+    spine_breakout = serializers.CharField(required=False, allow_blank=True)
+    core_switch = serializers.IntegerField(required=False, allow_null=True, help_text="default: the spine switch")
+    core_breakout = serializers.CharField(required=False, allow_blank=True)
+    gpus = serializers.IntegerField(help_text=f"1 to {MAX_GPUS:,}")
+    planes = serializers.IntegerField(required=False, help_text=f"1 to {MAX_PLANES}")
+    oversubscription = serializers.FloatField(required=False, help_text=f"o in o:1 at the leaf, 1 to {MAX_OVERSUBSCRIPTION}")
+    tiers = serializers.ChoiceField(choices=DesignVersion.Tiers.choices, required=False)
+    layout = LayoutField(required=False)
+    pools = PoolsField(required=False)
+    roce = RoceField(required=False)
+    discount_pct = serializers.DecimalField(
+        max_digits=7, decimal_places=2, required=False, help_text="0 to 100; default: the project's"
+    )
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False, help_text="default: the project's")
+
+
+class DesignCreateSerializer(DesignInputsSerializer):
+    name = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class VersionCreateSerializer(DesignInputsSerializer):
+    """Changes against the design's latest version: every input is optional."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+class CatalogItemRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    sku = serializers.CharField()
+    model = serializers.CharField()
+
+
+class VersionBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DesignVersion
+        fields = ["id", "number", "status", "gpus", "total_cost", "currency", "created_at", "generated_at"]
+
+
+class DesignSerializer(serializers.ModelSerializer):
+    project = serializers.IntegerField(source="project_id", read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    version_count = serializers.IntegerField(read_only=True, default=None)
+    latest_version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Design
+        fields = ["id", "project", "name", "description", "created_by", "created_at", "version_count",
+                  "latest_version"]
+
+    @extend_schema_field(VersionBriefSerializer(allow_null=True))
+    def get_latest_version(self, design):
+        version = design.versions.order_by("-number").first()
+        return VersionBriefSerializer(version).data if version is not None else None
+
+
+class JobSerializer(serializers.ModelSerializer):
+    design = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = Job
+        fields = ["id", "kind", "status", "stage", "percent", "error", "error_fields", "project", "version",
+                  "design", "attempts", "celery_task_id", "created_by", "created_at", "started_at", "heartbeat_at",
+                  "finished_at"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_design(self, job):
+        return job.version.design_id if job.version_id else None
+
+
+class JobAcceptedSerializer(serializers.Serializer):
+    """Answer to a create: the queued (or, without a broker, already finished) job."""
+
+    job = JobSerializer()
+    version = VersionBriefSerializer()
+    design = DesignSerializer()
+
+
+class VersionInputsSerializer(serializers.ModelSerializer):
+    server = CatalogItemRefSerializer()
+    nic = CatalogItemRefSerializer()
+    leaf_switch = CatalogItemRefSerializer()
+    spine_switch = CatalogItemRefSerializer()
+    core_switch = CatalogItemRefSerializer()
+
+    class Meta:
+        model = DesignVersion
+        fields = ["server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
+                  "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce",
+                  "discount_pct", "currency"]
+
+
+class VersionTotalsSerializer(serializers.Serializer):
+    subtotal = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True)
+    discount = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True)
+    total_cost = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True)
+    currency = serializers.CharField()
+    power_typical_w = serializers.FloatField(allow_null=True)
+    power_max_w = serializers.FloatField(allow_null=True)
+    rack_units = serializers.IntegerField(allow_null=True)
+
+
+class VersionSerializer(serializers.ModelSerializer):
+    design = serializers.IntegerField(source="design_id", read_only=True)
+    design_name = serializers.CharField(source="design.name", read_only=True)
+    project = serializers.IntegerField(source="design.project_id", read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    inputs = serializers.SerializerMethodField()
+    totals = serializers.SerializerMethodField()
+    job = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DesignVersion
+        fields = ["id", "design", "design_name", "project", "number", "status", "inputs", "summary", "totals", "job",
+                  "created_by", "created_at", "generated_at"]
+        read_only_fields = fields
+
+    @extend_schema_field(VersionInputsSerializer)
+    def get_inputs(self, version):
+        return VersionInputsSerializer(version).data
+
+    @extend_schema_field(VersionTotalsSerializer)
+    def get_totals(self, version):
+        return VersionTotalsSerializer(version).data
+
+    @extend_schema_field(JobSerializer(allow_null=True))
+    def get_job(self, version):
+        job = version.jobs.order_by("-created_at", "-pk").first()
+        return JobSerializer(job).data if job is not None else None
+
+
+class VersionListSerializer(VersionSerializer):
+    class Meta(VersionSerializer.Meta):
+        fields = ["id", "design", "design_name", "project", "number", "status", "inputs", "totals", "created_by",
+                  "created_at", "generated_at"]
+        read_only_fields = fields
+
+
+class DeviceSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DeviceRecord
+        fields = ["id", "index", "name", "role", "sku", "model", "ports", "plane", "pod", "su", "rail", "group",
+                  "row", "rack", "rack_unit", "asn", "loopback"]
+        read_only_fields = fields
+
+
+class LinkSerializer(serializers.ModelSerializer):
+    a_device_name = serializers.CharField(source="a_device.name", read_only=True)
+    b_device_name = serializers.CharField(source="b_device.name", read_only=True)
+
+    class Meta:
+        model = LinkRecord
+        fields = ["id", "index", "tier", "a_device", "a_device_name", "a_port", "b_device", "b_device_name", "b_port",
+                  "plane", "rail", "pod", "medium", "medium_kind", "fiber", "a_sku", "b_sku", "cable_sku",
+                  "length_m", "label_a", "label_b", "subnet", "a_ip", "b_ip"]
+        read_only_fields = fields
+
+
+class PortSerializer(serializers.ModelSerializer):
+    device_name = serializers.CharField(source="device.name", read_only=True)
+
+    class Meta:
+        model = PortRecord
+        fields = ["id", "index", "device", "device_name", "number", "name", "speed_gbps", "link"]
+        read_only_fields = fields
+
+
+class BomLineSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BomLineRecord
+        fields = ["index", "sku", "description", "category", "qty", "unit_price", "total", "power_typical_w",
+                  "power_max_w", "rack_units"]
+        read_only_fields = fields
+
+
+class BomTotalsSerializer(serializers.Serializer):
+    lines = serializers.IntegerField()
+    subtotal = serializers.DecimalField(max_digits=16, decimal_places=2)
+    discount_pct = serializers.DecimalField(max_digits=5, decimal_places=2)
+    discount = serializers.DecimalField(max_digits=16, decimal_places=2)
+    total = serializers.DecimalField(max_digits=16, decimal_places=2)
+    currency = serializers.CharField()
+    power_typical_w = serializers.FloatField()
+    power_max_w = serializers.FloatField()
+    rack_units = serializers.IntegerField()
+
+
+class BomSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    lines = BomLineSerializer(many=True)
+    totals = BomTotalsSerializer()
+
+
+class EstimateSerializer(serializers.Serializer):
+    feasible = serializers.BooleanField()
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    size = serializers.JSONField(allow_null=True, help_text="the engine's sizing: tiers, counts, max GPUs, cost")
+    alternatives = serializers.ListField(child=serializers.JSONField())

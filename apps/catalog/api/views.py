@@ -109,17 +109,17 @@ def _read_upload(upload, field: str) -> bytes:
     return upload.read()
 
 
-@extend_schema(
-    tags=["catalog"],
-    operation_id="catalog_export_xlsx",
-    summary="Download the catalog as an Excel workbook",
-    responses={(200, XLSX_CONTENT_TYPE): OpenApiTypes.BINARY},
-)
 class CatalogExportView(APIView):
     """The whole catalog, one sheet per kind; edit it and POST it back to /api/catalog/import/."""
 
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        tags=["catalog"],
+        operation_id="catalog_export_xlsx",
+        summary="Download the catalog as an Excel workbook",
+        responses={(200, XLSX_CONTENT_TYPE): OpenApiTypes.BINARY},
+    )
     def get(self, request):
         response = HttpResponse(catalog_export_workbook(), content_type=XLSX_CONTENT_TYPE)
         name = f"fabricweb-catalog-{timezone.now():%Y%m%d}.xlsx"
@@ -127,22 +127,22 @@ class CatalogExportView(APIView):
         return response
 
 
-@extend_schema(
-    tags=["catalog"],
-    summary="Import an edited catalog workbook (staff)",
-    request={"multipart/form-data": s.CatalogImportSerializer},
-    responses={
-        200: s.ImportResultSerializer,
-        400: OpenApiResponse(s.ImportErrorSerializer, description="Every bad value by sheet, row and column; "
-                                                                  "nothing was imported."),
-    },
-)
 class CatalogImportView(APIView):
     """Upsert by SKU from an .xlsx workbook, all or nothing."""
 
     permission_classes = [permissions.IsAdminUser]
     parser_classes = [MultiPartParser, FormParser]
 
+    @extend_schema(
+        tags=["catalog"],
+        summary="Import an edited catalog workbook (staff)",
+        request={"multipart/form-data": s.CatalogImportSerializer},
+        responses={
+            200: s.ImportResultSerializer,
+            400: OpenApiResponse(s.ImportErrorSerializer, description="Every bad value by sheet, row and column; "
+                                                                      "nothing was imported."),
+        },
+    )
     def post(self, request):
         form = s.CatalogImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -154,22 +154,22 @@ class CatalogImportView(APIView):
         return Response(s.ImportResultSerializer(result.as_dict()).data)
 
 
-@extend_schema(
-    tags=["catalog"],
-    summary="Import switch models from NetBox device-type YAML (staff)",
-    request={"multipart/form-data": s.NetboxImportSerializer, "application/json": s.NetboxImportSerializer},
-    responses={
-        200: s.NetboxImportResultSerializer,
-        400: OpenApiResponse(s.ImportErrorSerializer, description="Problems by file (sheet), document (row) and "
-                                                                  "YAML key (column); nothing was imported."),
-    },
-)
 class NetboxImportView(APIView):
     """Files in multipart field `file` (repeatable), or YAML text in `yaml`; several documents per file allowed."""
 
     permission_classes = [permissions.IsAdminUser]
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
+    @extend_schema(
+        tags=["catalog"],
+        summary="Import switch models from NetBox device-type YAML (staff)",
+        request={"multipart/form-data": s.NetboxImportSerializer, "application/json": s.NetboxImportSerializer},
+        responses={
+            200: s.NetboxImportResultSerializer,
+            400: OpenApiResponse(s.ImportErrorSerializer, description="Problems by file (sheet), document (row) and "
+                                                                      "YAML key (column); nothing was imported."),
+        },
+    )
     def post(self, request):
         data = request.data
         if hasattr(data, "getlist"):  # multipart: one or more files under "file"
@@ -190,15 +190,15 @@ class NetboxImportView(APIView):
         return Response(s.NetboxImportResultSerializer(payload).data)
 
 
-@extend_schema(
-    tags=["catalog"],
-    operation_id="catalog_switches_netbox_yaml",
-    summary="A switch model as NetBox device-type YAML",
-    responses={(200, "application/yaml"): OpenApiTypes.STR},
-)
 class SwitchNetboxExportView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(
+        tags=["catalog"],
+        operation_id="catalog_switches_netbox_yaml",
+        summary="A switch model as NetBox device-type YAML",
+        responses={(200, "application/yaml"): OpenApiTypes.STR},
+    )
     def get(self, request, pk: int):
         switch = get_object_or_404(selectors.switch_list(), pk=pk)
         response = HttpResponse(netbox_device_type_yaml(switch=switch), content_type="application/yaml; charset=utf-8")

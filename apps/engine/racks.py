@@ -5,11 +5,14 @@ Placement rules:
   apart. Every block below starts a new row.
 - Compute: each scale unit's servers fill consecutive racks, `servers_per_rack` each, and a new
   SU starts a new rack; the SU's leaves (all planes, one per rail) stand together in one network
-  rack in the middle of the SU's server racks (after the first half of them).
-- 2 tiers: the spine racks (all planes) form network rows between the first and the second half
-  of the scale units, so no leaf is more than half the hall away from its spines.
-- 3 tiers: each pod's scale units are followed by a network row of that pod's spines (all planes);
+  rack in the middle of the SU's server racks (after the first half of them), or after them
+  with leaf_rack = "end".
+- spine_rows = "middle" (default):
+  2 tiers: the spine racks (all planes) form network rows between the first and the second half
+  of the scale units, so no leaf is more than half the hall away from its spines;
+  3 tiers: each pod's scale units are followed by a network row of that pod's spines (all planes);
   the core racks (all planes) form network rows in the middle of the pods.
+- spine_rows = "end": spine rows (pod by pod), then core rows, after all compute rows.
 - Spine and core racks hold `switches_per_rack` switches each, in device order.
 - Rack units count from 1 at the bottom; a rack's devices are stacked in device order.
 
@@ -67,18 +70,21 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout) -> Placement:
     spines_all = np.arange(lay.spine_base, lay.core_base)
     cores_all = np.arange(lay.core_base, lay.count)
     blocks: list[tuple] = []
-    if sz.tiers == 2:
+    if layout.spine_rows == "end":
+        blocks.append(("compute", 0, sus))
+        if sz.tiers == 2:
+            blocks.append(("network", spines_all))
+        else:
+            blocks.append(("network", _spines_by_pod(lay, spines_all)[0]))
+            blocks.append(("network", cores_all))
+    elif sz.tiers == 2:
         half = -(-sus // 2)
         blocks.append(("compute", 0, half))
         blocks.append(("network", spines_all))
         if half < sus:
             blocks.append(("compute", half, sus))
     else:
-        spine_pod = lay.pod[lay.spine_base:lay.core_base]
-        spine_plane = lay.plane[lay.spine_base:lay.core_base]
-        order = np.lexsort((np.arange(spine_pod.shape[0]), spine_plane, spine_pod))  # pod, then plane
-        spines_sorted = spines_all[order]
-        pod_sorted = spine_pod[order]
+        spines_sorted, pod_sorted = _spines_by_pod(lay, spines_all)
         bounds = np.searchsorted(pod_sorted, np.arange(sz.pods + 1))
         core_before = sz.pods // 2 if sz.pods > 1 else 1
         for k in range(sz.pods):
@@ -116,7 +122,7 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout) -> Placement:
     su = s // d
     slot = s % d
     server_racks = np.where(su == sus - 1, last_server_racks, full_server_racks)
-    mid = server_racks // 2
+    mid = server_racks // 2 if layout.leaf_rack == "middle" else server_racks
     rack_in_su = slot // spr
     pos = rack_in_su + (rack_in_su >= mid)
     linear = (su - su_block_first[su]) * (full_server_racks + 1) + pos
@@ -127,12 +133,22 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout) -> Placement:
     # Leaves: the SU's network rack, stacked by rail.
     leaves = np.arange(lay.leaf_base, lay.spine_base)
     lsu = lay.su[leaves]
-    lmid = np.where(lsu == sus - 1, last_server_racks, full_server_racks) // 2
+    lmid = np.where(lsu == sus - 1, last_server_racks, full_server_racks)
+    if layout.leaf_rack == "middle":
+        lmid = lmid // 2
     linear = (lsu - su_block_first[lsu]) * (full_server_racks + 1) + lmid
     row[leaves] = su_block_row[lsu] + linear // rpr
     col[leaves] = linear % rpr
     ru[leaves] = lay.rail[leaves] * max(1, spec.leaf.rack_units) + 1
     return Placement(row.astype(np.int32), col.astype(np.int32), ru.astype(np.int32), next_row)
+
+
+def _spines_by_pod(lay: Layout, spines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Spine device indexes ordered by pod, then plane, then index; and their pods."""
+    pod = lay.pod[lay.spine_base:lay.core_base]
+    plane = lay.plane[lay.spine_base:lay.core_base]
+    order = np.lexsort((np.arange(pod.shape[0]), plane, pod))
+    return spines[order], pod[order]
 
 
 def _switch_ru(spec: DesignSpec, lay: Layout, devices: np.ndarray) -> int:

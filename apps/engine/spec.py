@@ -161,6 +161,8 @@ class RackLayout:
     row_pitch_m: float = 2.4
     slack_m: float = 3.0
     switches_per_rack: int = 16  # spine and core racks; an SU's leaves share one rack whatever their number
+    leaf_rack: str = "middle"  # an SU's leaf rack: "middle" of its server racks or at their "end"
+    spine_rows: str = "middle"  # spine/core rows "middle" (between compute rows) or "end" (after them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +274,9 @@ class DesignSpec:
         _check_number(bad, "layout.rack_width_m", layout.rack_width_m, 0.0, 100.0, open_low=True)
         _check_number(bad, "layout.row_pitch_m", layout.row_pitch_m, 0.0, 100.0, open_low=True)
         _check_number(bad, "layout.slack_m", layout.slack_m, 0.0, 1000.0)
+        for name in ("leaf_rack", "spine_rows"):
+            if getattr(layout, name) not in ("middle", "end"):
+                bad(f"layout.{name}", f"must be \"middle\" or \"end\", not {getattr(layout, name)!r}")
         pools = self.pools
         nets = {}
         for name in ("host", "p2p", "loopback"):

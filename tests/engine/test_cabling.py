@@ -9,7 +9,7 @@ import pytest
 
 from apps.engine.plan import plan
 from apps.engine.racks import place, raw_lengths
-from apps.engine.spec import InfeasibleSpec, Optic, RackLayout
+from apps.engine.spec import InfeasibleSpec, Optic, RackLayout, SpecError
 from apps.engine.topology import device_layout, size_fabric
 
 from .builders import CABLES, FIBERS, OPTICS, spec, switch
@@ -140,3 +140,23 @@ def test_spec_without_interconnects_uses_the_seed_catalog():
     p = plan(spec(256, leaf=switch(64), catalog=False))
     assert p.media and all(m.a_sku for m in p.media)
     assert any(line.category == "transceiver" for line in p.bom)
+
+
+def test_spine_rows_between_compute_rows_shorten_leaf_spine_runs_against_rows_at_the_end():
+    middle = plan(spec(8 * 32 * 8, leaf=switch(64)))
+    end = plan(spec(8 * 32 * 8, leaf=switch(64), layout=RackLayout(spine_rows="end")))
+    t1 = middle.links.tier == 1
+    assert middle.links.length_m[t1].max() < end.links.length_m[t1].max()
+    last_compute_row = max(d.row for d in end.devices if d.role in ("server", "leaf"))
+    assert min(d.row for d in end.devices if d.role == "spine") == last_compute_row + 1
+
+
+def test_leaf_rack_stands_in_the_middle_or_at_the_end_of_its_scale_unit():
+    layout = RackLayout(servers_per_rack=4, racks_per_row=32)
+    middle = plan(spec(32 * 8, leaf=switch(64), layout=layout))
+    end = plan(spec(32 * 8, leaf=switch(64), layout=replace(layout, leaf_rack="end")))
+    first_leaf = [next(d for d in p.devices if d.role == "leaf") for p in (middle, end)]
+    assert [d.col for d in first_leaf] == [4, 8]  # 8 server racks per SU
+    with pytest.raises(SpecError) as err:
+        spec(64, layout=replace(layout, leaf_rack="top")).validate()
+    assert "layout.leaf_rack" in err.value.errors

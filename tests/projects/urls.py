@@ -29,6 +29,37 @@ DIRECT: dict[str, Callable[[Project], dict[str, Any]]] = {
 }
 
 
+def _design_pk(project: Project) -> dict[str, Any]:
+    from tests.designs.factories import DesignFactory
+
+    return {"pk": DesignFactory(project=project).pk}
+
+
+def _version_pk(project: Project) -> dict[str, Any]:
+    from tests.designs.factories import DesignVersionFactory
+
+    return {"pk": DesignVersionFactory(design__project=project).pk}
+
+
+def _job_pk(project: Project) -> dict[str, Any]:
+    from tests.designs.factories import JobFactory
+
+    return {"pk": JobFactory(version__design__project=project).pk}
+
+
+# Designs: routes by design, version or job id, each reached through its project.
+DIRECT.update({
+    "api-design-detail": _design_pk,
+    "api-design-version-list": _design_pk,
+    "api-version-detail": _version_pk,
+    "api-version-device-list": _version_pk,
+    "api-version-link-list": _version_pk,
+    "api-version-port-list": _version_pk,
+    "api-version-bom": _version_pk,
+    "api-job-detail": _job_pk,
+})
+
+
 def _walk(patterns, namespace: str | None, params: frozenset[str]):
     for entry in patterns:
         entry_params = params | frozenset(entry.pattern.regex.groupindex)

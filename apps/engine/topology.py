@@ -87,17 +87,17 @@ def spread(leaves: int, uplinks: int, spines: int, first_port: int) -> tuple[np.
     """
     q, rem = divmod(uplinks, spines)
     s = np.arange(spines)
-    l = np.arange(leaves)
+    lf = np.arange(leaves)
     count = np.full((leaves, spines), q, dtype=np.int64)
     if rem:
-        count += ((s[None, :] - (l[:, None] * rem)) % spines) < rem
+        count += ((s[None, :] - (lf[:, None] * rem)) % spines) < rem
     flat = count.ravel()
     leaf_start = np.cumsum(count, axis=1) - count  # within the leaf, by spine
     spine_start = np.cumsum(count, axis=0) - count  # within the spine, by leaf
     total = int(flat.sum())
     pair_first = np.cumsum(flat) - flat
     t = np.arange(total, dtype=np.int64) - np.repeat(pair_first, flat)
-    leaf = np.repeat(np.repeat(l, spines), flat)
+    leaf = np.repeat(np.repeat(lf, spines), flat)
     spine = np.repeat(np.tile(s, leaves), flat)
     leaf_port = first_port + np.repeat(leaf_start.ravel(), flat) + t
     spine_port = np.repeat(spine_start.ravel(), flat) + t
@@ -215,7 +215,7 @@ class Layout:
 
 def device_layout(sz: Sizing) -> Layout:
     """Grouping of every device: plane, pod, SU, rail, spine/core group, index within the plane."""
-    planes, rpp, sus = sz.planes, sz.rails_per_plane, sz.scale_units
+    planes, rpp = sz.planes, sz.rails_per_plane
     leaf_base = sz.servers
     spine_base = leaf_base + planes * sz.leaves_per_plane
     core_base = spine_base + planes * sz.spines_per_plane
@@ -263,7 +263,7 @@ def device_layout(sz: Sizing) -> Layout:
 
 def build_links(sz: Sizing, lay: Layout) -> LinkTable:
     """Every link of the fabric, port to port, as a columnar LinkTable (length, medium, subnet zeroed)."""
-    planes, rpp, sus, rails = sz.planes, sz.rails_per_plane, sz.scale_units, sz.rails
+    planes, rpp, rails = sz.planes, sz.rails_per_plane, sz.rails
     d, u = sz.su_servers, sz.leaf_uplinks
     lpp = sz.leaves_per_plane
 
@@ -279,41 +279,29 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
     t0_plane = np.tile(i // rpp, sz.servers)
     t0_rail = t0_a_port
 
-    # Tier 1: one spread pattern per spine group, offset per plane (and pod).
+    # Tier 1: one plane's wiring (a spread pattern per spine group), then the same for every plane.
     if sz.tiers == 2:
         leaf, leaf_port, spine, spine_port = spread(lpp, u, sz.spines_per_plane, d)
-        n = leaf.shape[0]
-        plane_ix = np.arange(planes, dtype=np.int64)
-        t1_a_dev = (lay.leaf_base + plane_ix[:, None] * lpp + leaf[None, :]).ravel()
-        t1_b_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine[None, :]).ravel()
-        t1_a_port = np.tile(leaf_port, planes)
-        t1_b_port = np.tile(spine_port, planes)
-        t1_plane = np.repeat(plane_ix, n)
-        t1_rail = t1_plane * rpp + np.tile(leaf % rpp, planes)
     else:
         lpod = sz.sus_per_pod * rpp
-        full = spread(lpod, u, sz.spines_per_pod, d) if sz.pods > 1 else None
-        last_leaves = lpp - (sz.pods - 1) * lpod
-        last = spread(last_leaves, u, sz.spines_last_pod, d)
-        parts = []
-        if full is not None:
-            pods_ix = np.arange(sz.pods - 1, dtype=np.int64)
-            parts.append(tuple(
-                (arr[None, :] + off[:, None]).ravel() for arr, off in (
-                    (full[0], pods_ix * lpod), (full[1], 0 * pods_ix), (full[2], pods_ix * sz.spines_per_pod),
-                    (full[3], 0 * pods_ix))
-            ))
-        k = sz.pods - 1
-        parts.append((last[0] + k * lpod, last[1], last[2] + k * sz.spines_per_pod, last[3]))
-        leaf, leaf_port, spine, spine_port = (np.concatenate(col) for col in zip(*parts))
-        n = leaf.shape[0]
-        plane_ix = np.arange(planes, dtype=np.int64)
-        t1_a_dev = (lay.leaf_base + plane_ix[:, None] * lpp + leaf[None, :]).ravel()
-        t1_b_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine[None, :]).ravel()
-        t1_a_port = np.tile(leaf_port, planes)
-        t1_b_port = np.tile(spine_port, planes)
-        t1_plane = np.repeat(plane_ix, n)
-        t1_rail = t1_plane * rpp + np.tile(leaf % rpp, planes)
+        groups = []
+        if sz.pods > 1:  # full pods share one pattern, offset pod by pod
+            f_leaf, f_leaf_port, f_spine, f_spine_port = spread(lpod, u, sz.spines_per_pod, d)
+            pod = np.arange(sz.pods - 1, dtype=np.int64)[:, None]
+            groups.append(((f_leaf + pod * lpod).ravel(), np.tile(f_leaf_port, sz.pods - 1),
+                           (f_spine + pod * sz.spines_per_pod).ravel(), np.tile(f_spine_port, sz.pods - 1)))
+        last = sz.pods - 1
+        l_leaf, l_leaf_port, l_spine, l_spine_port = spread(lpp - last * lpod, u, sz.spines_last_pod, d)
+        groups.append((l_leaf + last * lpod, l_leaf_port, l_spine + last * sz.spines_per_pod, l_spine_port))
+        leaf, leaf_port, spine, spine_port = (np.concatenate(column) for column in zip(*groups))
+    n = leaf.shape[0]
+    plane_ix = np.arange(planes, dtype=np.int64)
+    t1_a_dev = (lay.leaf_base + plane_ix[:, None] * lpp + leaf[None, :]).ravel()
+    t1_b_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine[None, :]).ravel()
+    t1_a_port = np.tile(leaf_port, planes)
+    t1_b_port = np.tile(spine_port, planes)
+    t1_plane = np.repeat(plane_ix, n)
+    t1_rail = t1_plane * rpp + np.tile(leaf % rpp, planes)
 
     columns = [
         (t0_a_dev, t0_a_port, t0_b_dev, t0_b_port, np.zeros(t0_a_dev.shape[0], np.int8), t0_plane, t0_rail),

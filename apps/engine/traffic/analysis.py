@@ -38,7 +38,8 @@ ASSUMPTIONS = (
     "next hops, in an order rotated by destination (ideal topology-aware collective library).",
     "GPU i of a server uses NIC port i x ports / GPUs; All-to-All sends to other rails through the NVLink peer "
     "on the destination rail (PXN), so network flows stay on one rail; traffic inside a server stays on NVLink.",
-    "Ring All-Reduce: one ring per rail over the servers in plan order, one queue pair per ring neighbour.",
+    "Ring All-Reduce: one ring per rail over the servers in plan order; each connection uses "
+    "qps_per_connection queue pairs, each its own flow.",
 )
 
 
@@ -103,6 +104,7 @@ class TrafficReport:
     line_gbps: float
     seed: int
     max_flows: int
+    qps_per_connection: int
     seconds: float
     patterns: dict[str, PatternReport]
     assumptions: tuple[str, ...] = ASSUMPTIONS
@@ -148,12 +150,14 @@ def link_loads(fabric: Fabric, routes: Routes, demand: float | np.ndarray) -> Li
 
 
 def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_FLOWS, seed: int = 0,
-            message_bytes: int = DEFAULT_MESSAGE_BYTES,
+            message_bytes: int = DEFAULT_MESSAGE_BYTES, qps_per_connection: int = 1,
             progress: Callable[[str, int], None] | None = None) -> TrafficReport:
     """Route the collectives over the plan's fabric with both strategies and summarise link loads.
 
     pattern: "all-reduce", "all-to-all" or "both". Flows above `max_flows` are sampled (said so
-    in the result). Deterministic for a given seed.
+    in the result). `qps_per_connection` queue pairs (flows) per GPU-to-GPU connection
+    (NCCL_IB_QPS_PER_CONNECTION). `progress(stage, percent)` is called after each routing.
+    Deterministic for a given seed.
     """
     started = time.perf_counter()
     names = PATTERNS if pattern == "both" else (pattern,)
@@ -163,6 +167,8 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
         raise ValueError(f"max_flows must be at least {MIN_MAX_FLOWS}")
     if int(message_bytes) <= 0:
         raise ValueError("message_bytes must be positive")
+    if not 1 <= int(qps_per_connection) <= 64:
+        raise ValueError("qps_per_connection must be between 1 and 64")
     fabric = Fabric(plan)
     reports = {}
     steps = len(names) * len(STRATEGIES)
@@ -170,7 +176,7 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
     for name in names:
         rng = np.random.default_rng([seed, PATTERNS.index(name)])
         make = ring_all_reduce if name == "all-reduce" else all_to_all
-        flowset = make(fabric, max_flows=int(max_flows), rng=rng)
+        flowset = make(fabric, max_flows=int(max_flows), rng=rng, qps=int(qps_per_connection))
         results: dict[str, tuple[Routes, LinkLoads]] = {}
         demand = fabric.nic_gbps / flowset.flows_per_nic if flowset.flows_per_nic else 0.0
         for strategy in STRATEGIES:
@@ -182,6 +188,7 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
         reports[name] = _pattern_report(fabric, flowset, results, demand, int(message_bytes))
     return TrafficReport(gpus=plan.gpus, servers=fabric.servers, rails=fabric.nic_ports, tiers=plan.tiers,
                          line_gbps=fabric.nic_gbps, seed=seed, max_flows=int(max_flows),
+                         qps_per_connection=int(qps_per_connection),
                          seconds=round(time.perf_counter() - started, 3), patterns=reports)
 
 

@@ -9,12 +9,13 @@ Assumptions (stated in every report):
   pair per ring neighbour (NCCL_IB_QPS_PER_CONNECTION=1).
 - All-to-All is every GPU to every other GPU. Traffic to a GPU on another rail first crosses
   NVLink to the local GPU on the destination's rail (PXN), so every network flow stays on
-  one rail: the G GPUs of server s each have their own queue pair from NIC (s, rail q) to
-  NIC (t, rail q) for every GPU of t on rail q. Traffic inside a server never touches the
+  one rail: the G GPUs of server s each have their own connection (of `qps` queue pairs)
+  from NIC (s, rail q) to NIC (t, rail q) for every GPU of t on rail q. Traffic inside a server never touches the
   network.
 - Above `max_flows`, All-to-All is sampled by pairwise-exchange steps: step e sends from
-  every server s to server s + e; a uniform random subset of the S - 1 steps is analysed,
-  so every NIC still sends and receives the same number of flows.
+  every server s to server s + e; m of the S - 1 steps, evenly spaced from a random start
+  (systematic sampling), are analysed, so near and far destinations keep their share and
+  every NIC still sends and receives the same number of flows.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def gpus_per_server(fabric: Fabric) -> int:
     return max(1, int(fabric.plan.spec.server.gpus))
 
 
-def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator) -> FlowSet:
+def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1) -> FlowSet:
     servers, ports = fabric.servers, fabric.nic_ports
     description = f"Ring All-Reduce within each of {ports} rails over {servers} servers"
     if servers < 2 or not ports:
@@ -50,8 +51,8 @@ def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator)
                        0.0)
     s = np.arange(servers, dtype=np.int64)
     q = np.arange(ports, dtype=np.int64)
-    src = (s[:, None] * ports + q[None, :]).ravel()
-    dst = (((s + 1) % servers)[:, None] * ports + q[None, :]).ravel()
+    src = np.repeat((s[:, None] * ports + q[None, :]).ravel(), qps)
+    dst = np.repeat((((s + 1) % servers)[:, None] * ports + q[None, :]).ravel(), qps)
     total = len(src)
     sampled, method = False, ""
     if total > max_flows:
@@ -61,15 +62,16 @@ def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator)
         method = f"{max_flows:,} of {total:,} ring flows chosen uniformly at random"
     # each rail's ring reduces 1/ports of the buffer; a ring all-reduce sends 2 (S-1)/S of it
     per_message = 2 * (servers - 1) / servers / ports
-    return FlowSet("all-reduce", description, src, dst, total, 1, sampled, method, per_message)
+    return FlowSet("all-reduce", description, src, dst, total, qps, sampled, method, per_message)
 
 
-def all_to_all(fabric: Fabric, *, max_flows: int, rng: np.random.Generator) -> FlowSet:
+def all_to_all(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1) -> FlowSet:
     servers, ports = fabric.servers, fabric.nic_ports
     gpus = gpus_per_server(fabric)
     n_gpus = servers * gpus
     description = f"All-to-All across {n_gpus} GPUs ({servers} servers), PXN over the destination's rail"
-    qps_per_nic_pair = gpus * max(1, gpus // max(ports, 1))  # local GPUs x remote GPUs on that rail
+    # local GPUs x remote GPUs on that rail x queue pairs per connection
+    qps_per_nic_pair = gpus * max(1, gpus // max(ports, 1)) * qps
     if servers < 2 or not ports:
         return FlowSet("all-to-all", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
                        0.0)
@@ -79,10 +81,12 @@ def all_to_all(fabric: Fabric, *, max_flows: int, rng: np.random.Generator) -> F
     sampled, method = False, ""
     if total > max_flows:
         m = max(1, max_flows // per_step)
-        steps = np.sort(rng.choice(steps, size=m, replace=False))
+        # systematic sample: evenly spaced steps from a random start, so near and far
+        # destinations keep their share (a plain random pick of few steps would not)
+        steps = 1 + np.floor((rng.random() + np.arange(m)) * (servers - 1) / m).astype(np.int64)
         sampled = True
-        method = (f"{m} of {servers - 1} pairwise-exchange steps (server s to s + e) chosen uniformly at random: "
-                  f"{m * per_step:,} of {total:,} flows; every NIC sends and receives the same number")
+        method = (f"{m} of {servers - 1} pairwise-exchange steps (server s to s + e), evenly spaced from a random "
+                  f"start: {m * per_step:,} of {total:,} flows; every NIC sends and receives the same number")
     s = np.arange(servers, dtype=np.int64)
     q = np.arange(ports, dtype=np.int64)
     src_srv = np.broadcast_to(s[None, :], (len(steps), servers))

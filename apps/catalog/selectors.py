@@ -110,6 +110,7 @@ def optic_hw(*, transceiver: Transceiver) -> engine.Optic:
     return engine.Optic(
         sku=t.sku, form_factor=t.form_factor, gbps=t.gbps, port_gbps=t.port_gbps, ports=t.ports, media=t.media,
         fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=float(t.power_w), price=float(t.list_price),
+        connector=t.connector,
     )
 
 

@@ -177,11 +177,14 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
         rng = np.random.default_rng([seed, PATTERNS.index(name)])
         make = ring_all_reduce if name == "all-reduce" else all_to_all
         flowset = make(fabric, max_flows=int(max_flows), rng=rng, qps=int(qps_per_connection))
-        results: dict[str, tuple[Routes, LinkLoads]] = {}
+        results: dict[str, tuple[LinkLoads, _FlowSummary]] = {}
         demand = fabric.nic_gbps / flowset.flows_per_nic if flowset.flows_per_nic else 0.0
         for strategy in STRATEGIES:
             routes = fabric.route(flowset.src, flowset.dst, strategy=strategy, seed=seed)
-            results[strategy] = (routes, link_loads(fabric, routes, demand))
+            loads = link_loads(fabric, routes, demand)
+            # summarise the per-flow paths now so only one strategy's paths are held at a time
+            results[strategy] = (loads, _flow_summary(routes, loads))
+            del routes
             done += 1
             if progress:
                 progress(f"traffic {name} {strategy}", int(100 * done / steps))
@@ -192,11 +195,11 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
                          seconds=round(time.perf_counter() - started, 3), patterns=reports)
 
 
-def _pattern_report(fabric: Fabric, flowset: FlowSet, results: dict[str, tuple[Routes, LinkLoads]], demand: float,
-                    message_bytes: int) -> PatternReport:
+def _pattern_report(fabric: Fabric, flowset: FlowSet, results: dict[str, tuple[LinkLoads, "_FlowSummary"]],
+                    demand: float, message_bytes: int) -> PatternReport:
     fabric_dirs = np.repeat(fabric.tier >= 1, 2)
     top = 1.0
-    for routes, loads in results.values():
+    for loads, _ in results.values():
         used = fabric_dirs & (loads.flows > 0)
         if used.any():
             top = max(top, float(loads.util[used].max()))
@@ -205,9 +208,9 @@ def _pattern_report(fabric: Fabric, flowset: FlowSet, results: dict[str, tuple[R
     nic_bytes = flowset.nic_bytes_per_message * message_bytes
     strategies = {}
     unroutable = 0
-    for strategy, (routes, loads) in results.items():
-        strategies[strategy] = _strategy_result(fabric, strategy, routes, loads, edges, nic_bytes)
-        unroutable = max(unroutable, int((~routes.routed).sum()))
+    for strategy, (loads, flows) in results.items():
+        strategies[strategy] = _strategy_result(fabric, strategy, loads, flows, edges, nic_bytes)
+        unroutable = max(unroutable, flows.unroutable)
     notes = []
     if flowset.sampled:
         notes.append(f"Sampled: {flowset.sample_method}.")
@@ -234,39 +237,54 @@ def _summary(util: np.ndarray) -> tuple[float, float, float, float]:
     return mean, float(np.percentile(util, 99)), float(util.max()), float(util.max() / mean) if mean else 1.0
 
 
-def _strategy_result(fabric: Fabric, strategy: str, routes: Routes, loads: LinkLoads, edges: np.ndarray,
-                     nic_bytes: float) -> StrategyResult:
+@dataclass(slots=True)
+class _FlowSummary:
+    collision_share: float
+    oversubscribed_share: float
+    effective_bandwidth: float
+    mean_flow_bandwidth: float
+    unroutable: int
+
+
+def _flow_summary(routes: Routes, loads: LinkLoads) -> _FlowSummary:
+    """What the flows see of the loads: their bottleneck and whether they share a fabric link."""
     hops = routes.hops
-    # index -1 (no hop) reads the appended zero
-    util_on_path = np.append(loads.util, 0.0)[hops]
-    shared_on_path = np.append(loads.flows, 0)[hops[1:5]] > 1
-    n_flows = hops.shape[1]
     routed = routes.routed
-    bottleneck = util_on_path.max(axis=0) if n_flows else np.zeros(0)
+    unroutable = int((~routed).sum())
+    if not hops.shape[1] or not routed.any():
+        return _FlowSummary(0.0, 0.0, 1.0, 1.0, unroutable)
+    # index -1 (no hop) reads the appended zero
+    bottleneck = np.append(loads.util, 0.0)[hops].max(axis=0)[routed]
+    shared = (np.append(loads.flows, 0)[hops[1:5]] > 1).any(axis=0)[routed]
+    counted = len(bottleneck)
+    return _FlowSummary(
+        collision_share=float(shared.sum() / counted),
+        oversubscribed_share=float((bottleneck > OVER).sum() / counted),
+        effective_bandwidth=float(1.0 / max(1.0, bottleneck.max())),
+        mean_flow_bandwidth=float((1.0 / np.maximum(1.0, bottleneck)).mean()),
+        unroutable=unroutable,
+    )
+
+
+def _strategy_result(fabric: Fabric, strategy: str, loads: LinkLoads, flows: _FlowSummary, edges: np.ndarray,
+                     nic_bytes: float) -> StrategyResult:
     fabric_dirs = np.repeat(fabric.tier >= 1, 2)
     used = fabric_dirs & (loads.flows > 0)
     mean, p99, worst, _ = _summary(loads.util[used])
     histogram, _ = np.histogram(np.minimum(loads.util[used], edges[-1]), bins=edges)
-    counted = max(int(routed.sum()), 1)
-    if n_flows and routed.any():
-        share_collide = float(shared_on_path.any(axis=0)[routed].sum() / counted)
-        share_over = float((bottleneck[routed] > OVER).sum() / counted)
-        effective = float(1.0 / max(1.0, bottleneck[routed].max()))
-        mean_flow = float((1.0 / np.maximum(1.0, bottleneck[routed])).mean())
-    else:
-        share_collide, share_over, effective, mean_flow = 0.0, 0.0, 1.0, 1.0
+    effective = flows.effective_bandwidth
     seconds = nic_bytes * 8 / (fabric.nic_gbps * 1e9 * effective) if fabric.nic_gbps else 0.0
-    hop_stats = tuple(_hop_stats(fabric, strategy, h, hops[h], loads) for h in range(len(HOPS)))
+    hop_stats = tuple(_hop_stats(fabric, strategy, h, loads) for h in range(len(HOPS)))
     # imbalance is judged within a hop: tiers carry different shares of the traffic by design
     worst_over_mean = max((hs.worst_over_mean for hs in hop_stats if hs.tier >= 1 and hs.used), default=1.0)
     return StrategyResult(strategy=strategy, histogram=tuple(int(c) for c in histogram), links_used=int(used.sum()),
                           mean_util=mean, p99_util=p99, max_util=worst, worst_over_mean=worst_over_mean,
-                          collision_share=share_collide, oversubscribed_share=share_over,
-                          effective_bandwidth=effective, mean_flow_bandwidth=mean_flow,
+                          collision_share=flows.collision_share, oversubscribed_share=flows.oversubscribed_share,
+                          effective_bandwidth=effective, mean_flow_bandwidth=flows.mean_flow_bandwidth,
                           estimated_ms=seconds * 1e3, hops=hop_stats)
 
 
-def _hop_stats(fabric: Fabric, strategy: str, h: int, hop: np.ndarray, loads: LinkLoads) -> HopStats:
+def _hop_stats(fabric: Fabric, strategy: str, h: int, loads: LinkLoads) -> HopStats:
     tier, down = HOP_TIER[h], HOP_DOWN[h]
     dirs = 2 * np.flatnonzero(fabric.tier == tier) + int(down)
     flows = loads.flows[dirs]

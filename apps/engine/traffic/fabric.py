@@ -11,7 +11,9 @@ Rules (valley-free shortest paths of a rail-optimized Clos, as BGP/ECMP installs
 - Leaves in different components: leaf uplink (hop 1), then the spine picks one of its core
   uplinks (hop 2), the core picks one of its links down into the destination component
   (hop 3, equal-cost among its spines there and their parallel links), and that spine
-  goes down to the destination leaf (hop 4).
+  goes down to the destination leaf (hop 4). When a partly filled pod is not reached by
+  every core, the equal-cost sets towards it shrink to the spines and cores that do reach
+  it, as BGP would install them.
 Every equal-cost choice is made either by the ECMP hash (hashing.py) or, for "hash-aware"
 routing, by an ideal source-port choice that places flows round-robin over the choices at
 each switch. Flows are ordered for the round robin by how far their destination is from
@@ -74,7 +76,7 @@ class _PairIndex:
 class Routes:
     """Per-flow paths: hops[h, f] is the link-direction index of hop h of flow f, -1 if unused."""
 
-    hops: np.ndarray  # int64, shape (6, flows)
+    hops: np.ndarray  # int32, shape (6, flows)
     routed: np.ndarray  # bool, flows that found a path
 
 
@@ -248,7 +250,7 @@ class Fabric:
         src_nic = np.asarray(src_nic, dtype=np.int64)
         dst_nic = np.asarray(dst_nic, dtype=np.int64)
         n = len(src_nic)
-        hops = np.full((6, n), -1, dtype=np.int64)
+        hops = np.full((6, n), -1, dtype=np.int32)
         routed = np.ones(n, dtype=bool)
         src_link = self.nic_link[src_nic]
         dst_link = self.nic_link[dst_nic]

@@ -1,0 +1,226 @@
+"""Benchmark design generation from API request to job done, through a real server and worker.
+
+    .venv/bin/python bench/bench_designs.py                 # 5,000 and 65,536 GPUs
+    .venv/bin/python bench/bench_designs.py --gpus 16384 --repeat 3
+
+What runs (nothing in-process but the HTTP client and the bookkeeping):
+- PostgreSQL database BENCH_DATABASE (default fabricweb_bench on 127.0.0.1), migrated, with the
+  seed catalog; Redis on 127.0.0.1 (BENCH_BROKER_URL, default db 12) as the broker;
+- a gunicorn web server and a `celery worker --pool=solo` on a queue of its own;
+- per size: POST /api/projects/{id}/designs/ (token auth), then GET /api/jobs/{id}/ every 50 ms
+  until the job is finished.
+
+Printed per size: devices, links, ports; "total" = API request to job done as the client sees it;
+the job's own plan and save times (save = every row written with COPY inside the transaction);
+and "persist+commit" = the same plan's rows written again in this process in a fresh
+transaction, committed (then deleted), i.e. the persistence cost alone.
+Design: DGX H100 (8x400G) on 64x400G switches (Tomahawk-4 class), 1:1, tiers automatic.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BIN = Path(sys.executable).parent
+
+SERVER_SKU = "DGXH-G640F+P2EDI36"
+SWITCH_SKU = "DCS-7060DX5-64S"
+
+
+def _env(database: str, broker: str, queue: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "fabricweb.settings",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database}",
+        "CELERY_BROKER_URL": broker,
+        "CELERY_RESULT_BACKEND": broker,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _database_ready(database: str) -> None:
+    exists = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname='{database}'"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    if exists != "1":
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {database}"], check=True)
+
+
+class Api:
+    def __init__(self, base: str, token: str):
+        self.base, self.token = base, token
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers={
+            "Authorization": f"Token {self.token}", "Content-Type": "application/json", "Accept": "application/json",
+        })
+        try:
+            with urllib.request.urlopen(request, timeout=600) as response:
+                return response.status, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+
+def _wait_http(url: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # answering (401 is fine)
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"server at {url} did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--gpus", type=int, nargs="+", default=[5000, 65536])
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--database", default=os.environ.get("BENCH_DATABASE", "fabricweb_bench"))
+    parser.add_argument("--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12"))
+    args = parser.parse_args()
+
+    queue = f"fabricweb-bench-{uuid.uuid4().hex[:8]}"
+    env = _env(args.database, args.broker, queue)
+    os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL",
+                                             "CELERY_RESULT_BACKEND", "CELERY_TASK_ALWAYS_EAGER",
+                                             "CELERY_TASK_DEFAULT_QUEUE")})
+    _database_ready(args.database)
+    python = str(BIN / "python")
+    subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([python, "manage.py", "load_seed_catalog", "-v0"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+    from rest_framework.authtoken.models import Token
+
+    from apps.catalog.models import ServerModel, SwitchModel
+    from apps.designs.models import Design, DesignVersion, DeviceRecord, LinkRecord, PortRecord
+    from apps.designs.persistence import version_records_write
+    from apps.designs.services.design import version_spec
+    from apps.engine import plan as engine_plan
+    from apps.projects.services import customer_get_or_create, project_create
+
+    user, _ = get_user_model().objects.get_or_create(username="bench")
+    token, _ = Token.objects.get_or_create(user=user)
+    project = user.projects_owned.filter(name="Benchmark").first() or project_create(
+        customer=customer_get_or_create(name="Benchmark customer", created_by=user), name="Benchmark", owner=user,
+    )
+    server = ServerModel.objects.get(sku=SERVER_SKU)
+    switch = SwitchModel.objects.get(sku=SWITCH_SKU)
+
+    logs = tempfile.mkdtemp(prefix="fabricweb-bench-")
+    port = _free_port()
+    processes = [
+        subprocess.Popen([str(BIN / "gunicorn"), "fabricweb.wsgi:application", "--bind", f"127.0.0.1:{port}",
+                          "--workers", "2", "--timeout", "600"], cwd=ROOT, env=env,
+                         stdout=open(f"{logs}/web.log", "w"), stderr=subprocess.STDOUT, start_new_session=True),
+        subprocess.Popen([str(BIN / "celery"), "-A", "fabricweb", "worker", "--pool=solo", "-Q", queue,
+                          "-n", f"{queue}@%h", "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
+                         cwd=ROOT, env=env, stdout=open(f"{logs}/worker.log", "w"), stderr=subprocess.STDOUT,
+                         start_new_session=True),
+    ]
+    api = Api(f"http://127.0.0.1:{port}", token.key)
+    rows = []
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/api/me/", 60)
+        for gpus in args.gpus:
+            for attempt in range(args.repeat):
+                name = f"bench {gpus} #{attempt} {uuid.uuid4().hex[:6]}"
+                started = time.perf_counter()
+                status, body = api.call("POST", f"/api/projects/{project.pk}/designs/", {
+                    "name": name, "server": server.pk, "leaf_switch": switch.pk, "leaf_breakout": "1x400G",
+                    "gpus": gpus,
+                })
+                accepted = time.perf_counter()
+                if status != 202:
+                    raise SystemExit(f"create answered {status}: {body}")
+                job_id = body["job"]["id"]
+                while True:
+                    _status, job = api.call("GET", f"/api/jobs/{job_id}/")
+                    if job["status"] in ("succeeded", "failed", "lost"):
+                        break
+                    time.sleep(0.05)
+                done = time.perf_counter()
+                if job["status"] != "succeeded":
+                    raise SystemExit(f"job {job_id} {job['status']}: {job['error']}\nlogs in {logs}")
+                version = DesignVersion.objects.get(pk=job["version"])
+                timings = version.summary.get("timings_s", {})
+
+                # Persistence alone: the same plan written again into a scratch version, committed.
+                plan = engine_plan.plan(version_spec(version=version))
+                scratch = DesignVersion.objects.get(pk=version.pk)
+                scratch.pk, scratch.number, scratch.status = None, version.number + 1000, DesignVersion.Status.QUEUED
+                scratch.save()
+                t0 = time.perf_counter()
+                with transaction.atomic():
+                    version_records_write(version=scratch, plan=plan)
+                persist = time.perf_counter() - t0
+                scratch.delete()
+
+                rows.append({
+                    "gpus": gpus,
+                    "devices": DeviceRecord.objects.filter(version=version).count(),
+                    "links": LinkRecord.objects.filter(version=version).count(),
+                    "ports": PortRecord.objects.filter(version=version).count(),
+                    "accept_s": accepted - started,
+                    "total_s": done - started,
+                    "plan_s": timings.get("plan"),
+                    "save_s": timings.get("save"),
+                    "persist_commit_s": persist,
+                })
+                Design.objects.filter(pk=version.design_id).delete()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        connection.close()
+
+    print(f"\nfabricweb design generation, API request -> job done ({os.cpu_count()} CPUs, PostgreSQL, "
+          f"Redis, gunicorn + celery solo worker)")
+    header = ("GPUs", "devices", "links", "ports", "202 in s", "total s", "plan s", "save s", "persist+commit s")
+    print(" | ".join(f"{h:>16}" for h in header))
+    for row in rows:
+        values = (row["gpus"], row["devices"], row["links"], row["ports"], f"{row['accept_s']:.2f}",
+                  f"{row['total_s']:.2f}", f"{row['plan_s']:.2f}", f"{row['save_s']:.2f}",
+                  f"{row['persist_commit_s']:.2f}")
+        print(" | ".join(f"{v:>16}" for v in values))
+    print(f"(server and worker logs: {logs})")
+
+
+if __name__ == "__main__":
+    main()

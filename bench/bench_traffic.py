@@ -76,8 +76,9 @@ def measure(label: str, leaf: dict, tiers: int, repeat: int, max_flows: int) -> 
     for name, pattern in report.patterns.items():
         row["patterns"][name] = {
             "flows": pattern.flows, "flows_total": pattern.flows_total, "sampled": pattern.sampled,
-            **{strategy: {"effective_bw": round(r.effective_bandwidth, 3), "worst_over_mean": round(r.worst_over_mean, 3),
-                          "max_util": round(r.max_util, 3), "oversubscribed_share": round(r.oversubscribed_share, 3)}
+            **{strategy: {"effective_bw": round(r.effective_bandwidth, 3),
+                          "worst_over_mean": round(r.worst_over_mean, 3), "max_util": round(r.max_util, 3),
+                          "oversubscribed_share": round(r.oversubscribed_share, 3)}
                for strategy, r in pattern.strategies.items()},
         }
     return row

@@ -400,3 +400,8 @@ def test_configs_of_a_65536_gpu_design_stream_one_device_at_a_time():
     assert [name for name, _ in first] == [f"server/{d.name}.roce.sh" for d in p.devices[:200]]
     assert elapsed < 30  # the first files come without generating the other 13,000
     assert peak < 64 * 2**20  # one device's text at a time, not the whole design
+
+
+def test_small_nic_mtu_fix_advises_a_jumbo_mtu(three_tier):
+    [warning] = by_code(roce_checklist(three_tier, RoceSettings.from_dict({"nic_mtu": 1500})), "mtu", "warning")
+    assert "mtu 9000" in warning.fix

@@ -281,3 +281,13 @@ def test_analysis_is_deterministic_for_a_seed(four_su):
 def test_analyze_rejects_bad_arguments(four_su, kwargs):
     with pytest.raises(ValueError):
         analyze(four_su, **kwargs)
+
+
+def test_hash_aware_is_not_worse_than_ecmp_on_a_multi_plane_three_tier_fabric():
+    p = make_plan(5000, planes=2)
+    assert p.tiers == 3 and p.planes == 2
+    report = analyze(p, max_flows=200_000)
+    for pattern in report.patterns.values():
+        ecmp, aware = pattern.strategies["ecmp"], pattern.strategies["hash-aware"]
+        assert aware.effective_bandwidth >= ecmp.effective_bandwidth
+        assert aware.worst_over_mean <= ecmp.worst_over_mean

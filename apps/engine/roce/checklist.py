@@ -33,7 +33,8 @@ SEVERITIES = ("error", "warning", "ok")
 RULES = ("pfc_lossless", "trust_mode", "roce_dscp_mapping", "ecn_thresholds", "dcqcn", "headroom", "mtu",
          "cnp_priority", "pfc_watchdog")
 ROCE_IP_OVERHEAD = 60  # IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ICRC 4 around an RDMA payload
-ETH_FRAME_OVERHEAD = 18
+DEFAULT_SWITCH_MTU = 9100
+DEFAULT_NIC_MTU = 9000
 CLASS_LABEL = {"nic": "NIC", "leaf": "leaf", "spine": "spine", "core": "core"}
 
 
@@ -231,9 +232,9 @@ class _Context:
                 if h.configured < h.needed:
                     lc = h.link_class
                     out.append(Finding("error", "headroom", c,
-                                       f"{c.capitalize()} headroom {h.configured // 1024} KB on {lc.name} ports is below the "
-                                       f"{-(-h.needed // 1024)} KB a {lc.gbps}G link of {lc.longest_m:g} m needs; "
-                                       f"frames are dropped before the pause takes effect.",
+                                       f"{c.capitalize()} headroom {h.configured // 1024} KB on {lc.name} ports is "
+                                       f"below the {-(-h.needed // 1024)} KB a {lc.gbps}G link of {lc.longest_m:g} m "
+                                       f"needs; frames are dropped before the pause takes effect.",
                                        f"Raise roce.overrides.{c}.headroom_kb to at least {-(-h.needed // 1024)}, "
                                        f"or clear it to use the computed value.",
                                        {"configured": h.configured, "needed": h.needed, "length_m": lc.longest_m,
@@ -266,24 +267,27 @@ class _Context:
             if m < top:
                 tiers = ", ".join(f"{x} {self.cs[x].mtu}" for x in self.switches)
                 out.append(Finding("error", "mtu", c,
-                                   f"{c.capitalize()} MTU {m} is below the other tiers ({tiers}); larger frames are dropped "
-                                   f"at this hop.", f"Set MTU {top} on every {c} port (PORT mtu).",
+                                   f"{c.capitalize()} MTU {m} is below the other tiers ({tiers}); larger frames are "
+                                   f"dropped at this hop.", f"Set MTU {top} on every {c} port (PORT mtu).",
                                    {"mtu": m, "expected": top}))
             elif m < roce_frame:
                 out.append(Finding("error", "mtu", c,
-                                   f"{c.capitalize()} MTU {m} cannot carry RoCE MTU {s.roce_mtu} plus {ROCE_IP_OVERHEAD} "
-                                   f"bytes of headers.", f"Set MTU {s.mtu} on {c} ports.",
+                                   f"{c.capitalize()} MTU {m} cannot carry RoCE MTU {s.roce_mtu} plus "
+                                   f"{ROCE_IP_OVERHEAD} bytes of headers.",
+                                   f"Set MTU {DEFAULT_SWITCH_MTU} on {c} ports.",
                                    {"mtu": m, "roce_mtu": s.roce_mtu}))
             elif nic_mtu > m:
                 out.append(Finding("error", "mtu", c,
-                                   f"{c.capitalize()} MTU {m} is below the NIC MTU {nic_mtu}; full-size packets from the "
-                                   f"servers are dropped.", f"Set MTU {max(s.mtu, nic_mtu)} on {c} ports.",
+                                   f"{c.capitalize()} MTU {m} is below the NIC MTU {nic_mtu}; full-size packets from "
+                                   f"the servers are dropped.",
+                                   f"Set MTU {max(DEFAULT_SWITCH_MTU, nic_mtu)} on {c} ports.",
                                    {"mtu": m, "nic_mtu": nic_mtu}))
         if nic_mtu and nic_mtu < roce_frame:
             fallback = max((x for x in (256, 512, 1024, 2048, 4096) if x + ROCE_IP_OVERHEAD <= nic_mtu), default=256)
+            advised = max(min(DEFAULT_NIC_MTU, top), roce_frame)
             out.append(Finding("warning", "mtu", "nic",
                                f"NIC MTU {nic_mtu} cannot carry RoCE MTU {s.roce_mtu}; RDMA falls back to "
-                               f"{fallback}-byte packets.", f"ip link set dev <if> mtu {s.nic_mtu} on every backend NIC",
+                               f"{fallback}-byte packets.", f"ip link set dev <if> mtu {advised} on every backend NIC",
                                {"mtu": nic_mtu, "roce_mtu": s.roce_mtu, "fallback": fallback}))
         return out
 

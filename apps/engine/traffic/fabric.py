@@ -16,9 +16,7 @@ Rules (valley-free shortest paths of a rail-optimized Clos, as BGP/ECMP installs
   it, as BGP would install them.
 Every equal-cost choice is made either by the ECMP hash (hashing.py) or, for "hash-aware"
 routing, by an ideal source-port choice that places flows round-robin over the choices at
-each switch. Flows are ordered for the round robin by how far their destination is from
-their source (rotated order); with one flow per source/destination pair this gives the
-Latin-square assignment in which no two sources meet on a downlink.
+each switch (see _RoundRobinChooser for the order).
 
 Link loads are kept per direction: index 2*link is a-to-b ("up"), 2*link+1 is b-to-a ("down").
 """
@@ -30,7 +28,7 @@ import numpy as np
 
 from ..model import Plan
 from ..roce.headroom import tier_gbps
-from .hashing import crc32_5tuple, ecmp_pick, random_source_ports, switch_seeds
+from .hashing import crc32_5tuple, ecmp_pick, fmix32, random_source_ports, switch_seeds
 
 STRATEGIES = ("ecmp", "hash-aware")
 HOPS = ("server-leaf up", "leaf-spine up", "spine-core up", "spine-core down", "leaf-spine down",
@@ -309,7 +307,7 @@ class Fabric:
             core = self.b_dev[up2]
             start, count = self.down2.lookup(self.ordinal[core], cbf)
             ok3 = ok2 & (count > 0)
-            k3 = choose.pick(f, core, count, hop=3, group=core * self.n_components + cbf)
+            k3 = choose.pick(f, core, count, hop=3, group=core * np.int64(self.n_components) + cbf)
             down2 = self.down2.rows[np.where(ok3, start + k3, 0)]
             hops[2, f] = np.where(ok3, 2 * up2, -1)
             hops[3, f] = np.where(ok3, 2 * down2 + 1, -1)
@@ -318,7 +316,7 @@ class Fabric:
         sb = np.where(has_spine, spine_b, 0)
         start, count = self.down1.lookup(self.ordinal[sb], self.ordinal[lb])
         ok4 = has_spine & (count > 0)
-        k4 = choose.pick(remote, sb, count, hop=4, group=sb * self.n_devices + lb)
+        k4 = choose.pick(remote, sb, count, hop=4, group=sb * np.int64(self.n_devices) + lb)
         down1 = self.down1.rows[np.where(ok4, start + k4, 0)]
         hops[4, remote] = np.where(ok4, 2 * down1 + 1, -1)
         routed[remote] = ok4
@@ -337,13 +335,23 @@ class _EcmpChooser:
 
 
 class _RoundRobinChooser:
-    """Hash-aware source ports: flows at one switch take its next hops in turn, in rotated order."""
+    """Hash-aware source ports: flows at one switch take its next hops in turn, in rotated order.
+
+    Going up (hops 1-2) the flows of a switch are ordered by how far their destination is from
+    their source, so with one flow per source/destination pair no two sources meet on a
+    downlink (Latin square). Going down (hops 3-4) the choices are per (switch, destination)
+    group; the flows of a core are ordered by destination leaf so the flows to one leaf take
+    different spines, and each group starts its turn at a position of its own, so sparse
+    groups do not all pile onto their first link.
+    """
 
     def __init__(self, ordinal: np.ndarray, component: np.ndarray, leaf_a: np.ndarray, leaf_b: np.ndarray) -> None:
         n_leaf = np.int64(max(int(ordinal.max()) + 1, 1)) if len(ordinal) else np.int64(1)
         n_comp = np.int64(max(int(component.max()) + 1, 1)) if len(component) else np.int64(1)
         oa, ob = ordinal[leaf_a], ordinal[leaf_b]
         ca, cb = component[leaf_a], component[leaf_b]
+        self.span = n_comp * n_leaf
+        self.leaf_b = ob
         # how far the destination is from the source: component first, then leaf
         self.rotation = ((cb - ca) % n_comp) * n_leaf + (ob - oa) % n_leaf
         self.reverse = ((ca - cb) % n_comp) * n_leaf + (oa - ob) % n_leaf
@@ -351,10 +359,15 @@ class _RoundRobinChooser:
     def pick(self, flows: np.ndarray, switch: np.ndarray, n_choices: np.ndarray, *, hop: int,
              group: np.ndarray | None = None) -> np.ndarray:
         """Choice per flow; `group` (default: the switch) is the set of flows that share the choices."""
-        # going up, order by destination seen from the source; going down, by source seen from the destination
-        key = self.rotation[flows] if hop <= 2 else self.reverse[flows]
-        rank = group_rank(switch if group is None else group, key)
-        return rank % np.maximum(n_choices, 1)
+        n = np.maximum(n_choices, 1)
+        if hop <= 2:
+            return group_rank(switch if group is None else group, self.rotation[flows]) % n
+        key = self.reverse[flows]
+        if hop == 3:
+            key = self.leaf_b[flows] * self.span + key
+        group = switch if group is None else group
+        start = fmix32(group.astype(np.uint64).astype(np.uint32)).astype(np.int64)
+        return (group_rank(group, key) + start) % n
 
 
 def group_rank(group: np.ndarray, key: np.ndarray) -> np.ndarray:

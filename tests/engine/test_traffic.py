@@ -291,3 +291,12 @@ def test_hash_aware_is_not_worse_than_ecmp_on_a_multi_plane_three_tier_fabric():
         ecmp, aware = pattern.strategies["ecmp"], pattern.strategies["hash-aware"]
         assert aware.effective_bandwidth >= ecmp.effective_bandwidth
         assert aware.worst_over_mean <= ecmp.worst_over_mean
+
+
+def test_report_flattens_into_sheet_rows(report_5000):
+    rows = report_5000.summary_rows()
+    assert [(r["pattern"], r["strategy"]) for r in rows] == [
+        ("all-reduce", "ecmp"), ("all-reduce", "hash-aware"), ("all-to-all", "ecmp"), ("all-to-all", "hash-aware")]
+    assert rows[2]["effective_bandwidth"] == report_5000.patterns["all-to-all"].strategies["ecmp"].effective_bandwidth
+    hops = report_5000.hop_rows()
+    assert len(hops) == 4 * 6 and {"pattern", "strategy", "hop", "max_util", "collision_share"} <= set(hops[0])

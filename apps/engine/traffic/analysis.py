@@ -113,6 +113,26 @@ class TrafficReport:
         """JSON-able form (tuples become lists); `TrafficReport.from_dict` reverses it."""
         return asdict(self)
 
+    def summary_rows(self) -> list[dict[str, Any]]:
+        """One row per collective and strategy, keys in sheet column order (workbook, tables)."""
+        rows = []
+        for p in self.patterns.values():
+            for r in p.strategies.values():
+                rows.append({
+                    "pattern": p.pattern, "strategy": r.strategy, "flows": p.flows, "flows_total": p.flows_total,
+                    "sampled": p.sampled, "effective_bandwidth": r.effective_bandwidth,
+                    "mean_flow_bandwidth": r.mean_flow_bandwidth, "worst_over_mean": r.worst_over_mean,
+                    "mean_util": r.mean_util, "p99_util": r.p99_util, "max_util": r.max_util,
+                    "oversubscribed_share": r.oversubscribed_share, "collision_share": r.collision_share,
+                    "links_used": r.links_used, "estimated_ms": r.estimated_ms,
+                })
+        return rows
+
+    def hop_rows(self) -> list[dict[str, Any]]:
+        """One row per collective, strategy and hop of the up-down path."""
+        return [{"pattern": p.pattern, "strategy": r.strategy, **asdict(h)}
+                for p in self.patterns.values() for r in p.strategies.values() for h in r.hops]
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "TrafficReport":
         patterns = {}

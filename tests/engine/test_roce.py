@@ -286,7 +286,7 @@ def test_one_config_file_per_device(three_tier, default_configs):
 
 
 REQUIRED_TABLES = {"PORT", "CABLE_LENGTH", "DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
-                   "MAP_PFC_PRIORITY_TO_QUEUE", "PORT_QOS_MAP", "SCHEDULER", "QUEUE", "WRED_PROFILE", "BUFFER_POOL",
+                   "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "PORT_QOS_MAP", "SCHEDULER", "QUEUE", "WRED_PROFILE", "BUFFER_POOL",
                    "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "PFC_WD"}
 
 
@@ -299,6 +299,7 @@ def test_switch_config_is_json_with_consistent_lossless_settings(three_tier, def
     assert (dscp["26"], dscp["48"]) == ("3", "6")
     assert sum(v != "0" for v in dscp.values()) == 2
     assert config["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["3"] == "3"
+    assert config["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"]["ROCE"] == {"3": "3"}
     links = three_tier.links
     cabled = sorted({int(p) for p in links.a_port[links.a_dev == device.index]}
                     | {int(p) for p in links.b_port[links.b_dev == device.index]})

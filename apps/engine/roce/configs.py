@@ -1,11 +1,13 @@
 """Per-device RoCE configuration files, streamed one device at a time.
 
-Switches get a SONiC config_db.json fragment (load with `config load <file>` or merge it into
-/etc/sonic/config_db.json, then `config qos reload`), built from these rules:
+Switches get a SONiC config_db.json fragment (merge it into the running configuration with
+`config load <file>`, which keeps fields it does not set such as PORT lanes, then
+`config save`), built from these rules:
 - PORT: every cabled port, at its link speed and the class MTU, admin up, described by its peer.
 - DSCP_TO_TC_MAP: RoCE DSCP -> the lossless priority, CNP DSCP -> the CNP priority, the rest -> 0;
   TC = priority = queue (TC_TO_QUEUE_MAP, MAP_PFC_PRIORITY_TO_QUEUE identity); lossless TCs keep
-  their own priority group, the others share PG 0 (TC_TO_PRIORITY_GROUP_MAP).
+  their own priority group, the others share PG 0 (TC_TO_PRIORITY_GROUP_MAP), and a PFC frame
+  for a lossless priority pauses that group (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP).
 - PORT_QOS_MAP: the maps, PFC on the lossless priorities, PFC watchdog on the same ones.
 - Buffers: a lossless PG profile per link class (speed, longest cable; see roce.headroom) with
   xon / xoff / size, lossy PG 0, egress lossless and lossy queue profiles; pools sized from the
@@ -139,6 +141,7 @@ class _Context:
         tables["TC_TO_PRIORITY_GROUP_MAP"] = [(MAP_NAME, _j({str(t): str(t) if t in lossless else "0"
                                                              for t in range(8)}))]
         tables["MAP_PFC_PRIORITY_TO_QUEUE"] = [(MAP_NAME, _j(identity))]
+        tables["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = [(MAP_NAME, _j({str(t): str(t) for t in lossless}))]
         tables["SCHEDULER"] = [(SCHEDULER_DATA, _j({"type": "DWRR", "weight": "40"})),
                                (SCHEDULER_ROCE, _j({"type": "DWRR", "weight": "60"})),
                                (SCHEDULER_CNP, _j({"type": "STRICT"} if cs.cnp_strict_priority
@@ -183,6 +186,7 @@ class _Context:
         per_port = {
             "qos": _j({**({"dot1p_to_tc_map": MAP_NAME} if cs.trust == "pcp" else {"dscp_to_tc_map": MAP_NAME}),
                        "tc_to_queue_map": MAP_NAME, "tc_to_pg_map": MAP_NAME, "pfc_to_queue_map": MAP_NAME,
+                       "pfc_to_pg_map": MAP_NAME,
                        "pfc_enable": ",".join(map(str, lossless)),
                        **({"pfcwd_sw_enable": ",".join(map(str, lossless))} if cs.pfc_watchdog else {})}),
             "lossless_queues": lossless,

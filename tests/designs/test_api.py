@@ -331,3 +331,29 @@ def test_openapi_schema_builds_and_documents_the_design_routes(member_client):
     assert {"/api/versions/{id}/links/", "/api/jobs/{id}/", "/api/versions/{id}/bom/"} <= set(paths)
     link_params = {p["name"] for p in paths["/api/versions/{id}/links/"]["get"]["parameters"]}
     assert {"tier", "plane", "rail", "pod", "device", "medium", "limit", "offset"} <= link_params
+
+
+def test_nic_slower_than_the_server_ports_is_a_nic_error(
+    member_client, project, seed, django_capture_on_commit_callbacks
+):
+    from apps.catalog.models import NicModel
+
+    cx8 = NicModel.objects.get(sku="900-9X81E-00EX-ST0")  # 800G NIC in a 400G server
+    response = create(member_client, project, inputs(seed, nic=cx8.pk), django_capture_on_commit_callbacks)
+    assert response.status_code == 400
+    assert "800" in response.json()["nic"][0]
+    assert _nothing_created()
+
+
+def test_bad_new_version_answers_400_and_adds_no_version(
+    member_client, ready_version, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = member_client.post(
+            reverse("api-design-version-list", kwargs={"pk": ready_version.design_id}), {"gpus": 0}, format="json"
+        )
+    assert response.status_code == 400
+    assert "gpus" in response.json()
+    assert callbacks == []
+    assert DesignVersion.objects.filter(design_id=ready_version.design_id).count() == 1
+    assert Job.objects.count() == 1

@@ -157,8 +157,10 @@ def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
     for spines in dict.fromkeys(groups):
         if sz.leaf_uplinks % spines:
             q = sz.leaf_uplinks // spines
+            even = next(n for n in range(spines, sz.leaf_uplinks + 1) if sz.leaf_uplinks % n == 0)
             out.append(f"{sz.leaf_uplinks} leaf uplinks over {spines} spines: each leaf has {q} or {q + 1} links "
-                       f"to each spine")
+                       f"to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
+                       f"{even} spines would spread the uplinks evenly")
     return out
 
 

@@ -21,3 +21,6 @@ __all__ = [
     "record_id",
     "record_id_range",
 ]
+
+# Export files are modelled in apps/designs/exports; importing them here registers them with the app.
+from apps.designs.exports.models import ExportFile  # noqa: E402, F401

@@ -1,0 +1,38 @@
+"""The file an export job writes: which version, which kind, where it lies and how big it is.
+
+One row per export job, created with the job (so a queued export already knows its kind) and
+completed when the file is in place. Files live under MEDIA_ROOT (`path` is relative to it);
+the name a user downloads is built from the project, design and version at download time.
+Registered with the designs app (apps.designs.models imports this module).
+"""
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class ExportFile(models.Model):
+    class Kind(models.TextChoices):
+        XLSX = "xlsx", _("Excel workbook")
+        NETBOX = "netbox", _("NetBox import (zip of CSV files)")
+
+    job = models.OneToOneField("designs.Job", on_delete=models.CASCADE, related_name="export_file")
+    version = models.ForeignKey("designs.DesignVersion", on_delete=models.CASCADE, related_name="export_files")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    language = models.CharField(_("language"), max_length=16, blank=True)
+    path = models.CharField(_("path"), max_length=500, blank=True, help_text=_("Relative to MEDIA_ROOT."))
+    size = models.PositiveBigIntegerField(_("size (bytes)"), null=True, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        app_label = "designs"
+        ordering = ["-created", "-id"]
+        verbose_name = _("export file")
+        verbose_name_plural = _("export files")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.version_id} ({self.path or 'pending'})"
+
+    @property
+    def is_ready(self) -> bool:
+        return bool(self.path) and self.size is not None

@@ -72,7 +72,8 @@ def design_generate_task(self, job_id: int) -> dict:
         raise
     except Exception as exc:
         logger.exception("generate job %s failed", job_id)
-        job_mark_failed(job_id=job_id, error=_("Generation failed: %(error)s") % {"error": str(exc) or type(exc).__name__})
+        reason = str(exc) or type(exc).__name__
+        job_mark_failed(job_id=job_id, error=_("Generation failed: %(error)s") % {"error": reason})
         raise
     return {"job": job.pk, "status": job.status}
 

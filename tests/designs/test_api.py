@@ -293,7 +293,9 @@ def test_engine_infeasibility_message_reaches_the_user(
     assert _nothing_created()
 
 
-def test_duplicate_design_name_is_a_name_error(member_client, project, ready_version, django_capture_on_commit_callbacks, seed):
+def test_duplicate_design_name_is_a_name_error(
+    member_client, project, ready_version, django_capture_on_commit_callbacks, seed
+):
     response = create(member_client, project, inputs(seed), django_capture_on_commit_callbacks, name="fabric a")
     assert response.status_code == 400
     assert "name" in response.json()
@@ -357,3 +359,20 @@ def test_bad_new_version_answers_400_and_adds_no_version(
     assert callbacks == []
     assert DesignVersion.objects.filter(design_id=ready_version.design_id).count() == 1
     assert Job.objects.count() == 1
+
+
+def test_a_new_version_on_another_switch_moves_the_following_tiers_with_it(
+    member_client, ready_version, seed, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = member_client.post(
+            reverse("api-design-version-list", kwargs={"pk": ready_version.design_id}),
+            {"leaf_switch": seed["th4"].pk}, format="json",
+        )
+    assert response.status_code == 202, response.content
+    second = DesignVersion.objects.get(pk=response.json()["version"]["id"])
+    # Breakout defaults to the new switch's mode at the NIC speed; spine and core follow the leaf.
+    assert (second.leaf_switch_id, second.leaf_breakout) == (seed["th4"].pk, "1x400G")
+    assert (second.spine_switch_id, second.spine_breakout) == (seed["th4"].pk, "1x400G")
+    assert (second.core_switch_id, second.core_breakout) == (seed["th4"].pk, "1x400G")
+    assert second.status == DesignVersion.Status.READY

@@ -61,7 +61,9 @@ class DesignInputsSerializer(serializers.Serializer):
     core_breakout = serializers.CharField(required=False, allow_blank=True)
     gpus = serializers.IntegerField(help_text=f"1 to {MAX_GPUS:,}")
     planes = serializers.IntegerField(required=False, help_text=f"1 to {MAX_PLANES}")
-    oversubscription = serializers.FloatField(required=False, help_text=f"o in o:1 at the leaf, 1 to {MAX_OVERSUBSCRIPTION}")
+    oversubscription = serializers.FloatField(
+        required=False, help_text=f"o in o:1 at the leaf, 1 to {MAX_OVERSUBSCRIPTION}"
+    )
     tiers = serializers.ChoiceField(choices=DesignVersion.Tiers.choices, required=False)
     layout = LayoutField(required=False)
     pools = PoolsField(required=False)

@@ -129,7 +129,9 @@ class PortRecord(models.Model):
         DesignVersion, on_delete=models.CASCADE, related_name="ports", db_constraint=False, db_index=False
     )
     index = models.PositiveIntegerField(_("index"))
-    device = models.ForeignKey(DeviceRecord, on_delete=models.DO_NOTHING, related_name="used_ports", db_constraint=False)
+    device = models.ForeignKey(
+        DeviceRecord, on_delete=models.DO_NOTHING, related_name="used_ports", db_constraint=False
+    )
     number = models.PositiveIntegerField(_("port number"))
     name = models.CharField(_("name"), max_length=40)
     speed_gbps = models.PositiveIntegerField(_("speed (Gb/s)"))

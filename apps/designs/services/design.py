@@ -119,10 +119,33 @@ def design_create(
         ) from None
 
 
+def _inputs_carried_over(latest: DesignVersion, data: dict[str, Any]) -> dict[str, Any]:
+    """The latest version's inputs, minus those that only followed an input `data` changes.
+
+    A new server brings its default NIC, a new switch its default breakout, and a spine (core)
+    that was the same part as the leaf (spine) keeps following it; anything given explicitly wins.
+    """
+    carried = design_inputs_from_version(version=latest)
+    if "server" in data and "nic" not in data:
+        carried.pop("nic")
+    for tier in ("leaf", "spine", "core"):
+        if f"{tier}_switch" in data and f"{tier}_breakout" not in data:
+            carried.pop(f"{tier}_breakout")
+    for lower, upper in (("leaf", "spine"), ("spine", "core")):
+        followed = (getattr(latest, f"{upper}_switch_id"), getattr(latest, f"{upper}_breakout")) == (
+            getattr(latest, f"{lower}_switch_id"), getattr(latest, f"{lower}_breakout"))
+        # The lower tier changes when the user changes it, or when it was itself let go to follow.
+        lower_changed = bool({f"{lower}_switch", f"{lower}_breakout"} & set(data)) or f"{lower}_switch" not in carried
+        if followed and lower_changed and f"{upper}_switch" not in data and f"{upper}_breakout" not in data:
+            carried.pop(f"{upper}_switch")
+            carried.pop(f"{upper}_breakout", None)
+    return carried
+
+
 def design_version_create(*, design: Design, user: Any, data: dict[str, Any]) -> Job:
     """A new version of `design`: the latest version's inputs with `data` applied, queued for generation."""
     latest = design.versions.order_by("-number").first()
-    merged = design_inputs_from_version(version=latest) if latest is not None else {}
+    merged = _inputs_carried_over(latest, data) if latest is not None else {}
     merged.update(data)
     inputs = design_inputs_clean(project=design.project, data=merged)
     spec = _spec_check(inputs=inputs, name=design.name)

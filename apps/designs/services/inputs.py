@@ -99,8 +99,9 @@ class DesignInputs:
         values["tiers"] = TIERS_STORED[self.tiers]
         return values
 
-    def spec(self, *, name: str = "", with_interconnects: bool = True) -> DesignSpec:
-        optics, cables, fibers = interconnect_catalog() if with_interconnects else ((), (), ())
+    def spec(self, *, name: str = "") -> DesignSpec:
+        """The engine spec, with every active transceiver, cable and fibre cord to choose from."""
+        optics, cables, fibers = interconnect_catalog()
         return DesignSpec(
             gpus=self.gpus,
             server=server_hw(server=self.server),
@@ -161,11 +162,13 @@ def _catalog_item(errors: Errors, data: dict, name: str, model: type[models.Mode
         try:
             pk = int(value)
         except (TypeError, ValueError):
-            errors.add(name, _("Give the catalog id (a whole number) of a %(kind)s.") % {"kind": model._meta.verbose_name})
+            errors.add(name, _("Give the catalog id (a whole number) of a %(kind)s.")
+                       % {"kind": model._meta.verbose_name})
             return None
         item = model.objects.select_related("manufacturer").filter(pk=pk).first()
         if item is None:
-            errors.add(name, _("No %(kind)s with id %(id)s in the catalog.") % {"kind": model._meta.verbose_name, "id": pk})
+            errors.add(name, _("No %(kind)s with id %(id)s in the catalog.")
+                       % {"kind": model._meta.verbose_name, "id": pk})
             return None
     if not item.active:
         errors.add(name, _("%(item)s is no longer offered (inactive in the catalog).") % {"item": item})

@@ -1,0 +1,261 @@
+"""UI forms for a design's inputs. They only shape input: the services validate it.
+
+Fields are named after the service's inputs (apps.designs.services.inputs); nested settings are
+flattened, "layout.servers_per_rack" is the field ``layout_servers_per_rack`` and "pools.host"
+is ``pools_host``. Numbers are taken as text so that every range and feasibility message comes
+from the service, the same words the API and the as-you-type estimate use. A service
+ValidationError is put back on the matching fields with ``form_add_service_errors``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from apps.catalog.models import NicModel, ServerModel, SwitchModel
+from apps.catalog.selectors import nic_list, server_list, switch_breakout_choices, switch_list
+from apps.engine.spec import AddressPools, RackLayout
+from apps.projects.models import Currency, Project
+
+from .models import DesignVersion
+
+LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack")
+POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
+SWITCH_TIERS = ("leaf", "spine", "core")
+AUTOMATIC = ("", _("Automatic (NIC speed)"))
+
+
+def server_label(server: ServerModel) -> str:
+    return f"{server.manufacturer.name} {server.model} — {server.gpus}× {server.gpu_model}, " \
+           f"{server.backend_ports}×{server.backend_gbps}G"
+
+
+def nic_label(nic: NicModel) -> str:
+    return f"{nic.manufacturer.name} {nic.model} — {nic.ports}×{nic.port_gbps}G {nic.form_factor}"
+
+
+def switch_label(switch: SwitchModel) -> str:
+    return f"{switch.manufacturer.name} {switch.model} — {switch.cages}×{switch.cage_gbps}G {switch.cage_form_factor}"
+
+
+class CatalogChoiceField(forms.ModelChoiceField):
+    def __init__(self, *args, label_function, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.label_function = label_function
+
+    def label_from_instance(self, obj) -> str:
+        return self.label_function(obj)
+
+
+def _number(label, *, required=False, step="1", placeholder=None, help_text="", minimum="0"):
+    attrs = {"step": step, "min": minimum, "inputmode": "decimal"}
+    if placeholder is not None:
+        attrs["placeholder"] = str(placeholder)
+    return forms.CharField(
+        label=label, required=required, help_text=help_text, widget=forms.NumberInput(attrs=attrs), max_length=40
+    )
+
+
+def _default(dataclass_type, name: str) -> Any:
+    return {f.name: f.default for f in dataclasses.fields(dataclass_type)}[name]
+
+
+class DesignInputsForm(forms.Form):
+    """The inputs of one version: hardware, size, structure, rack layout, pools, commercial terms."""
+
+    server = CatalogChoiceField(
+        label=_("GPU server"), queryset=ServerModel.objects.none(), label_function=server_label,
+        empty_label=_("— choose —"),
+    )
+    nic = CatalogChoiceField(
+        label=_("Backend NIC"), queryset=NicModel.objects.none(), label_function=nic_label, required=False,
+        empty_label=_("The server's default NIC"), help_text=_("Follows the server's default NIC when you change the server."),
+    )
+    leaf_switch = CatalogChoiceField(
+        label=_("Leaf switch"), queryset=SwitchModel.objects.none(), label_function=switch_label,
+        empty_label=_("— choose —"),
+    )
+    leaf_breakout = forms.ChoiceField(label=_("Leaf breakout"), required=False)
+    spine_switch = CatalogChoiceField(
+        label=_("Spine switch"), queryset=SwitchModel.objects.none(), label_function=switch_label, required=False,
+        empty_label=_("Same as the leaf"),
+    )
+    spine_breakout = forms.ChoiceField(label=_("Spine breakout"), required=False)
+    core_switch = CatalogChoiceField(
+        label=_("Core switch"), queryset=SwitchModel.objects.none(), label_function=switch_label, required=False,
+        empty_label=_("Same as the spine"), help_text=_("Used only when the fabric needs 3 tiers."),
+    )
+    core_breakout = forms.ChoiceField(label=_("Core breakout"), required=False)
+
+    gpus = _number(_("GPUs"), required=True, minimum="1")
+    planes = _number(_("Planes"), minimum="1", help_text=_("Independent parallel fabrics; must divide the server's rails."))
+    oversubscription = _number(
+        _("Oversubscription at the leaf (o:1)"), step="0.1", minimum="1", help_text=_("1 = non-blocking.")
+    )
+    tiers = forms.ChoiceField(label=_("Tiers"), choices=DesignVersion.Tiers.choices, initial=DesignVersion.Tiers.AUTO)
+
+    layout_servers_per_rack = _number(_("Servers per rack"), placeholder=_default(RackLayout, "servers_per_rack"))
+    layout_racks_per_row = _number(_("Racks per row"), placeholder=_default(RackLayout, "racks_per_row"))
+    layout_rack_width_m = _number(_("Rack width (m)"), step="0.01", placeholder=_default(RackLayout, "rack_width_m"))
+    layout_row_pitch_m = _number(_("Row pitch (m)"), step="0.01", placeholder=_default(RackLayout, "row_pitch_m"))
+    layout_slack_m = _number(_("Cable slack (m)"), step="0.1", placeholder=_default(RackLayout, "slack_m"))
+    layout_switches_per_rack = _number(
+        _("Switches per spine/core rack"), placeholder=_default(RackLayout, "switches_per_rack")
+    )
+
+    pools_host = forms.CharField(
+        label=_("Host pool (NIC /31s)"), required=False, max_length=43,
+        widget=forms.TextInput(attrs={"placeholder": _default(AddressPools, "host")}),
+    )
+    pools_p2p = forms.CharField(
+        label=_("Switch-to-switch pool (/31s)"), required=False, max_length=43,
+        widget=forms.TextInput(attrs={"placeholder": _default(AddressPools, "p2p")}),
+    )
+    pools_loopback = forms.CharField(
+        label=_("Loopback pool (/32s)"), required=False, max_length=43,
+        widget=forms.TextInput(attrs={"placeholder": _default(AddressPools, "loopback")}),
+    )
+    pools_asn_base = _number(_("First ASN"), minimum="1", placeholder=_default(AddressPools, "asn_base"))
+
+    discount_pct = _number(_("Discount (%)"), step="0.01", help_text=_("Off list price; the project's by default."))
+    currency = forms.ChoiceField(label=_("Currency"), choices=Currency.choices)
+
+    FIELDSETS = (
+        (_("Hardware"), ("server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout",
+                         "core_switch", "core_breakout")),
+        (_("Size and structure"), ("gpus", "planes", "oversubscription", "tiers")),
+        (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS)),
+        (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
+        (_("Commercial terms"), ("discount_pct", "currency")),
+    )
+
+    def __init__(self, *args, project: Project, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.project = project
+        self.fields["server"].queryset = server_list(active_only=True)
+        self.fields["nic"].queryset = nic_list(active_only=True)
+        for tier in SWITCH_TIERS:
+            self.fields[f"{tier}_switch"].queryset = switch_list(active_only=True)
+        self.fields["currency"].initial = project.currency
+        self.fields["discount_pct"].initial = project.discount_pct
+        self.fields["planes"].initial = 1
+        self.fields["oversubscription"].initial = 1
+        self._set_breakout_choices()
+
+    # Breakouts -----------------------------------------------------------------------------
+
+    def _switch_value(self, tier: str) -> SwitchModel | None:
+        """The switch this tier uses as the form stands (spine defaults to leaf, core to spine)."""
+        name = f"{tier}_switch"
+        raw = self.data.get(self.add_prefix(name)) if self.is_bound else self.initial.get(name)
+        if isinstance(raw, SwitchModel):
+            return raw
+        if raw not in (None, ""):
+            try:
+                return self.fields[name].queryset.filter(pk=int(raw)).first()
+            except (TypeError, ValueError):
+                return None
+        if tier == "spine":
+            return self._switch_value("leaf")
+        if tier == "core":
+            return self._switch_value("spine")
+        return None
+
+    def _set_breakout_choices(self) -> None:
+        every_mode: dict[str, str] = {}
+        for switch in self.fields["leaf_switch"].queryset:
+            every_mode.update(dict(switch_breakout_choices(switch=switch)))
+        for tier in SWITCH_TIERS:
+            switch = self._switch_value(tier)
+            modes = switch_breakout_choices(switch=switch) if switch is not None else list(every_mode.items())
+            self.fields[f"{tier}_breakout"].choices = [AUTOMATIC, *modes]
+
+    # Data for the services -----------------------------------------------------------------
+
+    def service_data(self) -> dict[str, Any]:
+        """The cleaned inputs as the services take them (blank means "default")."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        for name in ("server", "nic", "leaf_switch", "spine_switch", "core_switch"):
+            item = data.get(name)
+            out[name] = item if item is not None else ""
+        for name in ("leaf_breakout", "spine_breakout", "core_breakout", "gpus", "planes", "oversubscription",
+                     "tiers", "discount_pct", "currency"):
+            value = data.get(name)
+            out[name] = value.strip() if isinstance(value, str) else ("" if value is None else value)
+        out["layout"] = {key: data[f"layout_{key}"].strip() for key in LAYOUT_FIELDS
+                         if (data.get(f"layout_{key}") or "").strip()}
+        out["pools"] = {key: data[f"pools_{key}"].strip() for key in POOL_FIELDS
+                        if (data.get(f"pools_{key}") or "").strip()}
+        # Blank values stay: for a new version they replace the previous version's choice with the default.
+        return out
+
+    @staticmethod
+    def initial_from_version(version: DesignVersion) -> dict[str, Any]:
+        """Form values that reproduce a version's inputs (for "new version" and "try again")."""
+        initial: dict[str, Any] = {
+            "server": version.server_id,
+            "nic": version.nic_id,
+            "leaf_switch": version.leaf_switch_id,
+            "leaf_breakout": version.leaf_breakout,
+            "spine_switch": version.spine_switch_id,
+            "spine_breakout": version.spine_breakout,
+            "core_switch": version.core_switch_id,
+            "core_breakout": version.core_breakout,
+            "gpus": version.gpus,
+            "planes": version.planes,
+            "oversubscription": f"{version.oversubscription:g}",
+            "tiers": version.tiers,
+            "discount_pct": version.discount_pct,
+            "currency": version.currency,
+        }
+        for key in LAYOUT_FIELDS:
+            if key in (version.layout or {}):
+                initial[f"layout_{key}"] = version.layout[key]
+        for key in POOL_FIELDS:
+            if key in (version.pools or {}):
+                initial[f"pools_{key}"] = version.pools[key]
+        return initial
+
+    def fieldsets(self):
+        """(title, [bound fields]) for the template, in FIELDSETS order."""
+        return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
+
+
+class DesignCreateForm(DesignInputsForm):
+    name = forms.CharField(label=_("Design name"), max_length=120)
+    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    FIELDSETS = ((_("Design"), ("name", "description")),) + DesignInputsForm.FIELDSETS
+
+    field_order = ["name", "description"]
+
+
+def service_error_field(name: str, form: forms.Form) -> str | None:
+    """The form field a service error key belongs to ("layout.slack_m" -> "layout_slack_m"), or None."""
+    candidate = name.replace(".", "_")
+    if candidate in form.fields:
+        return candidate
+    return None
+
+
+def service_errors_by_field(errors: dict[str, list[str]], form: forms.Form) -> dict[str, list[str]]:
+    """Service errors keyed by form field name; anything else under "__all__"."""
+    out: dict[str, list[str]] = {}
+    for name, messages in errors.items():
+        field = service_error_field(name, form) or "__all__"
+        out.setdefault(field, []).extend(str(m) for m in messages)
+    return out
+
+
+def form_add_service_errors(form: forms.Form, exc: ValidationError | dict[str, list[str]]) -> None:
+    """Attach a service's errors to the matching fields (the rest as non-field errors)."""
+    if isinstance(exc, ValidationError):
+        errors = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
+    else:
+        errors = exc
+    for field, messages in service_errors_by_field(errors, form).items():
+        form.add_error(None if field == "__all__" else field, list(messages))

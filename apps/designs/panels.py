@@ -1,0 +1,102 @@
+"""Sections other apps add to the design page (one design version), without editing its templates.
+
+The reviews app adds comments and approval, the RoCE/traffic work adds its analyses. Register a
+panel once at import time of a module Django always loads (your app's AppConfig.ready(), or the
+urls module your app includes):
+
+    from django.utils.translation import gettext_lazy as _
+    from apps.designs.panels import DesignPanel, design_panel_register
+
+    def _comments_context(request, version):
+        return {"comments": comment_list_for_version(version=version)}
+
+    design_panel_register(DesignPanel(
+        key="comments", title=_("Review"), template_name="reviews/_version_comments.html",
+        slot="section", get_context=_comments_context, order=50,
+    ))
+
+Slots (where the panel appears on templates/designs/version_detail.html):
+- "header":  beside the version title (a badge such as the approval state, a button);
+- "nav":     in the version's navigation bar, next to "Overview" and "Topology and cabling"
+             (a link to a page of your own, e.g. RoCE settings);
+- "section": a full-width card after the alternatives, titled with ``title``.
+
+Each template is rendered with ``version``, ``design``, ``project``, ``can_manage``, ``request``
+and whatever get_context returns. Panels with ``ready_only=True`` (the default) are rendered only
+for generated versions. The page itself is 404 for non-members, so panels need no access check.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from apps.projects.selectors import project_user_can_manage
+
+from .models import DesignVersion
+
+SLOTS = ("header", "nav", "section")
+
+
+@dataclass(frozen=True)
+class DesignPanel:
+    key: str
+    template_name: str
+    title: Any = ""
+    slot: str = "section"
+    get_context: Callable[[HttpRequest, DesignVersion], dict[str, Any]] | None = None
+    order: int = 100
+    ready_only: bool = True
+
+    def __post_init__(self) -> None:
+        if self.slot not in SLOTS:
+            raise ValueError(f"unknown design panel slot {self.slot!r}; one of {', '.join(SLOTS)}")
+
+
+@dataclass(frozen=True)
+class RenderedPanel:
+    key: str
+    title: str
+    html: SafeString
+
+
+_PANELS: dict[str, DesignPanel] = {}
+
+
+def design_panel_register(panel: DesignPanel) -> None:
+    """Add or replace (same key) a panel; registering twice is harmless."""
+    _PANELS[panel.key] = panel
+
+
+def design_panel_unregister(*, key: str) -> None:
+    _PANELS.pop(key, None)
+
+
+def design_panel_list(*, slot: str | None = None) -> list[DesignPanel]:
+    panels = [panel for panel in _PANELS.values() if slot is None or panel.slot == slot]
+    return sorted(panels, key=lambda panel: (panel.order, panel.key))
+
+
+def design_panels_render(*, request: HttpRequest, version: DesignVersion) -> dict[str, list[RenderedPanel]]:
+    """Every registered panel rendered for this version, by slot (each slot's list in order)."""
+    design = version.design
+    base = {
+        "version": version,
+        "design": design,
+        "project": design.project,
+        "can_manage": project_user_can_manage(user=request.user, project=design.project),
+    }
+    rendered: dict[str, list[RenderedPanel]] = {slot: [] for slot in SLOTS}
+    for panel in design_panel_list():
+        if panel.ready_only and not version.is_ready:
+            continue
+        context = dict(base)
+        if panel.get_context is not None:
+            context.update(panel.get_context(request, version))
+        html = render_to_string(panel.template_name, context, request=request)
+        rendered[panel.slot].append(RenderedPanel(key=panel.key, title=str(panel.title), html=html))
+    return rendered

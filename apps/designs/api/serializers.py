@@ -75,7 +75,7 @@ class DesignInputsSerializer(serializers.Serializer):
 
 
 class DesignCreateSerializer(DesignInputsSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=Design._meta.get_field("name").max_length)
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("apps.accounts.urls")),
     path("catalog/", include("apps.catalog.urls")),
     path("projects/", include("apps.projects.urls")),
+    path("designs/exports/", include("apps.designs.export_urls")),
     path("designs/", include("apps.designs.urls")),
     path("reviews/", include("apps.reviews.urls")),
     path("api/", include("fabricweb.api_urls")),

@@ -47,6 +47,14 @@ def _job_pk(project: Project) -> dict[str, Any]:
     return {"pk": JobFactory(version__design__project=project).pk}
 
 
+def _export_pk(project: Project) -> dict[str, Any]:
+    from apps.designs.models import ExportFile, Job
+    from tests.designs.factories import JobFactory
+
+    job = JobFactory(version__design__project=project, kind=Job.Kind.EXPORT)
+    return {"pk": ExportFile.objects.create(job=job, version=job.version, kind=ExportFile.Kind.XLSX).pk}
+
+
 # Designs: routes by design, version or job id, each reached through its project.
 DIRECT.update({
     "api-design-detail": _design_pk,
@@ -57,6 +65,15 @@ DIRECT.update({
     "api-version-port-list": _version_pk,
     "api-version-bom": _version_pk,
     "api-job-detail": _job_pk,
+})
+
+# Exports (apps/designs/exports): API and download pages, by version or export id.
+DIRECT.update({
+    "api-version-export-list": _version_pk,
+    "api-export-detail": _export_pk,
+    "api-export-download": _export_pk,
+    "design-exports:version-exports": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "design-exports:export-download": _export_pk,
 })
 
 

@@ -3,11 +3,17 @@
 One row per export job, created with the job (so a queued export already knows its kind) and
 completed when the file is in place. Files live under MEDIA_ROOT (`path` is relative to it);
 the name a user downloads is built from the project, design and version at download time.
-Registered with the designs app (apps.designs.models imports this module).
+Registered with the designs app (apps.designs.models imports this module). Deleting the row (with
+its job or version) deletes the file.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 
@@ -36,3 +42,9 @@ class ExportFile(models.Model):
     @property
     def is_ready(self) -> bool:
         return bool(self.path) and self.size is not None
+
+
+@receiver(post_delete, sender=ExportFile, dispatch_uid="designs_export_file_remove")
+def _export_file_remove(sender, instance: ExportFile, **kwargs) -> None:
+    if instance.path:
+        Path(settings.MEDIA_ROOT, instance.path).unlink(missing_ok=True)

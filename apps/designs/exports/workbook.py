@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -348,6 +349,11 @@ class StreamingWorkbook:
         self.sheets.append(sheet)
         return sheet
 
+    def remove_sheet(self, sheet: Sheet) -> None:
+        """Leave a sheet out (its styles stay registered: ids are positions in the style sheet)."""
+        self.sheets.remove(sheet)
+        self.wb.remove(sheet.ws)
+
     def save(self, target: str | IO[bytes], *, on_sheet: Callable[[Sheet], None] | None = None) -> None:
         """Write the workbook; `on_sheet(sheet)` is called before each sheet's rows are streamed."""
         if not self.sheets:
@@ -372,11 +378,19 @@ class StreamingWorkbook:
                     raise RuntimeError(f"no sheetData in {info.filename}")
                 if on_sheet is not None:
                     on_sheet(sheet)
-                with out.open(info.filename, "w", force_zip64=True) as stream:
+                with out.open(zip_entry(info.filename), "w", force_zip64=True) as stream:
                     stream.write(data[:match.start()] + b"<sheetData>")
                     for chunk in sheet.xml_chunks():
                         stream.write(chunk.encode("utf-8"))
                     stream.write(b"</sheetData>" + data[match.end():])
+
+
+def zip_entry(name: str) -> zipfile.ZipInfo:
+    """A deflated zip entry stamped now and readable by everyone once extracted."""
+    info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info
 
 
 _TITLE_FORBIDDEN = re.compile(r"[\[\]:*?/\\]")

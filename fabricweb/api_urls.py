@@ -7,5 +7,6 @@ urlpatterns = [
     path("", include("apps.projects.api.urls")),
     path("", include("apps.designs.api.urls")),
     path("", include("apps.designs.api.export_urls")),
+    path("", include("apps.designs.api.topology_urls")),
     path("", include("apps.reviews.api.urls")),
 ]

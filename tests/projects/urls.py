@@ -76,6 +76,21 @@ DIRECT.update({
     "design-exports:export-download": _export_pk,
 })
 
+# Design pages (apps/designs/views): project_pk plus a design, version or job of that project.
+EXTRA_KWARGS.update({
+    "designs:design-detail": lambda project: {"design_pk": _design_pk(project)["pk"]},
+    "designs:version-create": lambda project: {"design_pk": _design_pk(project)["pk"]},
+    "designs:version-detail": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "designs:version-topology": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "designs:job-detail": lambda project: {"job_pk": _job_pk(project)["pk"]},
+})
+
+# Topology API (apps/designs/api/topology.py), by version id.
+DIRECT.update({
+    "api-version-topology": _version_pk,
+    "api-version-topology-expand": _version_pk,
+})
+
 
 def _walk(patterns, namespace: str | None, params: frozenset[str]):
     for entry in patterns:

@@ -1,0 +1,217 @@
+"""The design page of one version (for review meetings) and its topology with the cabling table."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+
+from apps.projects.views import ProjectScopedViewMixin
+
+from ..api.topology import LEVELS
+from ..models import DesignVersion
+from ..panels import design_panels_render
+from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
+from .common import project_design, project_version
+
+CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fiber")
+
+
+def category_labels() -> dict[str, str]:
+    return {
+        "switch": _("Switches"),
+        "nic": _("NICs"),
+        "transceiver": _("Transceivers"),
+        "cable": _("Cables"),
+        "fiber": _("Fibre cords"),
+        "server": _("Servers"),
+    }
+
+
+def tier_labels() -> dict[str, str]:
+    return {"server-leaf": _("server–leaf"), "leaf-spine": _("leaf–spine"), "spine-core": _("spine–core")}
+
+
+def level_labels() -> dict[str, str]:
+    return {"auto": _("Automatic"), "plane": _("Planes"), "pod": _("Pods"), "su": _("Scale units"),
+            "device": _("Switches")}
+
+
+def cost_breakdown(lines) -> list[dict[str, Any]]:
+    """BOM totals per category, largest first, with the category's label."""
+    labels = category_labels()
+    totals: dict[str, Decimal] = {}
+    for line in lines:
+        totals[line.category] = totals.get(line.category, Decimal("0")) + line.total
+    ordered = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    return [{"category": key, "label": labels.get(key, key), "total": float(value)} for key, value in ordered]
+
+
+def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
+    """The headline figures of a generated version, in the order a review walks through them."""
+    s = version.summary or {}
+    switches = s.get("switches") or {}
+    links = s.get("links") or {}
+    kpis = [
+        {"key": "gpus", "label": _("GPUs"), "value": s.get("gpus"), "format": "int"},
+        {"key": "servers", "label": _("Servers"), "value": s.get("servers"), "format": "int"},
+        {"key": "tiers", "label": _("Tiers"), "value": s.get("tiers"), "format": "int"},
+        {"key": "planes", "label": _("Planes"), "value": s.get("planes"), "format": "int"},
+        {"key": "leaf", "label": _("Leaf switches"), "value": switches.get("leaf"), "format": "int"},
+        {"key": "spine", "label": _("Spine switches"), "value": switches.get("spine"), "format": "int"},
+    ]
+    if switches.get("core"):
+        kpis.append({"key": "core", "label": _("Core switches"), "value": switches.get("core"), "format": "int"})
+    kpis += [
+        {"key": "links", "label": _("Links"), "value": s.get("total_links"), "format": "int",
+         "detail": " · ".join(f"{label} {links.get(key, 0):,}" for key, label in tier_labels().items()
+                              if links.get(key))},
+        {"key": "max_gpus", "label": _("Max GPUs (growth)"), "value": s.get("max_gpus"), "format": "int"},
+        {"key": "hops", "label": _("Max switch hops"), "value": s.get("max_hops"), "format": "int"},
+        {"key": "cost", "label": _("Total cost"), "value": version.total_cost, "format": "money",
+         "unit": version.currency},
+        {"key": "power", "label": _("Power, typical / max (kW)"), "value": (version.power_typical_w or 0) / 1000,
+         "value_max": (version.power_max_w or 0) / 1000, "format": "power"},
+        {"key": "rack_units", "label": _("Rack units (network)"), "value": version.rack_units, "format": "int"},
+        {"key": "bisection", "label": _("Bisection bandwidth (Tb/s)"),
+         "value": (s.get("bisection_gbps") or 0) / 1000, "format": "float"},
+    ]
+    return kpis
+
+
+def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
+    """The inputs the version was generated from, as (label, value) rows."""
+    same = _("same as leaf")
+    rows = [
+        (_("GPU server"), f"{version.server.manufacturer.name} {version.server.model} ({version.server.sku})"),
+        (_("Backend NIC"), f"{version.nic.manufacturer.name} {version.nic.model} ({version.nic.sku})"),
+        (_("Leaf switch"), f"{version.leaf_switch.model} ({version.leaf_switch.sku}), {version.leaf_breakout}"),
+        (_("Spine switch"), f"{version.spine_switch.model}, {version.spine_breakout}"
+         if (version.spine_switch_id, version.spine_breakout) != (version.leaf_switch_id, version.leaf_breakout)
+         else same),
+        (_("Core switch"), f"{version.core_switch.model}, {version.core_breakout}"
+         if (version.core_switch_id, version.core_breakout) != (version.spine_switch_id, version.spine_breakout)
+         else _("same as spine")),
+        (_("GPUs"), f"{version.gpus:,}"),
+        (_("Planes"), version.planes),
+        (_("Oversubscription at the leaf (o:1)"), f"{version.oversubscription:g}:1"),
+        (_("Tiers"), version.get_tiers_display()),
+        (_("Rack layout"), ", ".join(f"{k} {v}" for k, v in (version.layout or {}).items()) or _("defaults")),
+        (_("Address pools"), ", ".join(f"{k} {v}" for k, v in (version.pools or {}).items()) or _("defaults")),
+        (_("Discount (%)"), version.discount_pct),
+        (_("Currency"), version.currency),
+    ]
+    return rows
+
+
+def structure_rows(version: DesignVersion) -> list[tuple[str, str]]:
+    """Oversubscription per tier, free ports per role and the scale units / pods of the structure."""
+    s = version.summary or {}
+    rows: list[tuple[str, str]] = []
+    ratio_labels = {"leaf": _("Oversubscription at the leaf"), "spine": _("Oversubscription at the spine")}
+    for tier, ratio in (s.get("oversubscription") or {}).items():
+        rows.append((ratio_labels.get(tier, tier), f"{float(ratio):g}:1"))
+    rows.append((_("Servers per scale unit"), f"{s.get('su_servers', 0):,}"))
+    rows.append((_("Scale units"), f"{s.get('scale_units', 0):,}"))
+    if s.get("pods"):
+        rows.append((_("Pods"), f"{s['pods']:,}"))
+    port_labels = {"leaf": _("Free leaf ports"), "spine": _("Free spine ports"), "core": _("Free core ports")}
+    for role, ports in (s.get("free_ports") or {}).items():
+        if role in port_labels and (ports or role != "core"):
+            rows.append((port_labels[role], f"{int(ports):,}"))
+    return rows
+
+
+def _alternatives(version: DesignVersion) -> list[dict[str, Any]]:
+    alternatives = list((version.summary or {}).get("alternatives") or [])
+    for alt in alternatives:
+        alt["links_total"] = sum((alt.get("links") or {}).values())
+        alt["power_kw"] = (alt.get("power_w") or 0) / 1000
+    return alternatives
+
+
+class DesignDetailView(ProjectScopedViewMixin, View):
+    """A design's page is its latest generated version (else its latest version)."""
+
+    def get(self, request, project_pk, design_pk):
+        design = project_design(project=self.project, pk=design_pk)
+        versions = design.versions.order_by("-number")
+        version = versions.filter(status=DesignVersion.Status.READY).first() or versions.first()
+        if version is None:
+            return redirect(self.project)
+        return redirect("designs:version-detail", project_pk=self.project.pk, version_pk=version.pk)
+
+
+class VersionPageMixin(ProjectScopedViewMixin):
+    def version_context(self, version: DesignVersion) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "design": version.design,
+            "version": version,
+            "versions": version_list_for_design(design=version.design).order_by("-number"),
+            "job": version_latest_job(version=version),
+            "can_manage": self.can_manage(),
+            "panels": design_panels_render(request=self.request, version=version),
+        }
+
+
+class VersionDetailView(VersionPageMixin, View):
+    template_name = "designs/version_detail.html"
+
+    def get(self, request, project_pk, version_pk):
+        version = project_version(project=self.project, pk=version_pk)
+        context = self.version_context(version)
+        if version.is_ready:
+            lines = list(version_bom_list(version=version))
+            context.update(
+                kpis=version_kpis(version),
+                bom_lines=lines,
+                bom_totals=version_bom_totals(version=version),
+                category_labels=category_labels(),
+                cost_breakdown=cost_breakdown(lines),
+                alternatives=_alternatives(version),
+                warnings=(version.summary or {}).get("warnings") or [],
+                structure_rows=structure_rows(version),
+            )
+        context["inputs"] = version_inputs(version)
+        return render(request, self.template_name, context)
+
+
+class VersionTopologyView(VersionPageMixin, View):
+    """The topology (cytoscape.js, fed by /api/versions/{id}/topology/) beside the cabling table."""
+
+    template_name = "designs/version_topology.html"
+
+    def get(self, request, project_pk, version_pk):
+        version = project_version(project=self.project, pk=version_pk)
+        if not version.is_ready:
+            return redirect("designs:version-detail", project_pk=self.project.pk, version_pk=version.pk)
+        summary = version.summary or {}
+        tiers = int(summary.get("tiers") or 2)
+        media_kinds = sorted({m.get("kind") for m in summary.get("media") or [] if m.get("kind")})
+        levels = [("auto", level_labels()["auto"])] + [
+            (level, level_labels()[level]) for level in LEVELS if tiers == 3 or level != "pod"
+        ]
+        context = self.version_context(version)
+        context.update(
+            topology_config={
+                "version": version.pk,
+                "topologyUrl": reverse("api-version-topology", kwargs={"pk": version.pk}),
+                "expandUrl": reverse("api-version-topology-expand", kwargs={"pk": version.pk}),
+                "linksUrl": reverse("api-version-link-list", kwargs={"pk": version.pk}),
+                "tiers": tiers,
+                "planes": int(summary.get("planes") or 1),
+                "rails": int(summary.get("rails") or 0),
+            },
+            levels=levels,
+            tier_choices=[(0, tier_labels()["server-leaf"]), (1, tier_labels()["leaf-spine"])]
+            + ([(2, tier_labels()["spine-core"])] if tiers == 3 else []),
+            plane_choices=list(range(int(summary.get("planes") or 1))),
+            rail_choices=list(range(int(summary.get("rails") or 0))),
+            pod_count=int(summary.get("pods") or 0),
+            media_kinds=media_kinds,
+        )
+        return render(request, self.template_name, context)

@@ -1,0 +1,624 @@
+/* The topology of a version with cytoscape.js, and the cabling table beside it.
+ *
+ * The first view comes aggregated from GET /api/versions/{id}/topology/ (groups with counts,
+ * parallel links merged into one edge). Clicking a group or a switch fetches its children from
+ * .../topology/expand/?node=<id>; collapsing asks for the whole view without that group.
+ * Positions are computed here, cheaply and deterministically: tiers are horizontal layers (cores
+ * on top, servers at the bottom) and every node stands in the column of its plane, pod and scale
+ * unit, so a pod's spines sit above its leaves and servers. No force layout runs.
+ *
+ * window.fabricwebTopology exposes the cytoscape instance and, for tests and benchmarks,
+ * `ready` and `firstDrawMs` (performance.now() when the first view was drawn).
+ */
+(function () {
+  "use strict";
+  const config = JSON.parse(document.getElementById("topology-config").textContent);
+  const container = document.getElementById("topology");
+  const statusEl = document.getElementById("topology-status");
+  const countsEl = document.getElementById("topology-counts");
+  const detailsEl = document.getElementById("details-body");
+  const legendEl = document.getElementById("topology-legend");
+  const levelSelect = document.getElementById("topology-level");
+
+  const RAIL_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"];
+  const PLANE_COLOURS = ["#1d4ed8", "#b45309", "#047857", "#be123c", "#6d28d9", "#0e7490", "#a16207", "#4d7c0f"];
+  const ROLE_FILL = { server: "#e7ebf0", leaf: "#dbeafe", spine: "#ede9fe", core: "#fde2e2" };
+  const TIER_COLOURS = ["#8b98a9", "#5b6b82", "#8a5a9e"];
+  const LAYER_Y = { 3: 0, 2: 300, 1: 600, 0: 900 };
+  const GAP = 22;
+  const COLUMN_GAP = 56;
+  const PORT_W = 58;
+  const PORT_H = 20;
+  const PORTS_PER_ROW = 16;
+  const TIER_NAMES = [gettext("server–leaf"), gettext("leaf–spine"), gettext("spine–core")];
+  const ROLE_NAMES = { server: gettext("server"), leaf: gettext("leaf"), spine: gettext("spine"), core: gettext("core") };
+  const POD_SIDES = new Set(["leafpod", "spinepod"]);
+
+  const state = { level: "auto", expanded: [], busy: false, nextOffset: {} };
+  const api = {
+    cy: null, ready: false, firstDrawMs: null, loadStartedMs: performance.now(), level: null, state: state,
+    expand: expand, collapse: collapse, reload: reload, select: select,
+  };
+  window.fabricwebTopology = api;
+
+  const railColour = (rail) => RAIL_COLOURS[((rail || 0) % RAIL_COLOURS.length + RAIL_COLOURS.length) % RAIL_COLOURS.length];
+  const planeColour = (plane) => PLANE_COLOURS[(plane || 0) % PLANE_COLOURS.length];
+  const fmt = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString());
+
+  const cy = window.cytoscape({
+    container: container,
+    elements: [],
+    layout: { name: "preset" },
+    minZoom: 0.01,
+    maxZoom: 4,
+    boxSelectionEnabled: false,
+    autoungrabify: true,
+    textureOnViewport: true,
+    pixelRatio: 1,
+    style: [
+      { selector: "node", style: {
+        "shape": "round-rectangle", "width": "data(w)", "height": "data(h)", "label": "data(label)",
+        "text-wrap": "wrap", "text-valign": "center", "text-halign": "center", "font-size": 11,
+        "background-color": "data(fill)", "border-width": "data(borderWidth)", "border-color": "data(border)",
+        "color": "#1d2430", "min-zoomed-font-size": 7,
+      } },
+      { selector: "node[kind = 'port']", style: { "font-size": 8, "shape": "rectangle" } },
+      { selector: ":parent", style: {
+        "background-opacity": 0.05, "border-style": "dashed", "text-valign": "top", "text-halign": "center",
+        "padding": 14, "font-size": 12, "font-weight": "bold", "label": "data(title)",
+      } },
+      { selector: "node[kind = 'box']", style: { "border-style": "solid", "background-color": "#64748b", "label": "data(label)" } },
+      { selector: "node:selected", style: { "border-width": 4, "border-color": "#111827" } },
+      { selector: "edge", style: {
+        "curve-style": "straight", "width": "data(width)", "line-color": "data(colour)", "opacity": 0.7,
+        "label": "data(countLabel)", "font-size": 9, "color": "#334155", "text-background-color": "#ffffff",
+        "text-background-opacity": 0.85, "text-background-padding": 1, "min-zoomed-font-size": 9,
+      } },
+      { selector: "edge:selected", style: { "line-color": "#111827", "width": 4, "opacity": 1 } },
+    ],
+  });
+  api.cy = cy;
+
+  // Elements -------------------------------------------------------------------------------
+
+  function nodeSize(data) {
+    if (data.kind === "port") return { w: PORT_W, h: PORT_H };
+    const lines = String(data.label || "").split("\n");
+    const longest = Math.max(...lines.map((line) => line.length));
+    return { w: Math.max(64, Math.round(longest * 6.4 + 18)), h: Math.max(26, lines.length * 14 + 10) };
+  }
+
+  function decorateNode(data) {
+    const size = nodeSize(data);
+    data.w = size.w;
+    data.h = size.h;
+    data.title = data.title || String(data.label || "").split("\n")[0];
+    data.fill = data.kind === "port" ? "#ffffff" : (ROLE_FILL[data.role] || "#f1f5f9");
+    data.border = config.planes > 1 && data.plane !== null && data.plane !== undefined ? planeColour(data.plane) : "#8796a8";
+    data.borderWidth = 1;
+    if (data.kind === "dev" && data.role === "leaf" && data.rail !== null) {
+      data.border = railColour(data.rail);
+      data.borderWidth = 3;
+    }
+    return { group: "nodes", data: data };
+  }
+
+  function decorateEdge(data) {
+    data.colour = data.tier === 0 ? railColour(data.rail)
+      : (config.planes > 1 ? planeColour(data.plane) : TIER_COLOURS[data.tier] || "#64748b");
+    data.width = Math.min(9, 1.2 + Math.log10(Math.max(1, data.count)) * 1.7);
+    data.countLabel = data.count > 1 ? "×" + fmt(data.count) : "";
+    return { group: "edges", data: data };
+  }
+
+  // Layout ---------------------------------------------------------------------------------
+
+  function newColumn(key) { return { key: key, children: new Map(), items: { 0: [], 1: [], 2: [], 3: [] }, width: 0 }; }
+
+  /* Positions (id -> {x, y}) for every node that is not a compound, from node data alone. */
+  function computePositions(datas) {
+    const parents = new Set();
+    const portsOf = new Map();
+    for (const d of datas) {
+      if (d.parent) parents.add(d.parent);
+      if (d.kind === "port") {
+        if (!portsOf.has(d.parent)) portsOf.set(d.parent, []);
+        portsOf.get(d.parent).push(d);
+      }
+    }
+    const root = newColumn(null);
+    const loose = { 0: [], 1: [], 2: [], 3: [] };
+    for (const d of datas) {
+      if (d.kind === "port" || d.kind === "box") continue;
+      if (parents.has(d.id) && d.kind !== "dev") continue;
+      const ports = portsOf.get(d.id) || [];
+      const item = { data: d, ports: ports, order: d.order || 0 };
+      if (ports.length) {
+        ports.sort((a, b) => (a.order || 0) - (b.order || 0));
+        item.width = Math.min(PORTS_PER_ROW, ports.length) * PORT_W;
+        item.rows = Math.ceil(ports.length / PORTS_PER_ROW);
+      } else {
+        item.width = d.w;
+      }
+      const layer = d.layer === null || d.layer === undefined ? 0 : d.layer;
+      if (!Array.isArray(d.col)) { loose[layer].push(item); continue; }
+      let column = root;
+      for (const key of d.col) {
+        const k = key === null ? -1 : key;
+        if (!column.children.has(k)) column.children.set(k, newColumn(k));
+        column = column.children.get(k);
+      }
+      column.items[layer].push(item);
+    }
+    const rowWidth = (items) => items.reduce((sum, item) => sum + item.width, 0) + GAP * Math.max(0, items.length - 1);
+    function measure(column) {
+      const kids = [...column.children.values()].sort((a, b) => a.key - b.key);
+      column.sorted = kids;
+      let kidsWidth = 0;
+      kids.forEach((kid) => { kidsWidth += measure(kid); });
+      kidsWidth += COLUMN_GAP * Math.max(0, kids.length - 1);
+      let own = 0;
+      for (const layer of [0, 1, 2, 3]) {
+        column.items[layer].sort((a, b) => a.order - b.order);
+        own = Math.max(own, rowWidth(column.items[layer]));
+      }
+      column.width = Math.max(kidsWidth, own, 1);
+      column.kidsWidth = kidsWidth;
+      return column.width;
+    }
+    const positions = new Map();
+    function placeRow(items, x0, width, y, spread) {
+      if (!items.length) return;
+      const total = rowWidth(items);
+      if (spread && total < width) {
+        const slot = width / items.length;
+        items.forEach((item, i) => placeItem(item, x0 + slot * (i + 0.5), y));
+      } else {
+        let x = x0 + (width - total) / 2;
+        items.forEach((item) => { placeItem(item, x + item.width / 2, y); x += item.width + GAP; });
+      }
+    }
+    function placeItem(item, cx, y) {
+      positions.set(item.data.id, { x: cx, y: y });
+      if (!item.ports.length) return;
+      const cols = Math.min(PORTS_PER_ROW, item.ports.length);
+      const left = cx - (cols * PORT_W) / 2 + PORT_W / 2;
+      const top = y - ((item.rows - 1) * (PORT_H + 4)) / 2;
+      item.ports.forEach((port, i) => {
+        positions.set(port.id, { x: left + (i % cols) * PORT_W, y: top + Math.floor(i / cols) * (PORT_H + 4) });
+      });
+    }
+    function place(column, x0) {
+      let x = x0 + (column.width - column.kidsWidth) / 2;
+      for (const kid of column.sorted) { place(kid, x); x += kid.width + COLUMN_GAP; }
+      for (const layer of [0, 1, 2, 3]) placeRow(column.items[layer], x0, column.width, LAYER_Y[layer], column.sorted.length > 0);
+    }
+    measure(root);
+    place(root, 0);
+    for (const layer of [0, 1, 2, 3]) {
+      loose[layer].sort((a, b) => a.order - b.order);
+      placeRow(loose[layer], 0, Math.max(root.width, rowWidth(loose[layer])), LAYER_Y[layer], true);
+    }
+    return positions;
+  }
+
+  function relayout(newNodes) {
+    const datas = cy.nodes().map((n) => n.data()).concat(newNodes ? newNodes.map((n) => n.data) : []);
+    const positions = computePositions(datas);
+    cy.nodes().forEach((node) => {
+      if (node.isParent()) return;
+      const p = positions.get(node.id());
+      if (p) node.position(p);
+    });
+    if (newNodes) newNodes.forEach((n) => { const p = positions.get(n.data.id); if (p) n.position = p; });
+  }
+
+  // Loading --------------------------------------------------------------------------------
+
+  async function getJSON(url) {
+    const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    const body = await response.json().catch(() => null);
+    if (!response.ok) {
+      const message = body ? Object.values(body).flat().join(" ") : String(response.status);
+      throw new Error(message);
+    }
+    return body;
+  }
+
+  function setStatus(text) { statusEl.textContent = text || ""; }
+
+  function showCounts(data) {
+    const levelName = levelSelect.querySelector(`option[value="${data.level}"]`);
+    countsEl.textContent = interpolate(gettext("%(level)s · %(nodes)s nodes, %(edges)s edges"), {
+      level: levelName ? levelName.textContent : data.level, nodes: fmt(cy.nodes().length), edges: fmt(cy.edges().length),
+    }, true);
+  }
+
+  function replaceAll(data) {
+    const nodes = data.elements.nodes.map((n) => decorateNode(n.data));
+    const edges = data.elements.edges.map((e) => decorateEdge(e.data));
+    cy.batch(() => {
+      cy.elements().remove();
+      const positions = computePositions(nodes.map((n) => n.data));
+      nodes.forEach((n) => { const p = positions.get(n.data.id); if (p) n.position = p; });
+      cy.add(nodes);
+      cy.add(edges);
+    });
+    state.expanded = data.expanded || [];
+    state.nextOffset = {};
+    api.level = data.level;
+    showCounts(data);
+  }
+
+  function path() {
+    const params = new URLSearchParams({ level: state.level });
+    if (state.expanded.length) params.set("expanded", state.expanded.join(","));
+    return params;
+  }
+
+  async function reload(options) {
+    setStatus(gettext("Loading the topology…"));
+    try {
+      const data = await getJSON(config.topologyUrl + "?" + path().toString());
+      replaceAll(data);
+      if (options && options.fit) cy.fit(undefined, 30);
+      setStatus("");
+      return data;
+    } catch (error) {
+      setStatus(interpolate(gettext("Could not load the topology: %s"), [error.message]));
+      return null;
+    }
+  }
+
+  async function expand(id, offset) {
+    if (state.busy) return null;
+    state.busy = true;
+    setStatus(gettext("Opening…"));
+    try {
+      const params = path();
+      params.set("node", id);
+      if (offset) params.set("offset", String(offset));
+      const data = await getJSON(config.expandUrl + "?" + params.toString());
+      const nodes = data.elements.nodes.map((n) => decorateNode(n.data));
+      const edges = data.elements.edges.map((e) => decorateEdge(e.data));
+      cy.batch(() => {
+        const node = cy.getElementById(id);
+        if (!offset) {
+          node.connectedEdges().remove();
+          if (data.replaced) node.remove();
+        }
+        const fresh = [];
+        for (const n of nodes) {
+          const existing = cy.getElementById(n.data.id);
+          if (existing.nonempty()) existing.data(n.data);
+          else fresh.push(n);
+        }
+        relayout(fresh);
+        cy.add(fresh);
+        const present = edges.filter((e) => cy.getElementById(e.data.id).empty()
+          && cy.getElementById(e.data.source).nonempty() && cy.getElementById(e.data.target).nonempty());
+        cy.add(present);
+      });
+      state.expanded = data.expanded || state.expanded;
+      if (data.next_offset) state.nextOffset[id] = data.next_offset; else delete state.nextOffset[id];
+      showCounts(data);
+      setStatus("");
+      const target = cy.getElementById(id);
+      if (target.nonempty()) showNode(target);
+      return data;
+    } catch (error) {
+      setStatus(interpolate(gettext("Could not open it: %s"), [error.message]));
+      return null;
+    } finally {
+      state.busy = false;
+    }
+  }
+
+  async function collapse(id) {
+    const node = cy.getElementById(id);
+    const gone = new Set([id]);
+    if (id.startsWith("box:pod:")) {
+      const [, , plane, pod] = id.split(":");
+      gone.add(`leaf:${plane}:pod${pod}`);
+      gone.add(`spine:${plane}:pod${pod}`);
+    }
+    if (node.nonempty()) node.descendants().forEach((d) => gone.add(d.id()));
+    state.expanded = state.expanded.filter((e) => !gone.has(e));
+    await reload();
+    const back = cy.getElementById(id);
+    if (back.nonempty()) showNode(back); else showNothing();
+  }
+
+  // Details --------------------------------------------------------------------------------
+
+  function element(tag, text, className) {
+    const el = document.createElement(tag);
+    if (text !== undefined && text !== null) el.textContent = text;
+    if (className) el.className = className;
+    return el;
+  }
+
+  function definitionList(rows) {
+    const dl = element("dl");
+    for (const [label, value] of rows) {
+      if (value === null || value === undefined || value === "") continue;
+      dl.append(element("dt", label), element("dd", String(value)));
+    }
+    return dl;
+  }
+
+  function button(text, onClick, id) {
+    const b = element("button", text);
+    b.type = "button";
+    if (id) b.id = id;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function showNothing() {
+    detailsEl.replaceChildren(element("p", gettext("Nothing selected."), "muted"));
+  }
+
+  function cablesButton(filters) {
+    if (!filters) return null;
+    return button(gettext("Show these cables"), () => applyCablingFilters(filters), "details-cables");
+  }
+
+  function mediaTable(media) {
+    const table = element("table", null, "data compact");
+    const head = element("tr");
+    head.append(element("th", gettext("Medium")), element("th", gettext("Length (m)")), element("th", gettext("Links")));
+    table.append(head);
+    for (const [kind, length, count] of media || []) {
+      const row = element("tr");
+      const n = element("td", fmt(count));
+      n.className = "num";
+      row.append(element("td", kind), element("td", String(length)), n);
+      table.append(row);
+    }
+    return table;
+  }
+
+  function showNode(node) {
+    const d = node.data();
+    const parts = [element("h3", d.kind === "dev" || d.kind === "port" ? d.label : d.title)];
+    if (d.kind === "dev") {
+      parts.push(definitionList([
+        [gettext("Role"), ROLE_NAMES[d.role] || d.role], [gettext("Model"), d.model], [gettext("SKU"), d.sku],
+        [gettext("Plane"), d.plane], [gettext("Pod"), d.pod], [gettext("Scale unit"), d.su], [gettext("Rail"), d.rail],
+        [gettext("Rack"), d.rack], [gettext("ASN"), d.asn], [gettext("Loopback"), d.loopback],
+        [gettext("Ports"), d.ports],
+      ]));
+    } else if (d.kind === "port") {
+      parts.push(definitionList([[gettext("Device"), d.device], [gettext("Port"), d.label],
+        [gettext("Speed (Gb/s)"), d.speed_gbps]]));
+    } else if (d.kind === "box") {
+      parts.push(definitionList([[gettext("Plane"), d.plane], [gettext("Pod"), d.pod]]));
+    } else {
+      parts.push(definitionList([
+        [gettext("Devices"), fmt(d.count)], [gettext("Role"), ROLE_NAMES[d.role] || d.role],
+        [gettext("Plane"), d.plane], [gettext("Pod"), d.pod], [gettext("Scale unit"), d.su],
+      ]));
+    }
+    const actions = element("div", null, "toolbar");
+    const open = d.kind === "box" ? podSides(node).length > 0 : d.expandable && !node.isParent() && d.kind !== "port";
+    if (open) actions.append(button(d.kind === "dev" ? gettext("Show ports") : gettext("Open"), () => openNode(node), "details-open"));
+    if (state.nextOffset[d.id]) {
+      actions.append(button(gettext("More ports"), () => expand(d.id, state.nextOffset[d.id]), "details-more"));
+    }
+    const collapsible = d.kind === "box"
+      ? state.expanded.some((e) => e === d.id.replace(/^box:pod:p(\d+):(\d+)$/, "leaf:p$1:pod$2") || e === d.id.replace(/^box:pod:p(\d+):(\d+)$/, "spine:p$1:pod$2"))
+      : state.expanded.includes(d.id);
+    if (collapsible) actions.append(button(gettext("Collapse"), () => collapse(d.id), "details-collapse"));
+    const cables = cablesButton(d.filters);
+    if (cables) actions.append(cables);
+    parts.push(actions);
+    detailsEl.replaceChildren(...parts);
+  }
+
+  function showEdge(edge) {
+    const d = edge.data();
+    const parts = [];
+    if (d.link) {
+      parts.push(element("h3", gettext("Link")));
+      parts.push(definitionList([
+        [gettext("A end"), `${d.a_device}:${d.a_port}`], [gettext("B end"), `${d.b_device}:${d.b_port}`],
+        [gettext("Tier"), TIER_NAMES[d.tier]], [gettext("Medium"), d.medium], [gettext("Fibre"), d.fiber],
+        [gettext("Length (m)"), d.length_m], [gettext("Label (A end)"), d.label_a], [gettext("Label (B end)"), d.label_b],
+        [gettext("Subnet"), d.subnet], [gettext("A address"), d.a_ip], [gettext("B address"), d.b_ip],
+        [gettext("A-end module or cable"), d.a_sku], [gettext("B-end module"), d.b_sku],
+        [gettext("Cable or fibre cord"), d.cable_sku],
+      ]));
+    } else {
+      parts.push(element("h3", interpolate(ngettext("%s link", "%s links", d.count), [fmt(d.count)])));
+      const source = cy.getElementById(d.source).data("title") || d.source;
+      const target = cy.getElementById(d.target).data("title") || d.target;
+      parts.push(definitionList([
+        [gettext("From"), source], [gettext("To"), target], [gettext("Tier"), TIER_NAMES[d.tier]],
+        [gettext("Plane"), d.plane], [gettext("Rail"), d.tier === 0 ? d.rail : null], [gettext("Pod"), d.pod],
+      ]));
+      parts.push(mediaTable(d.media));
+    }
+    const actions = element("div", null, "toolbar");
+    const cables = cablesButton(d.filters);
+    if (cables) actions.append(cables);
+    parts.push(actions);
+    detailsEl.replaceChildren(...parts);
+  }
+
+  function podSides(box) {
+    return box.children().filter((c) => POD_SIDES.has(c.data("kind")) && !c.isParent()).map((c) => c.id());
+  }
+
+  async function openNode(node) {
+    const d = node.data();
+    if (d.kind === "box") {
+      for (const side of podSides(node)) await expand(side);
+      const box = cy.getElementById(d.id);
+      if (box.nonempty()) showNode(box);
+      return;
+    }
+    if (d.expandable && !node.isParent() && d.kind !== "port") await expand(d.id);
+  }
+
+  function select(id) {
+    const ele = cy.getElementById(id);
+    if (ele.empty()) return false;
+    cy.elements(":selected").unselect();
+    ele.select();
+    if (ele.isEdge()) showEdge(ele); else showNode(ele);
+    return true;
+  }
+
+  cy.on("tap", (event) => {
+    const target = event.target;
+    if (target === cy) { showNothing(); return; }
+    if (target.isEdge()) { showEdge(target); return; }
+    showNode(target);
+    const d = target.data();
+    if (d.kind === "box" || (d.expandable && !target.isParent() && d.kind !== "port")) openNode(target);
+  });
+
+  // Legend ---------------------------------------------------------------------------------
+
+  function legend() {
+    const items = [];
+    const chip = (colour, text) => {
+      const span = element("span");
+      const c = element("span", null, "chip");
+      c.style.background = colour;
+      span.append(c, text);
+      return span;
+    };
+    items.push(element("span", gettext("Rails:"), "legend-title"));
+    for (let rail = 0; rail < config.rails; rail++) items.push(chip(railColour(rail), String(rail)));
+    if (config.planes > 1) {
+      items.push(element("span", gettext("Planes:"), "legend-title"));
+      for (let plane = 0; plane < config.planes; plane++) items.push(chip(planeColour(plane), String(plane)));
+    } else {
+      items.push(element("span", gettext("Tiers:"), "legend-title"));
+      for (let tier = 1; tier < Math.min(3, config.tiers); tier++) items.push(chip(TIER_COLOURS[tier], TIER_NAMES[tier]));
+    }
+    items.push(element("span", gettext("Devices:"), "legend-title"));
+    for (const role of ["server", "leaf", "spine", "core"]) {
+      if (role === "core" && config.tiers < 3) continue;
+      items.push(chip(ROLE_FILL[role], ROLE_NAMES[role]));
+    }
+    legendEl.replaceChildren(...items);
+  }
+
+  // Cabling table ---------------------------------------------------------------------------
+
+  const cablingForm = document.getElementById("cabling-filters");
+  const cablingBody = document.querySelector("#cabling-table tbody");
+  const cablingRange = document.getElementById("cabling-range");
+  const prevButton = document.getElementById("cabling-prev");
+  const nextButton = document.getElementById("cabling-next");
+  const cabling = { offset: 0, limit: 50, count: 0, filters: {}, sequence: 0 };
+
+  function readFilters() {
+    const filters = {};
+    for (const [name, value] of new FormData(cablingForm).entries()) {
+      if (String(value).trim() !== "") filters[name] = String(value).trim();
+    }
+    return filters;
+  }
+
+  async function loadCabling() {
+    const mine = ++cabling.sequence;
+    const params = new URLSearchParams(Object.assign({}, cabling.filters, {
+      limit: String(cabling.limit), offset: String(cabling.offset),
+    }));
+    cablingRange.textContent = gettext("Loading…");
+    try {
+      const data = await getJSON(config.linksUrl + "?" + params.toString());
+      if (mine !== cabling.sequence) return;
+      cabling.count = data.count;
+      const rows = data.results.map((link) => {
+        const tr = element("tr");
+        tr.dataset.link = String(link.id);
+        const cells = [
+          `${link.a_device_name}:${link.a_port}`, `${link.b_device_name}:${link.b_port}`, TIER_NAMES[link.tier],
+          link.plane, link.rail, link.pod, link.medium_kind + (link.fiber ? " " + link.fiber : ""), link.length_m,
+          link.label_a, link.subnet, link.a_ip, link.b_ip,
+        ];
+        cells.forEach((value, i) => {
+          const td = element("td", value === null || value === undefined ? "" : String(value));
+          if ([2, 3, 4, 5, 7].includes(i)) td.className = "num";
+          if (i === 6) td.title = link.medium;
+          tr.append(td);
+        });
+        return tr;
+      });
+      if (!rows.length) {
+        const tr = element("tr");
+        const td = element("td", gettext("No links match these filters."), "muted");
+        td.colSpan = 12;
+        tr.append(td);
+        rows.push(tr);
+      }
+      cablingBody.replaceChildren(...rows);
+      const first = data.count ? cabling.offset + 1 : 0;
+      const last = Math.min(cabling.offset + cabling.limit, data.count);
+      cablingRange.textContent = interpolate(gettext("%(first)s–%(last)s of %(count)s links"),
+        { first: fmt(first), last: fmt(last), count: fmt(data.count) }, true);
+      prevButton.disabled = cabling.offset === 0;
+      nextButton.disabled = cabling.offset + cabling.limit >= data.count;
+      cablingForm.dataset.count = String(data.count);
+    } catch (error) {
+      if (mine === cabling.sequence) cablingRange.textContent = interpolate(gettext("Could not load the cabling: %s"), [error.message]);
+    }
+  }
+
+  function applyCablingFilters(filters) {
+    for (const control of cablingForm.elements) {
+      if (!control.name) continue;
+      const value = filters[control.name];
+      control.value = value === undefined || value === null ? "" : String(value);
+    }
+    cabling.filters = readFilters();
+    cabling.offset = 0;
+    loadCabling();
+    document.getElementById("cabling").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  cablingForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    cabling.filters = readFilters();
+    cabling.offset = 0;
+    loadCabling();
+  });
+  cablingForm.addEventListener("reset", () => {
+    setTimeout(() => { cabling.filters = {}; cabling.offset = 0; loadCabling(); }, 0);
+  });
+  prevButton.addEventListener("click", () => { cabling.offset = Math.max(0, cabling.offset - cabling.limit); loadCabling(); });
+  nextButton.addEventListener("click", () => { cabling.offset += cabling.limit; loadCabling(); });
+
+  // Start ----------------------------------------------------------------------------------
+
+  document.getElementById("topology-fit").addEventListener("click", () => cy.fit(undefined, 30));
+  document.getElementById("topology-reset").addEventListener("click", async () => {
+    state.expanded = [];
+    await reload({ fit: true });
+    showNothing();
+  });
+  levelSelect.addEventListener("change", async () => {
+    state.level = levelSelect.value;
+    state.expanded = [];
+    await reload({ fit: true });
+    showNothing();
+  });
+
+  legend();
+  reload({ fit: true }).then((data) => {
+    if (!data) return;
+    cy.one("render", () => {
+      api.firstDrawMs = performance.now();
+      api.ready = true;
+      container.dataset.ready = "true";
+    });
+    cy.resize();
+  });
+  loadCabling();
+})();

@@ -1,0 +1,31 @@
+/* Version pages: the version switcher and the cost breakdown chart (Chart.js). */
+(function () {
+  "use strict";
+  const switcher = document.getElementById("version-switch");
+  if (switcher) switcher.addEventListener("change", () => window.location.assign(switcher.value));
+
+  const data = document.getElementById("cost-data");
+  const canvas = document.getElementById("cost-chart");
+  if (!data || !canvas || !window.Chart) return;
+  const rows = JSON.parse(data.textContent);
+  const colours = ["#1f6feb", "#8250df", "#1a7f37", "#bf8700", "#cf222e", "#57606a"];
+  window.fabricwebCostChart = new window.Chart(canvas, {
+    type: "bar",
+    data: {
+      labels: rows.map((row) => row.label),
+      datasets: [{
+        label: gettext("Cost"),
+        data: rows.map((row) => row.total),
+        backgroundColor: rows.map((_row, i) => colours[i % colours.length]),
+      }],
+    },
+    options: {
+      indexAxis: "y",
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { display: false } },
+      scales: { x: { beginAtZero: true } },
+    },
+  });
+})();

@@ -37,6 +37,8 @@ CHUNK_ROWS = 4096
 # Deflate level for streamed sheets: level 1 is several times faster than 6 and the file is
 # only about 15% larger (sheet XML is very repetitive).
 COMPRESS_LEVEL = 1
+# Distinct values a streamed text column remembers escaped (unique values such as labels stop it filling).
+TEXT_CACHE_SIZE = 20_000
 MAX_TITLE = 31
 
 _HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
@@ -101,6 +103,9 @@ class Styled:
     style: str
 
 
+_SPACES = frozenset(" \t\r\n")
+
+
 def _clean_text(value: str) -> str:
     if not value.isprintable():
         value = ILLEGAL_CHARACTERS_RE.sub("", value)
@@ -111,7 +116,7 @@ def _clean_text(value: str) -> str:
 
 def _text_xml(value: str) -> str:
     text = _clean_text(value)
-    if text[:1].isspace() or text[-1:].isspace():
+    if text and (text[0] in _SPACES or text[-1] in _SPACES):
         return f'<is><t xml:space="preserve">{text}</t></is>'
     return f"<is><t>{text}</t></is>"
 
@@ -267,12 +272,19 @@ def _number_writer(letter: str, attr: str) -> Callable[[Any, str], str]:
 
 
 def _text_writer(letter: str, attr: str) -> Callable[[Any, str], str]:
+    # Most text columns repeat a few values (tiers, media, SKUs, racks, port names): escape each once.
+    cache: dict[Any, str] = {}
+
     def write(value: Any, row: str) -> str:
-        if not isinstance(value, str):
-            value = str(value)
-        if not value:
-            return ""
-        return f'<c r="{letter}{row}"{attr} t="inlineStr">{_text_xml(value)}</c>'
+        inner = cache.get(value)
+        if inner is None:
+            text = value if isinstance(value, str) else str(value)
+            if not text:
+                return ""
+            inner = _text_xml(text)
+            if len(cache) < TEXT_CACHE_SIZE:
+                cache[value] = inner
+        return f'<c r="{letter}{row}"{attr} t="inlineStr">{inner}</c>'
 
     return write
 

@@ -143,6 +143,7 @@ SPECTACULAR_SETTINGS = {
         "FiberEnum": "apps.catalog.models.Fiber",
         "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
         "JobStatusEnum": "apps.designs.models.JobStatus",
+        "ExportKindEnum": "apps.designs.exports.models.ExportKind",
     },
 }
 

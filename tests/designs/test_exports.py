@@ -377,3 +377,26 @@ def test_netbox_rack_positions_fit_their_racks_without_overlap(netbox_files):
         assert not used.setdefault(device["rack"], set()) & units, device["name"]
         assert max(units) <= rack_heights[device["rack"]]
         used[device["rack"]] |= units
+
+
+def test_netbox_files_of_a_three_tier_design_with_optics(project, member, seed, tmp_path,
+                                                        django_capture_on_commit_callbacks):
+    data = inputs(seed, leaf_switch=seed["th4"].pk, leaf_breakout="1x400G", gpus=2048, tiers="3")
+    version = generate(project, member, data, django_capture_on_commit_callbacks, name="Three tiers")
+    path = tmp_path / "three.zip"
+    counts = version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+
+    devices = {row["name"]: row for row in rows(files["devices.csv"])}
+    cables = rows(files["cables.csv"])
+    assert {row["role"] for row in devices.values()} == {"GPU server", "Leaf switch", "Spine switch", "Core switch"}
+    assert counts["cables.csv"] == len(cables) == version.summary["total_links"]
+    optical = {cable["type"] for cable in cables} & {"mmf-om4", "smf-os2"}
+    assert optical, "a 3-tier hall has optical spine-core runs"
+    interfaces = {(row["device"], row["name"]): row["type"] for row in rows(files["interfaces.csv"])}
+    for cable in cables:
+        assert (cable["side_a_device"], cable["side_a_name"]) in interfaces
+        assert (cable["side_b_device"], cable["side_b_name"]) in interfaces
+    assert set(interfaces.values()) == {"400gbase-x-osfp", "400gbase-x-qsfpdd", "virtual"}  # NICs, switches
+    test_netbox_rack_positions_fit_their_racks_without_overlap(files)

@@ -256,3 +256,23 @@ def test_download_names_keep_non_latin_project_names(member_client, version):
 
     assert export["filename"] == "训练集群-fabric-a-v1.xlsx"
     assert "filename*=utf-8''%E8%AE%AD%E7%BB%83%E9%9B%86%E7%BE%A4-fabric-a-v1.xlsx" in download["Content-Disposition"]
+
+
+def test_the_openapi_schema_documents_the_export_routes_without_warnings():
+    from drf_spectacular.drainage import GENERATOR_STATS
+    from drf_spectacular.generators import SchemaGenerator
+
+    from apps.designs.api import export_views
+
+    views = {name for name in dir(export_views) if name.endswith("View")}
+    GENERATOR_STATS.reset()
+    schema = SchemaGenerator(patterns=None).get_schema(request=None, public=True)
+    messages = [str(m) for m in list(GENERATOR_STATS._warn_cache) + list(GENERATOR_STATS._error_cache)]
+
+    assert [m for m in messages if "export" in m.lower() or any(view in m for view in views)] == []
+    paths = schema["paths"]
+    post = paths["/api/versions/{id}/exports/"]["post"]
+    assert {"200", "202"} <= set(post["responses"])
+    download = paths["/api/exports/{id}/download/"]["get"]["responses"]
+    assert {"200", "409", "410"} <= set(download)
+    assert schema["components"]["schemas"]["ExportKindEnum"]["enum"] == ["xlsx", "netbox"]

@@ -44,6 +44,10 @@ class ExportFile(models.Model):
         return bool(self.path) and self.size is not None
 
 
+# Module-level name for drf-spectacular's ENUM_NAME_OVERRIDES (settings): "ExportKindEnum".
+ExportKind = ExportFile.Kind
+
+
 @receiver(post_delete, sender=ExportFile, dispatch_uid="designs_export_file_remove")
 def _export_file_remove(sender, instance: ExportFile, **kwargs) -> None:
     if instance.path:

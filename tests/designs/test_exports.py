@@ -400,3 +400,22 @@ def test_netbox_files_of_a_three_tier_design_with_optics(project, member, seed, 
         assert (cable["side_b_device"], cable["side_b_name"]) in interfaces
     assert set(interfaces.values()) == {"400gbase-x-osfp", "400gbase-x-qsfpdd", "virtual"}  # NICs, switches
     test_netbox_rack_positions_fit_their_racks_without_overlap(files)
+
+
+def test_a_registered_sheet_that_fails_is_left_out_and_named_on_the_summary(version, tmp_path, extra_sheets):
+    from apps.designs.models import Design
+
+    def broken(context, sheet):
+        sheet.columns([Column("Check", 30)])
+        list(Design.objects.raw("SELECT * FROM no_such_table"))  # a query error, as from a missing migration
+
+    extra_sheets("RoCE checklist", broken, 60)
+    path = tmp_path / "partial.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path))
+
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == SHEETS
+    summary = [row for row in wb["Summary"].iter_rows(values_only=True) if row[0]]
+    assert summary[-2][0] == "Sheets left out"
+    assert summary[-1][0] == "RoCE checklist" and "no_such_table" in summary[-1][1]
+    assert DesignVersion.objects.filter(pk=version.pk).exists()  # the connection still works

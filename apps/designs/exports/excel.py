@@ -24,7 +24,9 @@ Large sheets are streamed (apps.designs.exports.workbook) from `values_list` tup
 Extension: a writer is ``writer(context: WorkbookContext, sheet: Sheet) -> bool | None``. It
 declares columns (``sheet.columns([Column(...), ...])``), then appends rows (``sheet.append``)
 or streams them (``sheet.stream(rows, count=n)``); returning False leaves its sheet out of this
-workbook. Register it once, at import time of a module Django loads:
+workbook. A registered sheet whose writer raises is left out (logged, and named on the Summary)
+so the procurement sheets still go out; the built-in sheets' failures fail the export. Register
+it once, from AppConfig.ready() or a module imported after it:
 
     from django.utils.translation import gettext_lazy as _
     from apps.designs.exports.excel import workbook_sheet_register
@@ -32,12 +34,14 @@ workbook. Register it once, at import time of a module Django loads:
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import IO, Any
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils import translation
@@ -54,6 +58,8 @@ from .selectors import (
     version_link_rows,
 )
 from .workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
+
+logger = logging.getLogger(__name__)
 
 Progress = Callable[[str, int], None]
 SheetWriterFn = Callable[["WorkbookContext", Sheet], "bool | None"]
@@ -76,6 +82,7 @@ class SheetWriter:
 
 
 _SHEETS: dict[str, SheetWriter] = {}
+_BUILTIN: set[str] = set()  # keys of this module's sheets: their failures fail the export
 
 
 def sheet_key(name: Any) -> str:
@@ -243,10 +250,28 @@ def version_workbook_write(
         version=version, user_name=_user_name(user), generated_at=timezone.now(), bom=bom, titles=titles,
         progress=report,
     )
+    left_out: list[tuple[str, str]] = []
     for entry in entries:
         sheet = book.add_sheet(titles[entry.key])
-        if entry.writer(context, sheet) is False:
+        if entry.key in _BUILTIN:
+            keep = entry.writer(context, sheet)
+        else:
+            try:
+                with transaction.atomic():  # a failed query must not spoil the connection for the others
+                    keep = entry.writer(context, sheet)
+            except Exception as exc:
+                logger.exception("workbook sheet %r failed for version %s; left out", entry.key, version.pk)
+                left_out.append((sheet.title, str(exc) or type(exc).__name__))
+                keep = False
+        if keep is False:
             book.remove_sheet(sheet)
+    summary_sheet = next((s for s in book.sheets if s.title == titles.get(sheet_key(SUMMARY_NAME))), None)
+    if left_out and summary_sheet is not None:
+        summary_sheet.append([])
+        summary_sheet.append([Styled(_("Sheets left out"), "section"), Styled("", "section"), Styled("", "section")])
+        for title, error in left_out:
+            summary_sheet.append([title, Styled(_("could not be written: %(error)s") % {"error": error[:200]},
+                                                "warning")])
     written = [0]
     count = len(book.sheets)
 
@@ -586,9 +611,16 @@ def _asn_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
 
 SUMMARY_NAME = gettext_lazy("Summary")
 BOM_NAME = gettext_lazy("BOM")
-workbook_sheet_register(SUMMARY_NAME, _summary_sheet, order=0)
-workbook_sheet_register(BOM_NAME, _bom_sheet, order=10)
-workbook_sheet_register(gettext_lazy("Cabling"), _cabling_sheet, order=20)
-workbook_sheet_register(gettext_lazy("IP plan"), _ip_plan_sheet, order=30)
-workbook_sheet_register(gettext_lazy("Loopbacks"), _loopback_sheet, order=40)
-workbook_sheet_register(gettext_lazy("ASN plan"), _asn_sheet, order=50)
+
+
+def _builtin_sheets_register() -> None:
+    for name, writer, order in (
+        (SUMMARY_NAME, _summary_sheet, 0), (BOM_NAME, _bom_sheet, 10), (gettext_lazy("Cabling"), _cabling_sheet, 20),
+        (gettext_lazy("IP plan"), _ip_plan_sheet, 30), (gettext_lazy("Loopbacks"), _loopback_sheet, 40),
+        (gettext_lazy("ASN plan"), _asn_sheet, 50),
+    ):
+        workbook_sheet_register(name, writer, order=order)
+        _BUILTIN.add(sheet_key(name))
+
+
+_builtin_sheets_register()

@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result['gpus']:,} GPUs: {result['servers']:,} servers, {result['switches']:,} switches, "
               f"{result['links']:,} links"
               + (f" (generated in {result['generate_s']} s)" if result["generate_s"] is not None else ""))
-        print(f"| export | seconds | MB | rows |\n| --- | ---: | ---: | ---: |")
+        print("| export | seconds | MB | rows |\n| --- | ---: | ---: | ---: |")
         print(f"| workbook (.xlsx) | {result['workbook_s']} | {result['workbook_mb']} | "
               f"{2 * result['links'] + 2 * result['switches']:,} data rows |")
         print(f"| NetBox (.zip) | {result['netbox_s']} | {result['netbox_mb']} | {sum(rows.values()):,} CSV rows |")

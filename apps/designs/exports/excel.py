@@ -502,7 +502,8 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     sheet.append([None, Styled(_("Subtotal"), "bold"), None, None, None,
                   Styled(Formula(f"SUM(F{first}:F{last})", bom.subtotal), "money_bold"), None,
                   Formula(f"SUM(H{first}:H{last})", power), None, Formula(f"SUM(J{first}:J{last})", rack_units)])
-    sheet.append([None, _("Discount (%) — change it here"), None, None, None, Styled(bom.discount_pct, "input_percent")])
+    sheet.append([None, _("Discount (%) — change it here"), None, None, None,
+                  Styled(bom.discount_pct, "input_percent")])
     sheet.append([None, _("Discount"), None, None, None,
                   Styled(Formula(f"ROUND(F{bom.subtotal_row}*F{bom.percent_row}/100,2)", bom.discount), "money")])
     sheet.append([None, Styled(_("Total (%(currency)s)") % {"currency": currency}, "bold"), None, None, None,

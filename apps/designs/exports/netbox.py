@@ -164,7 +164,8 @@ def _site(version: DesignVersion) -> tuple[str, str]:
 
 def _csv_entry(archive: zipfile.ZipFile, name: str, rows: Iterable[Sequence[Any]]) -> int:
     count = 0
-    with archive.open(zip_entry(name), "w", force_zip64=True) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
+    with archive.open(zip_entry(name), "w", force_zip64=True) as raw, \
+            io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
         writer = csv.writer(text, lineterminator="\n")
         writer.writerow(HEADERS[name])
         for row in rows:

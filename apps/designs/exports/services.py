@@ -136,7 +136,8 @@ def version_export_run(*, job_id: int, celery_task_id: str = "") -> Job:
                         % {"seconds": settings.CELERY_TASK_SOFT_TIME_LIMIT})
     except Exception as exc:
         logger.exception("export job %s failed", job.pk)
-        job_mark_failed(job_id=job.pk, error=_("The export failed: %(error)s") % {"error": str(exc) or type(exc).__name__})
+        job_mark_failed(job_id=job.pk, error=_("The export failed: %(error)s")
+                        % {"error": str(exc) or type(exc).__name__})
     finally:
         _remove(Path(temporary))
     job.refresh_from_db()

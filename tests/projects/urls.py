@@ -92,6 +92,26 @@ DIRECT.update({
 })
 
 
+def _traffic_analysis_pk(project: Project) -> dict[str, Any]:
+    from apps.designs.models import TrafficAnalysis
+    from tests.designs.factories import DesignVersionFactory
+
+    version = DesignVersionFactory(design__project=project)
+    analysis = TrafficAnalysis.objects.create(version=version, max_flows=1000, message_bytes=1 << 30)
+    return {"pk": version.pk, "analysis_pk": analysis.pk}
+
+
+# RoCE and traffic (apps/designs/analysis): API by version id, the RoCE settings page under the project.
+DIRECT.update({
+    "api-version-roce": _version_pk,
+    "api-version-roce-configs-zip": _version_pk,
+    "api-version-roce-device-config": lambda project: {**_version_pk(project), "device_name": "leaf-1"},
+    "api-version-traffic": _version_pk,
+    "api-version-traffic-detail": _traffic_analysis_pk,
+})
+EXTRA_KWARGS["design-analysis:roce-settings"] = lambda project: {"version_pk": _version_pk(project)["pk"]}
+
+
 def _walk(patterns, namespace: str | None, params: frozenset[str]):
     for entry in patterns:
         entry_params = params | frozenset(entry.pattern.regex.groupindex)
@@ -129,3 +149,28 @@ def project_scoped_url(name: str, project: Project) -> str:
 
 def project_scoped_urls(project: Project) -> list[str]:
     return [project_scoped_url(name, project) for name in project_scoped_url_names()]
+
+
+# Reviews (apps/reviews): pages and API by version or comment, each reached through its project.
+def _comment_kwargs(project: Project) -> dict[str, Any]:
+    from apps.reviews.models import Comment
+    from tests.designs.factories import DesignVersionFactory
+
+    version = DesignVersionFactory(design__project=project)
+    comment = Comment.objects.create(version=version, author=project.owner, body="Check the spine uplinks.")
+    return {"version_pk": version.pk, "comment_pk": comment.pk}
+
+
+EXTRA_KWARGS.update({
+    "reviews:version-review": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "reviews:review-action": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "reviews:comment-create": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "reviews:comment-edit": _comment_kwargs,
+    "reviews:comment-delete": _comment_kwargs,
+})
+DIRECT.update({
+    "api-version-comment-list": _version_pk,
+    "api-version-comment-detail": lambda project: {
+        "pk": (kwargs := _comment_kwargs(project))["version_pk"], "comment_pk": kwargs["comment_pk"]},
+    "api-version-review": _version_pk,
+})

@@ -72,7 +72,8 @@ class DesignInputsForm(forms.Form):
     )
     nic = CatalogChoiceField(
         label=_("Backend NIC"), queryset=NicModel.objects.none(), label_function=nic_label, required=False,
-        empty_label=_("The server's default NIC"), help_text=_("Follows the server's default NIC when you change the server."),
+        empty_label=_("The server's default NIC"),
+        help_text=_("Follows the server's default NIC when you change the server."),
     )
     leaf_switch = CatalogChoiceField(
         label=_("Leaf switch"), queryset=SwitchModel.objects.none(), label_function=switch_label,
@@ -91,7 +92,9 @@ class DesignInputsForm(forms.Form):
     core_breakout = forms.ChoiceField(label=_("Core breakout"), required=False)
 
     gpus = _number(_("GPUs"), required=True, minimum="1")
-    planes = _number(_("Planes"), minimum="1", help_text=_("Independent parallel fabrics; must divide the server's rails."))
+    planes = _number(
+        _("Planes"), minimum="1", help_text=_("Independent parallel fabrics; must divide the server's rails.")
+    )
     oversubscription = _number(
         _("Oversubscription at the leaf (o:1)"), step="0.1", minimum="1", help_text=_("1 = non-blocking.")
     )

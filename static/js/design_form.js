@@ -20,6 +20,9 @@
   let timer = null;
   let sequence = 0;
   let controller = null;
+  // Errors show on fields the user has touched (all of them after a submit the server refused).
+  const touched = new Set();
+  const refused = form.querySelector(".field.has-error, [data-error-for='__all__']:not([hidden])") !== null;
 
   function field(name) { return form.elements.namedItem(name); }
 
@@ -52,6 +55,9 @@
     form.querySelectorAll("[data-error-for]").forEach((el) => {
       const name = el.dataset.errorFor;
       if (SUBMIT_ONLY.has(name)) return;
+      const input = field(name);
+      const blank = input && "value" in input && String(input.value).trim() === "";
+      if (!refused && name !== "__all__" && !touched.has(name) && blank) return;
       const messages = errors[name] || [];
       el.textContent = messages.join(" ");
       if (name === "__all__") el.hidden = messages.length === 0;
@@ -86,6 +92,7 @@
   }
 
   function schedule(event) {
+    if (event && event.target && event.target.name) touched.add(event.target.name);
     if (event && event.target && SUBMIT_ONLY.has(event.target.name)) return;
     clearTimeout(timer);
     timer = setTimeout(check, 300);

@@ -26,8 +26,12 @@
   const ROLE_FILL = { server: "#e7ebf0", leaf: "#dbeafe", spine: "#ede9fe", core: "#fde2e2" };
   const TIER_COLOURS = ["#8b98a9", "#5b6b82", "#8a5a9e"];
   const LAYER_Y = { 3: 0, 2: 300, 1: 600, 0: 900 };
+  const BAND_H = 850;  // a band of pods (or scale units) repeats the spine, leaf and server layers
+  const BAND_MIN_COLUMNS = 12;
   const GAP = 22;
   const COLUMN_GAP = 56;
+  const ROW_MAX = 16;  // more nodes than this in one layer of a column wrap into rows
+  const ROW_STEP = 56;
   const PORT_W = 58;
   const PORT_H = 20;
   const PORTS_PER_ROW = 16;
@@ -135,9 +139,15 @@
       const ports = portsOf.get(d.id) || [];
       const item = { data: d, ports: ports, order: d.order || 0 };
       if (ports.length) {
-        ports.sort((a, b) => (a.order || 0) - (b.order || 0));
-        item.width = Math.min(PORTS_PER_ROW, ports.length) * PORT_W;
-        item.rows = Math.ceil(ports.length / PORTS_PER_ROW);
+        // Ports cabled upwards fill the top rows, ports cabled downwards the bottom rows.
+        const byNumber = (a, b) => (a.order || 0) - (b.order || 0);
+        const up = ports.filter((p) => p.toward !== "down").sort(byNumber);
+        const down = ports.filter((p) => p.toward === "down").sort(byNumber);
+        item.portRows = [];
+        for (const side of [up, down]) {
+          for (let i = 0; i < side.length; i += PORTS_PER_ROW) item.portRows.push(side.slice(i, i + PORTS_PER_ROW));
+        }
+        item.width = Math.min(PORTS_PER_ROW, Math.max(...item.portRows.map((r) => r.length))) * PORT_W;
       } else {
         item.width = d.w;
       }
@@ -151,54 +161,84 @@
       }
       column.items[layer].push(item);
     }
-    const rowWidth = (items) => items.reduce((sum, item) => sum + item.width, 0) + GAP * Math.max(0, items.length - 1);
-    function measure(column) {
+    const chunks = (items) => {
+      const out = [];
+      for (let i = 0; i < items.length; i += ROW_MAX) out.push(items.slice(i, i + ROW_MAX));
+      return out;
+    };
+    const lineWidth = (items) => items.reduce((sum, item) => sum + item.width, 0) + GAP * Math.max(0, items.length - 1);
+    const rowWidth = (items) => Math.max(0, ...chunks(items).map(lineWidth));
+    const spanWidth = (kids) => kids.reduce((sum, kid) => sum + kid.width, 0) + COLUMN_GAP * Math.max(0, kids.length - 1);
+    const aspect = Math.max(0.5, (container.clientWidth || 1000) / (container.clientHeight || 640));
+    /* Many pods (or scale units) side by side make a thin strip: wrap them into bands whose
+       overall shape is closest to the canvas's. */
+    function bands(kids) {
+      if (kids.length <= BAND_MIN_COLUMNS) return [kids];
+      const average = spanWidth(kids) / kids.length + COLUMN_GAP;
+      let best = kids.length;
+      let bestScore = Infinity;
+      for (let perBand = BAND_MIN_COLUMNS; perBand <= kids.length; perBand++) {
+        const count = Math.ceil(kids.length / perBand);
+        const score = Math.abs(Math.log((perBand * average) / (LAYER_Y[0] + (count - 1) * BAND_H) / aspect));
+        if (score < bestScore) { bestScore = score; best = perBand; }
+      }
+      const out = [];
+      for (let i = 0; i < kids.length; i += best) out.push(kids.slice(i, i + best));
+      return out;
+    }
+    function measure(column, depth) {
       const kids = [...column.children.values()].sort((a, b) => a.key - b.key);
-      column.sorted = kids;
-      let kidsWidth = 0;
-      kids.forEach((kid) => { kidsWidth += measure(kid); });
-      kidsWidth += COLUMN_GAP * Math.max(0, kids.length - 1);
+      kids.forEach((kid) => measure(kid, depth + 1));
+      column.bands = depth === 1 ? bands(kids) : [kids];
+      const kidsWidth = Math.max(0, ...column.bands.map(spanWidth));
       let own = 0;
       for (const layer of [0, 1, 2, 3]) {
         column.items[layer].sort((a, b) => a.order - b.order);
         own = Math.max(own, rowWidth(column.items[layer]));
       }
       column.width = Math.max(kidsWidth, own, 1);
-      column.kidsWidth = kidsWidth;
       return column.width;
     }
     const positions = new Map();
-    function placeRow(items, x0, width, y, spread) {
-      if (!items.length) return;
-      const total = rowWidth(items);
-      if (spread && total < width) {
-        const slot = width / items.length;
-        items.forEach((item, i) => placeItem(item, x0 + slot * (i + 0.5), y));
-      } else {
-        let x = x0 + (width - total) / 2;
-        items.forEach((item) => { placeItem(item, x + item.width / 2, y); x += item.width + GAP; });
-      }
+    // Wrapped rows grow away from the neighbouring layer: spines and cores upwards, the rest down.
+    function placeRow(items, x0, width, y, spread, layer) {
+      const direction = layer >= 2 ? -1 : 1;
+      chunks(items).forEach((line, r) => {
+        const lineY = y + direction * r * ROW_STEP;
+        const total = lineWidth(line);
+        if (spread && total < width) {
+          const slot = width / line.length;
+          line.forEach((item, i) => placeItem(item, x0 + slot * (i + 0.5), lineY));
+        } else {
+          let x = x0 + (width - total) / 2;
+          line.forEach((item) => { placeItem(item, x + item.width / 2, lineY); x += item.width + GAP; });
+        }
+      });
     }
     function placeItem(item, cx, y) {
       positions.set(item.data.id, { x: cx, y: y });
       if (!item.ports.length) return;
-      const cols = Math.min(PORTS_PER_ROW, item.ports.length);
-      const left = cx - (cols * PORT_W) / 2 + PORT_W / 2;
-      const top = y - ((item.rows - 1) * (PORT_H + 4)) / 2;
-      item.ports.forEach((port, i) => {
-        positions.set(port.id, { x: left + (i % cols) * PORT_W, y: top + Math.floor(i / cols) * (PORT_H + 4) });
+      const top = y - ((item.portRows.length - 1) * (PORT_H + 4)) / 2;
+      item.portRows.forEach((row, r) => {
+        const left = cx - (row.length * PORT_W) / 2 + PORT_W / 2;
+        row.forEach((port, i) => positions.set(port.id, { x: left + i * PORT_W, y: top + r * (PORT_H + 4) }));
       });
     }
-    function place(column, x0) {
-      let x = x0 + (column.width - column.kidsWidth) / 2;
-      for (const kid of column.sorted) { place(kid, x); x += kid.width + COLUMN_GAP; }
-      for (const layer of [0, 1, 2, 3]) placeRow(column.items[layer], x0, column.width, LAYER_Y[layer], column.sorted.length > 0);
+    let lowest = 0;
+    function place(column, x0, offset) {
+      column.bands.forEach((band, i) => {
+        let x = x0 + (column.width - spanWidth(band)) / 2;
+        for (const kid of band) { place(kid, x, offset + i * BAND_H); x += kid.width + COLUMN_GAP; }
+      });
+      lowest = Math.max(lowest, offset + (column.bands.length - 1) * BAND_H);
+      const spread = column.children.size > 0;
+      for (const layer of [0, 1, 2, 3]) placeRow(column.items[layer], x0, column.width, LAYER_Y[layer] + offset, spread, layer);
     }
-    measure(root);
-    place(root, 0);
+    measure(root, 0);
+    place(root, 0, 0);
     for (const layer of [0, 1, 2, 3]) {
       loose[layer].sort((a, b) => a.order - b.order);
-      placeRow(loose[layer], 0, Math.max(root.width, rowWidth(loose[layer])), LAYER_Y[layer], true);
+      placeRow(loose[layer], 0, Math.max(root.width, rowWidth(loose[layer])), LAYER_Y[layer] + lowest, true, layer);
     }
     return positions;
   }
@@ -515,7 +555,7 @@
   const cablingRange = document.getElementById("cabling-range");
   const prevButton = document.getElementById("cabling-prev");
   const nextButton = document.getElementById("cabling-next");
-  const cabling = { offset: 0, limit: 50, count: 0, filters: {}, sequence: 0 };
+  const cabling = { offset: 0, limit: 25, count: 0, filters: {}, sequence: 0 };
 
   function readFilters() {
     const filters = {};

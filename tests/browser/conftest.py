@@ -77,3 +77,84 @@ def login(page):
         return page
 
     return _login
+
+
+# Design workflow fixtures -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def seed_catalog(transactional_db):
+    """The shipped seed catalog (switches, NICs, servers, optics, cables, fibres)."""
+    import io
+
+    from django.core.management import call_command
+
+    call_command("load_seed_catalog", verbosity=0, stdout=io.StringIO())
+
+
+@pytest.fixture
+def engineer(transactional_db):
+    from tests.factories import UserFactory
+
+    return UserFactory(username="ann")
+
+
+@pytest.fixture
+def engineer_project(engineer):
+    from tests.projects.factories import ProjectFactory
+
+    return ProjectFactory(owner=engineer, name="Pilot cluster")
+
+
+@pytest.fixture
+def generate_design(engineer, engineer_project, seed_catalog):
+    """Generate a design through the service (tasks run eagerly in tests); returns the ready version."""
+    from apps.catalog.models import ServerModel, SwitchModel
+    from apps.designs.models import DesignVersion
+    from apps.designs.services.design import design_create
+
+    def _generate(name="Hall A", *, gpus=256, switch_sku="920-9N42F-00RI-7C0", breakout="2x400G", **changes):
+        data = {
+            "server": ServerModel.objects.get(sku="DGXH-G640F+P2EDI36").pk,
+            "leaf_switch": SwitchModel.objects.get(sku=switch_sku).pk,
+            "leaf_breakout": breakout,
+            "gpus": gpus,
+            **changes,
+        }
+        job = design_create(project=engineer_project, user=engineer, name=name, data=data)
+        version = DesignVersion.objects.get(pk=job.version_id)
+        assert version.is_ready, job.error
+        return version
+
+    return _generate
+
+
+@pytest.fixture
+def background_worker(monkeypatch):
+    """Generation jobs run in a thread a moment after they are enqueued, as a Celery worker would
+    (the suite otherwise runs tasks eagerly, inside the request that creates the job)."""
+    import threading
+    import time
+
+    from django.db import connection
+
+    from apps.designs.tasks import design_generate_task
+
+    threads = []
+
+    def delay(job_id, start_after_s=1.5):
+        def run():
+            time.sleep(start_after_s)
+            try:
+                design_generate_task.apply(args=[job_id])
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    monkeypatch.setattr(design_generate_task, "delay", delay)
+    yield threads
+    for thread in threads:
+        thread.join(120)

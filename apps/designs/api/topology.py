@@ -199,7 +199,8 @@ class Topology:
         if level == "auto":
             level = self.auto_level()
         if level not in self.levels():
-            raise TopologyError("level", _("Choose one of %(levels)s.") % {"levels": ", ".join(("auto", *self.levels()))})
+            choices = ", ".join(("auto", *self.levels()))
+            raise TopologyError("level", _("Choose one of %(levels)s.") % {"levels": choices})
         self.level = level
 
     # Census ---------------------------------------------------------------------------------
@@ -269,7 +270,8 @@ class Topology:
         if level == "pod":
             return pods + 3 * planes * pods + planes + pods * rails + 2 * planes * pods
         if level == "su":
-            return sus * (1 + planes) + spine_groups + planes + planes * pods + sus * rails + planes * sus + spine_groups
+            nodes = sus * (1 + planes) + spine_groups + planes + planes * pods
+            return nodes + sus * rails + planes * sus + spine_groups
         switches = self.summary.get("switches") or {}
         links = self.summary.get("links") or {}
         leaves, spines, cores = (int(switches.get(r) or 0) for r in ("leaf", "spine", "core"))
@@ -493,6 +495,11 @@ class Topology:
             ports = PortRecord.objects.filter(device_id=ref.device).order_by("number")
             total = ports.count()
             rows = list(ports.values("name", "number", "speed_gbps", "link_id")[offset:offset + limit])
+            # A link's a end is its lower tier: a port whose device is the a end cables upwards.
+            lower_end = dict(self._links().filter(pk__in=[row["link_id"] for row in rows])
+                             .values_list("id", "a_device_id"))
+            for row in rows:
+                row["toward"] = "up" if lower_end.get(row["link_id"]) == ref.device else "down"
             self.port_info.update({f"port:{ref.device}:{row['name']}": row for row in rows})
             return [f"port:{ref.device}:{row['name']}" for row in rows], total
         else:
@@ -561,7 +568,8 @@ class Topology:
             base.update(
                 label=ref.port, role=dev.role, layer=LAYER[dev.role], device=dev.name, col=self._dev_col(dev),
                 order=dev.index * 10000 + int(info.get("number", 0)), speed_gbps=info.get("speed_gbps"),
-                number=info.get("number"), filters={"device": dev.name}, plane=dev.plane, pod=dev.pod, su=dev.su,
+                number=info.get("number"), toward=info.get("toward"), filters={"device": dev.name},
+                plane=dev.plane, pod=dev.pod, su=dev.su,
             )
             return base
         if kind == "dev":

@@ -50,10 +50,10 @@ def _first_choices() -> dict[str, Any]:
         return {}
     initial: dict[str, Any] = {"server": server.pk, "nic": server.default_nic_id}
     for switch in switch_list(active_only=True):
-        for mode in switch.breakouts or []:
-            if parse_breakout(mode)[1] == server.backend_gbps:
-                initial.update(leaf_switch=switch.pk, leaf_breakout=mode)
-                return initial
+        if any(parse_breakout(mode)[1] == server.backend_gbps for mode in switch.breakouts or []):
+            # The breakout stays "automatic" so that it follows the server chosen next.
+            initial["leaf_switch"] = switch.pk
+            return initial
     return initial
 
 
@@ -83,6 +83,13 @@ class DesignFormMixin(ProjectScopedViewMixin):
     def created(self, job) -> HttpResponse:
         return redirect("designs:job-detail", project_pk=self.project.pk, job_pk=job.pk)
 
+    def add_input_errors(self, form) -> None:
+        """When a field the service never sees is wrong (say the name), still show every input's problem."""
+        result = design_estimate(project=self.project, data=form.service_data())
+        for name, messages in service_errors_by_field(result["errors"], form).items():
+            if name not in form.errors:
+                form.add_error(None if name == "__all__" else name, messages)
+
 
 class DesignCreateView(DesignFormMixin, View):
     """GET the form (the first server and a leaf switch at its speed preselected); POST creates the design."""
@@ -106,6 +113,8 @@ class DesignCreateView(DesignFormMixin, View):
                 form_add_service_errors(form, exc)
             else:
                 return self.created(job)
+        else:
+            self.add_input_errors(form)
         return self.render_form(form, status=FORM_ERRORS)
 
 
@@ -141,6 +150,8 @@ class VersionCreateView(DesignFormMixin, View):
                 form_add_service_errors(form, exc)
             else:
                 return self.created(job)
+        else:
+            self.add_input_errors(form)
         return self.render_form(form, status=FORM_ERRORS)
 
 
@@ -164,10 +175,13 @@ class DesignEstimateView(ProjectScopedViewMixin, View):
         errors.pop("name", None)
         size = result.get("size")
         alternatives = [
-            dict(alt, switch_total=sum((alt.get("switches") or {}).values())) for alt in result.get("alternatives") or []
+            dict(alt, switch_total=sum((alt.get("switches") or {}).values()))
+            for alt in result.get("alternatives") or []
         ]
         labels = {name: str(field.label) for name, field in form.fields.items()}
-        error_list = [{"label": labels.get(name, _("Design")), "messages": messages} for name, messages in errors.items()]
+        error_list = [
+            {"label": labels.get(name, _("Design")), "messages": messages} for name, messages in errors.items()
+        ]
         panel = render_to_string(
             "designs/_estimate.html",
             {"feasible": result["feasible"] and not errors, "size": size, "alternatives": alternatives,

@@ -1,0 +1,357 @@
+"""Design pages as a member sees them: project panel, form with errors in place, job page, design page."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.designs.models import Design, DesignVersion, Job
+from apps.designs.panels import DesignPanel, design_panel_register, design_panel_unregister
+from apps.designs.services.design import design_create
+from tests.designs.conftest import inputs
+from tests.designs.factories import DesignFactory, DesignVersionFactory, JobFactory
+from tests.factories import UserFactory
+from tests.projects.factories import ProjectFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_for_member(member) -> Client:
+    client = Client()
+    client.force_login(member)
+    return client
+
+
+def form_data(seed, **changes) -> dict:
+    """What the design form posts for 256 GPUs of DGX H100 on SN5600 in 2x400G (blanks = defaults)."""
+    data = {
+        "name": "Fabric A", "description": "", "server": seed["dgx_h100"].pk, "nic": "",
+        "leaf_switch": seed["sn5600"].pk, "leaf_breakout": "2x400G", "spine_switch": "", "spine_breakout": "",
+        "core_switch": "", "core_breakout": "", "gpus": "256", "planes": "1", "oversubscription": "1",
+        "tiers": "auto", "discount_pct": "", "currency": "USD",
+    }
+    for name in ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack"):
+        data[f"layout_{name}"] = ""
+    for name in ("host", "p2p", "loopback", "asn_base"):
+        data[f"pools_{name}"] = ""
+    data.update(changes)
+    return data
+
+
+def url(name, project, **kwargs) -> str:
+    return reverse(f"designs:{name}", kwargs={"project_pk": project.pk, **kwargs})
+
+
+@pytest.fixture
+def ready_version(project, member, seed, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = design_create(project=project, user=member, name="Hall A", data=inputs(seed, gpus=256),
+                            description="First hall")
+    version = DesignVersion.objects.get(pk=job.version_id)
+    assert version.is_ready
+    return version
+
+
+def field_errors(response, name: str) -> list[str]:
+    return [str(e) for e in response.context["form"].errors.get(name, [])]
+
+
+# Project page ---------------------------------------------------------------------------------
+
+
+def test_project_page_lists_designs_with_their_versions_status_cost_and_links(client_for_member, project,
+                                                                                ready_version):
+    page = client_for_member.get(project.get_absolute_url())
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert 'id="project-designs"' in body and "Hall A" in body and "First hall" in body
+    assert url("version-detail", project, version_pk=ready_version.pk) in body
+    assert url("design-create", project) in body
+    assert f"{url('version-create', project, design_pk=ready_version.design_id)}?from={ready_version.pk}" in body
+    assert f"{ready_version.total_cost:,.0f} USD" in body
+    assert '<span class="badge ready">ready</span>' in body
+
+
+def test_project_page_without_designs_invites_to_start_one(client_for_member, project):
+    body = client_for_member.get(project.get_absolute_url()).content.decode()
+    assert 'id="no-designs"' in body
+    assert url("design-create", project) in body
+
+
+# The form -------------------------------------------------------------------------------------
+
+
+def test_design_form_starts_from_a_server_and_a_leaf_switch_at_its_speed(client_for_member, project, seed):
+    page = client_for_member.get(url("design-create", project))
+    assert page.status_code == 200
+    form = page.context["form"]
+    server = form.fields["server"].queryset.get(pk=form.initial["server"])
+    assert form.initial["nic"] == server.default_nic_id
+    leaf = form.fields["leaf_switch"].queryset.get(pk=form.initial["leaf_switch"])
+    assert any(mode.endswith(f"x{server.backend_gbps}G") for mode in leaf.breakouts)
+    assert "leaf_breakout" not in form.initial  # automatic: follows the NIC speed
+    # The breakout list offers only the chosen switch's modes; the script gets every switch's.
+    assert [value for value, _ in form.fields["leaf_breakout"].choices] == ["", *leaf.breakouts]
+    catalog = page.context["catalog_data"]
+    assert catalog["switches"][str(seed["th4"].pk)][0][0] == "1x400G"
+    assert catalog["servers"][str(seed["dgx_h100"].pk)]["default_nic"] == seed["dgx_h100"].default_nic_id
+    assert 'data-error-for="gpus"' in page.content.decode()
+
+
+def test_creating_a_design_goes_to_its_job_page_which_shows_it_done(client_for_member, project, seed,
+                                                                      django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for_member.post(url("design-create", project), form_data(seed))
+    design = Design.objects.get(project=project, name="Fabric A")
+    job = Job.objects.get(version__design=design)
+    assert response.status_code == 302
+    assert response["Location"] == url("job-detail", project, job_pk=job.pk)
+    page = client_for_member.get(response["Location"])
+    body = page.content.decode()
+    assert job.status == Job.Status.SUCCEEDED
+    assert 'aria-valuenow="100"' in body and "width: 100%" in body
+    assert url("version-detail", project, version_pk=job.version_id) in body
+    assert reverse("api-job-detail", kwargs={"pk": job.pk}) in body
+
+
+def test_invalid_form_is_shown_again_with_errors_in_place_and_nothing_saved(client_for_member, project, seed):
+    response = client_for_member.post(url("design-create", project), form_data(seed, gpus="0", name=""))
+    assert response.status_code == 200
+    assert field_errors(response, "name")
+    assert field_errors(response, "gpus") == ["A design needs at least 1 GPU."]
+    body = response.content.decode()
+    assert 'data-error-for="gpus">A design needs at least 1 GPU.' in body
+    assert not Design.objects.filter(project=project).exists()
+
+
+def test_an_infeasible_design_gets_the_engines_reason_on_the_field_to_change(client_for_member, project, seed):
+    response = client_for_member.post(url("design-create", project), form_data(seed, planes="3"))
+    assert response.status_code == 200
+    assert "3 planes do not divide" in " ".join(field_errors(response, "planes"))
+    assert not Design.objects.filter(project=project).exists()
+
+
+def test_rack_layout_and_pool_errors_land_on_their_own_fields(client_for_member, project, seed):
+    response = client_for_member.post(
+        url("design-create", project),
+        form_data(seed, layout_servers_per_rack="0", pools_host="10.0.0.1/8"),
+    )
+    assert response.status_code == 200
+    assert field_errors(response, "layout_servers_per_rack") == ["Must be at least 1."]
+    assert field_errors(response, "pools_host")
+    assert not Design.objects.filter(project=project).exists()
+
+
+def test_a_name_already_used_in_the_project_is_refused_on_the_name_field(client_for_member, project, seed,
+                                                                          ready_version):
+    response = client_for_member.post(url("design-create", project), form_data(seed, name="hall a"))
+    assert response.status_code == 200
+    assert "already has a design named" in " ".join(field_errors(response, "name"))
+    assert Design.objects.filter(project=project).count() == 1
+
+
+def test_estimate_answers_feasibility_size_rough_cost_and_alternatives(client_for_member, project, seed):
+    response = client_for_member.post(url("design-estimate", project), form_data(seed))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["feasible"] is True and body["errors"] == {}
+    size = body["size"]
+    assert (size["tiers"], size["switches"]["leaf"], size["max_gpus"]) == (2, 8, 8192)
+    assert size["estimated_cost"] > 0
+    assert any(alt["cheapest"] for alt in body["alternatives"])
+    assert 'data-kpi="tiers">2<' in body["panel_html"]
+    assert "Feasible" in body["panel_html"]
+
+
+def test_estimate_puts_errors_on_the_form_field_names_and_is_still_a_200(client_for_member, project, seed):
+    response = client_for_member.post(
+        url("design-estimate", project), form_data(seed, gpus="-4", layout_racks_per_row="0", name="")
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert body["feasible"] is False
+    assert set(body["errors"]) == {"gpus", "layout_racks_per_row"}  # the name is checked on submit
+    assert "Not feasible yet" in body["panel_html"]
+
+
+def test_estimate_answers_only_posts(client_for_member, project):
+    assert client_for_member.get(url("design-estimate", project)).status_code == 405
+
+
+def test_new_version_form_starts_from_a_version_and_makes_version_2(client_for_member, project, seed, ready_version,
+                                                                    django_capture_on_commit_callbacks):
+    form_url = url("version-create", project, design_pk=ready_version.design_id)
+    page = client_for_member.get(form_url, {"from": ready_version.pk})
+    assert page.status_code == 200
+    assert page.context["form"].initial["gpus"] == 256
+    assert page.context["source_version"] == ready_version
+    assert 'name="name"' not in page.content.decode()
+    data = form_data(seed, gpus="512", **{"from": ready_version.pk})
+    del data["name"], data["description"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for_member.post(form_url, data)
+    assert response.status_code == 302
+    second = DesignVersion.objects.get(design=ready_version.design, number=2)
+    assert (second.gpus, second.status) == (512, DesignVersion.Status.READY)
+    ready_version.refresh_from_db()
+    assert ready_version.gpus == 256
+
+
+def test_a_new_version_with_bad_input_is_shown_again_and_not_created(client_for_member, project, seed,
+                                                                     ready_version):
+    data = form_data(seed, oversubscription="0.5")
+    del data["name"], data["description"]
+    response = client_for_member.post(url("version-create", project, design_pk=ready_version.design_id), data)
+    assert response.status_code == 200
+    assert field_errors(response, "oversubscription")
+    assert ready_version.design.versions.count() == 1
+
+
+# The design page ------------------------------------------------------------------------------
+
+
+def test_design_page_shows_headline_figures_bom_cost_breakdown_and_alternatives(client_for_member, project,
+                                                                                 ready_version):
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    assert page.status_code == 200
+    kpis = {k["key"]: k["value"] for k in page.context["kpis"]}
+    summary = ready_version.summary
+    assert (kpis["gpus"], kpis["servers"], kpis["tiers"], kpis["leaf"], kpis["spine"]) == (256, 32, 2, 8, 4)
+    assert kpis["links"] == summary["total_links"] == 768
+    assert (kpis["max_gpus"], kpis["hops"]) == (summary["max_gpus"], 3)
+    assert kpis["cost"] == ready_version.total_cost
+    assert kpis["rack_units"] == ready_version.rack_units
+    totals = page.context["bom_totals"]
+    assert totals["total"] == ready_version.total_cost
+    breakdown = page.context["cost_breakdown"]
+    assert pytest.approx(sum(row["total"] for row in breakdown)) == float(totals["subtotal"])
+    assert {row["category"] for row in breakdown} >= {"switch", "nic"}
+    body = page.content.decode()
+    assert 'id="cost-data"' in body and "chart-4.6.1.umd.min.js" in body
+    assert f'{totals["total"]:,.2f}' in body
+    alternatives = page.context["alternatives"]
+    assert sum(1 for alt in alternatives if alt.get("cheapest")) == 1
+    assert any(alt.get("current") for alt in alternatives)
+    assert 'class="cheapest' in body
+    assert url("version-topology", project, version_pk=ready_version.pk) in body
+
+
+def test_a_design_opens_on_its_latest_generated_version(client_for_member, project, ready_version):
+    DesignVersionFactory(design=ready_version.design, number=2)  # queued, not generated
+    response = client_for_member.get(url("design-detail", project, design_pk=ready_version.design_id))
+    assert response["Location"] == url("version-detail", project, version_pk=ready_version.pk)
+
+
+def test_a_version_not_generated_yet_points_to_its_job(client_for_member, project):
+    job = JobFactory(version__design__project=project)
+    page = client_for_member.get(url("version-detail", project, version_pk=job.version_id))
+    assert page.status_code == 200
+    assert url("job-detail", project, job_pk=job.pk) in page.content.decode()
+    topology = client_for_member.get(url("version-topology", project, version_pk=job.version_id))
+    assert topology["Location"] == url("version-detail", project, version_pk=job.version_id)
+
+
+def test_failed_job_page_says_why_with_the_fields_to_change_and_a_way_back(client_for_member, project):
+    job = JobFactory(
+        version__design__project=project, version__status=DesignVersion.Status.FAILED, status=Job.Status.FAILED,
+        stage="failed", error="planes: 3 planes do not divide 8 rails",
+        error_fields={"planes": ["3 planes do not divide 8 rails"], "layout.slack_m": ["Must be at most 1000."]},
+    )
+    page = client_for_member.get(url("job-detail", project, job_pk=job.pk))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "planes: 3 planes do not divide 8 rails" in body
+    assert "<strong>Planes</strong>: 3 planes do not divide 8 rails" in body
+    assert "<strong>Cable slack (m)</strong>: Must be at most 1000." in body
+    retry = f"{url('version-create', project, design_pk=job.version.design_id)}?from={job.version_id}"
+    assert retry in body
+    version_page = client_for_member.get(url("version-detail", project, version_pk=job.version_id)).content.decode()
+    assert "planes: 3 planes do not divide 8 rails" in version_page
+
+
+def test_a_version_or_job_of_another_project_is_404_under_this_project(client_for_member, project, member):
+    other = ProjectFactory(members=[member])
+    job = JobFactory(version__design__project=other)
+    assert client_for_member.get(url("version-detail", project, version_pk=job.version_id)).status_code == 404
+    assert client_for_member.get(url("job-detail", project, job_pk=job.pk)).status_code == 404
+    assert client_for_member.get(url("design-detail", project, design_pk=job.version.design_id)).status_code == 404
+    assert client_for_member.get(
+        url("version-create", project, design_pk=job.version.design_id)).status_code == 404
+
+
+def test_non_member_gets_404_on_the_design_pages(project, ready_version):
+    client = Client()
+    client.force_login(UserFactory())
+    for name, kwargs in [("version-detail", {"version_pk": ready_version.pk}), ("design-create", {}),
+                         ("version-topology", {"version_pk": ready_version.pk})]:
+        assert client.get(url(name, project, **kwargs)).status_code == 404
+
+
+def test_topology_page_gives_its_script_the_api_urls(client_for_member, project, ready_version):
+    page = client_for_member.get(url("version-topology", project, version_pk=ready_version.pk))
+    assert page.status_code == 200
+    config = page.context["topology_config"]
+    assert config["topologyUrl"] == reverse("api-version-topology", kwargs={"pk": ready_version.pk})
+    assert config["expandUrl"] == reverse("api-version-topology-expand", kwargs={"pk": ready_version.pk})
+    assert config["linksUrl"] == reverse("api-version-link-list", kwargs={"pk": ready_version.pk})
+    body = page.content.decode()
+    assert "cytoscape-3.35.0.min.js" in body and 'id="cabling-filters"' in body
+    assert [value for value, _ in page.context["levels"]] == ["auto", "plane", "su", "device"]
+
+
+# Panels other apps add ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def panel_templates(settings):
+    settings.TEMPLATES = [{
+        **settings.TEMPLATES[0],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            **settings.TEMPLATES[0]["OPTIONS"],
+            "loaders": [
+                ("django.template.loaders.locmem.Loader", {
+                    "test/section.html":
+                        '<p class="from-panel">{{ note }} for v{{ version.number }} of {{ design.name }}</p>',
+                    "test/header.html": '<span class="badge approved">approved</span>',
+                    "test/nav.html": '<a href="/roce/">RoCE</a>',
+                }),
+                "django.template.loaders.filesystem.Loader",
+                "django.template.loaders.app_directories.Loader",
+            ],
+        },
+    }]
+    yield
+    for key in ("test-section", "test-header", "test-nav", "test-ready-only"):
+        design_panel_unregister(key=key)
+
+
+def test_other_apps_add_panels_to_the_design_page_by_slot(client_for_member, project, ready_version,
+                                                          panel_templates):
+    design_panel_register(DesignPanel(
+        key="test-section", title="Review", template_name="test/section.html", slot="section",
+        get_context=lambda request, version: {"note": "Comments"},
+    ))
+    design_panel_register(DesignPanel(key="test-header", template_name="test/header.html", slot="header"))
+    design_panel_register(DesignPanel(key="test-nav", template_name="test/nav.html", slot="nav"))
+    body = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk)).content.decode()
+    assert '<section class="card design-panel" id="panel-test-section"' in body
+    assert '<h2>Review</h2>' in body and "Comments for v1 of Hall A" in body
+    header = body[body.index('class="version-header"'):body.index('class="tabs"')]
+    assert "badge approved" in header
+    tabs = body[body.index('class="tabs"'):body.index("</nav>", body.index('class="tabs"'))]
+    assert 'href="/roce/"' in tabs
+
+
+def test_panels_for_generated_versions_stay_off_until_the_version_is_ready(client_for_member, project,
+                                                                           panel_templates):
+    design_panel_register(DesignPanel(key="test-ready-only", template_name="test/header.html", slot="header"))
+    version = DesignVersionFactory(design=DesignFactory(project=project))
+    body = client_for_member.get(url("version-detail", project, version_pk=version.pk)).content.decode()
+    assert "badge approved" not in body
+
+
+def test_a_panel_needs_a_known_slot():
+    with pytest.raises(ValueError):
+        DesignPanel(key="x", template_name="x.html", slot="sidebar")

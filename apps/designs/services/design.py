@@ -33,6 +33,7 @@ from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
 from apps.projects.models import Project
 
+from ..analysis.services import version_analysis_compute, version_analysis_save
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
 from .inputs import DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_fields
@@ -252,7 +253,9 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         plan = engine_plan.plan(spec, progress=JobProgress(job.pk, span=(5, 75)))
         job_progress(job_id=job.pk, stage=_("comparing alternatives"), percent=76)
         summary = version_summary(plan=plan, alternatives=_alternatives(spec))
-        job_progress(job_id=job.pk, stage=_("saving"), percent=80)
+        # Stages "traffic" (ring All-Reduce, All-to-All) and "roce" (checklist, headroom), saved below.
+        analysis = version_analysis_compute(plan=plan, roce=version.roce, progress=JobProgress(job.pk, span=(77, 89)))
+        job_progress(job_id=job.pk, stage=_("saving"), percent=90)
         planned = time.perf_counter()
         with transaction.atomic():
             # Locked: a job declared lost meanwhile must not gain a design.
@@ -260,8 +263,10 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
             if locked is None:
                 raise JobNotActive(job.pk)
             saved = version_records_write(version=version, plan=plan)
+            version_analysis_save(version=version, analysis=analysis)
             summary["timings_s"] = {
                 "plan": round(planned - started, 3), "save": round(saved.seconds, 3),
+                "traffic": analysis.traffic.seconds, "roce": analysis.roce.seconds,
             }
             now = timezone.now()
             DesignVersion.objects.filter(pk=version.pk).update(

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from apps.catalog.models import NicModel, ServerModel, SwitchModel, parse_breakout
 from apps.catalog.selectors import interconnect_catalog, nic_hw, server_hw, switch_hw
+from apps.designs.analysis.settings import roce_input_clean
 from apps.engine.spec import MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, AddressPools, DesignSpec, RackLayout, SpecError
 from apps.projects.models import Currency, Project
 
@@ -374,9 +375,11 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
     tiers = _tiers(errors, data)
     layout = _layout(errors, data)
     pools = _pools(errors, data)
-    roce = data.get("roce") or {}
-    if not isinstance(roce, dict):
-        errors.add("roce", _("Give the RoCE settings as an object."))
+    # Checked field by field by the engine (errors on "roce.<dotted>"); stored as the changes from the defaults.
+    roce, roce_errors = roce_input_clean(data.get("roce"))
+    for name, messages in roce_errors.items():
+        for message in messages:
+            errors.add(name, message)
     discount = _number(
         errors, data, "discount_pct", project.discount_pct, kind=float, low=0, high=100,
         low_message=_("A discount is 0 to 100 %."), high_message=_("A discount is 0 to 100 %."),

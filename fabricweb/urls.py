@@ -16,6 +16,7 @@ urlpatterns = [
     path("catalog/", include("apps.catalog.urls")),
     path("projects/", include("apps.projects.urls")),
     path("designs/exports/", include("apps.designs.export_urls")),
+    path("designs/analysis/", include("apps.designs.analysis.urls")),
     path("designs/", include("apps.designs.urls")),
     path("reviews/", include("apps.reviews.urls")),
     path("api/", include("fabricweb.api_urls")),

@@ -92,6 +92,26 @@ DIRECT.update({
 })
 
 
+def _traffic_analysis_pk(project: Project) -> dict[str, Any]:
+    from apps.designs.models import TrafficAnalysis
+    from tests.designs.factories import DesignVersionFactory
+
+    version = DesignVersionFactory(design__project=project)
+    analysis = TrafficAnalysis.objects.create(version=version, max_flows=1000, message_bytes=1 << 30)
+    return {"pk": version.pk, "analysis_pk": analysis.pk}
+
+
+# RoCE and traffic (apps/designs/analysis): API by version id, the RoCE settings page under the project.
+DIRECT.update({
+    "api-version-roce": _version_pk,
+    "api-version-roce-configs-zip": _version_pk,
+    "api-version-roce-device-config": lambda project: {**_version_pk(project), "device_name": "leaf-1"},
+    "api-version-traffic": _version_pk,
+    "api-version-traffic-detail": _traffic_analysis_pk,
+})
+EXTRA_KWARGS["design-analysis:roce-settings"] = lambda project: {"version_pk": _version_pk(project)["pk"]}
+
+
 def _walk(patterns, namespace: str | None, params: frozenset[str]):
     for entry in patterns:
         entry_params = params | frozenset(entry.pattern.regex.groupindex)

@@ -203,8 +203,8 @@ def version_netbox_write(
 
     rack_top: dict[str, int] = {}
     for _name, role, rack, unit, *_rest in devices:
-        if rack and unit:
-            rack_top[rack] = max(rack_top.get(rack, 0), unit + types[role].u_height - 1)
+        if rack:
+            rack_top[rack] = max(rack_top.get(rack, 0), unit + types[role].u_height - 1 if unit else 0)
 
     counts: dict[str, int] = {}
     with zipfile.ZipFile(path_or_stream, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:

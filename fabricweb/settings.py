@@ -144,6 +144,10 @@ SPECTACULAR_SETTINGS = {
         "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
         "JobStatusEnum": "apps.designs.models.JobStatus",
         "ExportKindEnum": "apps.designs.exports.models.ExportKind",
+        "ReviewStateEnum": "apps.reviews.models.ReviewState",
+        "ReviewActionEnum": "apps.reviews.models.ReviewAction",
+        "ReviewRequestActionEnum": "apps.reviews.models.ReviewRequestAction",
+        "AuditActionEnum": "apps.reviews.models.AuditAction",
     },
 }
 

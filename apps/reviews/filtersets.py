@@ -15,7 +15,8 @@ class AuditEventFilterSet(django_filters.FilterSet):
         field_name="actor_name", lookup_expr="iexact", label=_("Who"), help_text=_("username")
     )
     since = django_filters.IsoDateTimeFilter(
-        field_name="at", lookup_expr="gte", label=_("Since"), help_text=_("ISO 8601 date and time, e.g. 2025-06-01T00:00Z")
+        field_name="at", lookup_expr="gte", label=_("Since"),
+        help_text=_("ISO 8601 date and time, e.g. 2025-06-01T00:00Z"),
     )
     until = django_filters.IsoDateTimeFilter(
         field_name="at", lookup_expr="lte", label=_("Until"), help_text=_("ISO 8601 date and time")

@@ -37,8 +37,16 @@ class ReviewAction(models.TextChoices):
     SUPERSEDE = "supersede", _("superseded")
 
 
-# What a user may ask for (supersede only ever follows an approval).
-USER_ACTIONS = (ReviewAction.SUBMIT, ReviewAction.APPROVE, ReviewAction.REJECT, ReviewAction.REOPEN)
+class ReviewRequestAction(models.TextChoices):
+    """What a user may ask for (supersede only ever follows an approval)."""
+
+    SUBMIT = "submit", _("submit for review")
+    APPROVE = "approve", _("approve")
+    REJECT = "reject", _("reject")
+    REOPEN = "reopen", _("reopen as draft")
+
+
+USER_ACTIONS = tuple(ReviewAction(value) for value in ReviewRequestAction.values)
 # States in which a version and its comments no longer change.
 LOCKED_STATES = (ReviewState.APPROVED, ReviewState.SUPERSEDED)
 

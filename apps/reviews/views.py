@@ -251,10 +251,13 @@ class AuditView(ProjectScopedViewMixin, View):
 
     def get(self, request, project_pk):
         audit_jobs_record(project=self.project)
-        filterset = AuditEventFilterSet(request.GET or None, queryset=audit_event_list_for_project(project=self.project))
-        events = filterset.qs if filterset.is_bound and filterset.is_valid() else (
-            audit_event_list_for_project(project=self.project) if not filterset.is_bound
-            else audit_event_list_for_project(project=self.project).none())
+        everything = audit_event_list_for_project(project=self.project)
+        filterset = AuditEventFilterSet(request.GET or None, queryset=everything)
+        if not filterset.is_bound:
+            events = everything
+        else:
+            # Invalid filters show their errors and no rows rather than everything.
+            events = filterset.qs if filterset.is_valid() else everything.none()
         page = Paginator(events, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
         query = request.GET.copy()
         query.pop("page", None)

@@ -51,7 +51,8 @@
     var body = new FormData(form);
     if (event.submitter && event.submitter.name) { body.append(event.submitter.name, event.submitter.value); }
     form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
-    fetch(form.action, {
+    // getAttribute: a control named "action" (the review buttons) shadows form.action.
+    fetch(form.getAttribute("action"), {
       method: "POST", body: body, credentials: "same-origin", headers: {"X-Requested-With": "fetch"}
     }).then(function (response) {
       if (!response.ok) { throw new Error("HTTP " + response.status); }
@@ -70,7 +71,7 @@
         hidden.type = "hidden"; hidden.name = event.submitter.name; hidden.value = event.submitter.value;
         form.appendChild(hidden);
       }
-      form.submit();
+      HTMLFormElement.prototype.submit.call(form);
     });
   });
 

@@ -56,7 +56,8 @@ def test_comment_is_anchored_to_a_device_or_a_bom_line_of_the_version(version, m
 def test_comment_is_anchored_to_a_pod_of_a_three_tier_version(project, member, generate):
     three_tier = generate(project, member, name="Three tiers", gpus=512, tiers="3")
 
-    comment = comment_create(version=three_tier, author=member, body="Pod 0 row", anchor_type="pod", anchor_ref=" 0 : 0 ")
+    comment = comment_create(version=three_tier, author=member, body="Pod 0 row", anchor_type="pod",
+                             anchor_ref=" 0 : 0 ")
 
     assert (comment.anchor_type, comment.anchor_ref) == ("pod", "0:0")
     with pytest.raises(ValidationError) as missing:

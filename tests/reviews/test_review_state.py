@@ -109,7 +109,8 @@ def test_an_approved_version_is_locked(version, owner, member, owner_api, action
     response = act(owner_api, version, action, note="again")
 
     assert response.status_code == 400
-    assert response.json() == {"action": ["Fabric A v1 is approved and locked: create a new version to change the design."]}
+    assert response.json() == {
+        "action": ["Fabric A v1 is approved and locked: create a new version to change the design."]}
     assert VersionReview.objects.get(version=version).state == "approved"
     assert ReviewEvent.objects.filter(version=version).count() == 2
 
@@ -126,7 +127,8 @@ def test_approving_a_second_version_of_a_design_supersedes_the_first_only_when_a
 
     assert refused.status_code == 400
     assert refused.json() == {"supersede": [
-        "Fabric A v1 is approved and quoted. To quote Fabric A v2 instead, approve it with “replace the quoted version”."
+        "Fabric A v1 is approved and quoted. "
+        "To quote Fabric A v2 instead, approve it with “replace the quoted version”."
     ]}
     assert approved.status_code == 200
     states = dict(VersionReview.objects.values_list("version_id", "state"))
@@ -184,3 +186,17 @@ def test_every_transition_is_in_the_audit_trail(version, owner, member):
         ("approved", "olivia"),
     ]
     assert events[1].data == {"from": "in_review", "to": "rejected", "note": "Too expensive"}
+
+
+def test_the_approved_version_of_each_design_is_listed_for_the_project(version, version_2, owner, member, member_api):
+    version_review_act(version=version_2, user=member, action="submit")
+    version_review_act(version=version_2, user=owner, action="approve")
+
+    response = member_api.get(reverse("api-project-approved-versions",
+                                      kwargs={"project_pk": version.design.project_id}))
+
+    assert response.status_code == 200
+    [approved] = response.json()
+    assert (approved["design_name"], approved["version"], approved["number"], approved["approved_by"]) == (
+        "Fabric A", version_2.pk, 2, "olivia")
+    assert approved["total_cost"] == str(version_2.total_cost) and approved["approved_at"]

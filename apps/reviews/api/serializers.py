@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ..models import USER_ACTIONS, AnchorType, AuditEvent, Comment, ReviewAction, ReviewEvent, ReviewState
+from ..models import AnchorType, AuditEvent, Comment, ReviewAction, ReviewEvent, ReviewRequestAction, ReviewState
 from ..services.audit import user_label, version_label
 
 
@@ -64,7 +64,7 @@ class ReviewSerializer(serializers.Serializer):
 
 
 class ReviewActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=[(a.value, a.label) for a in USER_ACTIONS])
+    action = serializers.ChoiceField(choices=ReviewRequestAction.choices)
     note = serializers.CharField(required=False, allow_blank=True, default="")
     supersede = serializers.BooleanField(
         required=False, default=False,
@@ -147,7 +147,7 @@ class BomLineDiffSerializer(serializers.Serializer):
     sku = serializers.CharField()
     description = serializers.CharField()
     category = serializers.CharField()
-    status = serializers.ChoiceField(choices=["added", "removed", "changed", "same"])
+    status = serializers.CharField(help_text="added, removed, changed (quantity or unit price) or same")
     qty_a = serializers.IntegerField()
     qty_b = serializers.IntegerField()
     qty_delta = serializers.IntegerField()

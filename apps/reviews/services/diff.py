@@ -261,7 +261,8 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, (dict, list)):
-        return ", ".join(f"{k} {v}" for k, v in value.items()) if isinstance(value, dict) else ", ".join(map(str, value))
+        items = (f"{k} {v}" for k, v in value.items()) if isinstance(value, dict) else map(str, value)
+        return ", ".join(items)
     return str(value)
 
 
@@ -398,10 +399,9 @@ def _totals(a: DesignVersion, b: DesignVersion) -> list[TotalRow]:
         TotalRow("subtotal", _("Subtotal (list)"), a.subtotal, b.subtotal, currency, True, same),
         TotalRow("discount", _("Discount"), a.discount, b.discount, currency, True, same),
         TotalRow("total_cost", _("Total cost"), a.total_cost, b.total_cost, currency, True, same),
-        TotalRow("power_typical_w", _("Power, typical (W)"), _watts(a.power_typical_w), _watts(b.power_typical_w),
-                 "W"),
-        TotalRow("power_max_w", _("Power, maximum (W)"), _watts(a.power_max_w), _watts(b.power_max_w), "W"),
-        TotalRow("rack_units", _("Rack units (network)"), a.rack_units, b.rack_units, "RU"),
+        TotalRow("power_typical_w", _("Power, typical"), _watts(a.power_typical_w), _watts(b.power_typical_w), "W"),
+        TotalRow("power_max_w", _("Power, maximum"), _watts(a.power_max_w), _watts(b.power_max_w), "W"),
+        TotalRow("rack_units", _("Network rack units"), a.rack_units, b.rack_units, "RU"),
     ]
 
 

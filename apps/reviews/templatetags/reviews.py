@@ -6,9 +6,12 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import filesizeformat
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
+from ..models import AnchorType, ReviewState
 from ..services.comments import MENTION_RE
 
 register = template.Library()
@@ -53,9 +56,36 @@ def grouped(value: Any, places: int | str = 0) -> str:
     return f"{Decimal(str(value)):,.{int(places)}f}"
 
 
+def _state(value: Any) -> str:
+    return str(ReviewState(value).label) if value in ReviewState.values else str(value)
+
+
 @register.filter
-def audit_value(value: Any) -> str:
-    """A value of an audit event's details as text (lists joined)."""
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(item) for item in value)
-    return str(value)
+def audit_details(event) -> list[tuple[str, str]]:
+    """An audit event's details as (label, text) pairs in the reader's language."""
+    data = dict(event.data or {})
+    out: list[tuple[str, str]] = []
+    if "from" in data or "to" in data:
+        out.append((_("state"), f"{_state(data.pop('from', ''))} → {_state(data.pop('to', ''))}"))
+    anchor_type, anchor_ref = data.pop("anchor_type", None), data.pop("anchor_ref", "")
+    if anchor_type and anchor_type != AnchorType.NONE and anchor_type in AnchorType.values:
+        out.append((_("about"), f"{AnchorType(anchor_type).label} {anchor_ref}"))
+    if data.get("total_cost") not in (None, ""):
+        out.append((_("total cost"), f"{Decimal(data.pop('total_cost')):,.2f} {data.pop('currency', '')}".strip()))
+    data.pop("currency", None)
+    if data.get("size") not in (None, ""):
+        out.append((_("size"), filesizeformat(data.pop("size"))))
+    labels = {
+        "job": _("job"), "gpus": _("GPUs"), "kind": _("kind"), "comment": _("comment"), "mentions": _("mentions"),
+        "note": _("note"), "by": _("superseded by"), "author": _("author"), "excerpt": _("text"),
+    }
+    for key, label in labels.items():
+        value = data.pop(key, None)
+        if value in (None, "", []):
+            continue
+        if isinstance(value, (list, tuple)):
+            value = ", ".join("@" + str(item) if key == "mentions" else str(item) for item in value)
+        if key == "gpus":
+            value = f"{int(value):,}"
+        out.append((label, str(value)))
+    return out

@@ -125,3 +125,11 @@ def test_the_version_workbook_has_a_review_sheet_once_the_version_is_reviewed(ve
         ("olivia", "approve", None),
         ("mark", "comment", "Swap to AOC in row 3"),
     ]
+
+
+def test_the_trail_still_names_a_version_after_it_is_deleted(version, owner, member, owner_api, project):
+    version_review_act(version=version, user=member, action="submit")
+    version.delete()
+
+    assert trail(owner_api, project) == [("submitted", "mark", "Fabric A v1"), ("generated", "mark", "Fabric A v1")]
+    assert not AuditEvent.objects.exclude(version=None).exists()

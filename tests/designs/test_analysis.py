@@ -11,6 +11,7 @@ from django.urls import reverse
 from apps.designs.analysis import services as analysis_services
 from apps.designs.analysis.models import RoceReview, TrafficAnalysis
 from apps.designs.models import Design, DesignVersion, DeviceRecord, Job
+from apps.designs.services import design as design_services
 from apps.designs.services import job as job_services
 from apps.engine.roce import RoceSettings
 from tests.designs.conftest import inputs
@@ -67,7 +68,8 @@ def test_generation_stores_the_traffic_report_and_roce_review_with_the_version(
         seen.append((stage, percent))
         real_progress(job_id=job_id, stage=stage, percent=percent)
 
-    monkeypatch.setattr(job_services, "job_progress", watched)
+    monkeypatch.setattr(job_services, "job_progress", watched)  # JobProgress (engine, traffic, roce)
+    monkeypatch.setattr(design_services, "job_progress", watched)  # the service's own stages
     version = generated(member_client, project, seed, django_capture_on_commit_callbacks)
 
     stages = [stage for stage, _ in seen]

@@ -7,10 +7,18 @@ import pytest
 from openpyxl import load_workbook
 
 from apps.designs.analysis.models import RoceReview, TrafficAnalysis
-from apps.designs.exports.excel import version_workbook_write
+from apps.designs.analysis.sheets import ROCE_SHEET, TRAFFIC_SHEET, roce_sheet_write, traffic_sheet_write
+from apps.designs.exports.excel import version_workbook_write, workbook_sheet_register
 from tests.designs.test_analysis import generated
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _analysis_sheets_registered():
+    # As Django registers them at start-up; another test module may have replaced a sheet of the same name.
+    workbook_sheet_register(ROCE_SHEET, roce_sheet_write, order=60)
+    workbook_sheet_register(TRAFFIC_SHEET, traffic_sheet_write, order=70)
 
 
 def workbook(version):

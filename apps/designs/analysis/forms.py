@@ -110,6 +110,11 @@ BUFFER_LABELS = {
     "pfc_response_ns": (_("PFC response time of the peer (ns)"), "int"),
     "pfc_frame_bytes": (_("PFC frame (bytes)"), "int"),
 }
+ECN_LABELS = {
+    "kmin": _("Kmin at %(gbps)sG (KB)"),
+    "kmax": _("Kmax at %(gbps)sG (KB)"),
+    "pmax": _("Pmax at %(gbps)sG (%%)"),
+}
 OVERRIDE_COLUMNS = (
     ("trust", _("Trust"), "choice"),
     ("pfc_priorities", _("PFC priorities"), "priorities"),
@@ -176,7 +181,8 @@ def roce_form_build(*, settings: RoceSettings, data: dict[str, Any] | None = Non
     ]
     ecn_rows = []
     for gbps, t in s["ecn"].items():
-        ecn_rows.append((int(gbps), [f(f"ecn.{gbps}.{part}", part, "int", t[part]) for part in ("kmin", "kmax", "pmax")]))
+        ecn_rows.append((int(gbps), [f(f"ecn.{gbps}.{part}", label % {"gbps": gbps}, "int", t[part])
+                                     for part, label in ECN_LABELS.items()]))
     override_rows = []
     for cls in DEVICE_CLASSES:
         current = s["overrides"].get(cls, {})

@@ -11,25 +11,25 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views import View
 
+from apps.engine.roce import RoceSettings
+from apps.engine.spec import SpecError
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..views.common import project_version
 from .forms import roce_form_build, roce_form_data, roce_form_settings
 from .selectors import roce_review_get
 from .services import roce_settings_version_create
+from .settings import roce_settings_from_stored
 
 
-def _settings_of(version):
-    from apps.engine.roce import RoceSettings
-
+def _settings_of(version) -> RoceSettings:
+    """The settings the form starts from: those in force on the version (the defaults if unreadable)."""
     review = roce_review_get(version=version) if version.is_ready else None
     if review is not None and review.settings:
         return review.roce_settings
-    from .settings import roce_settings_from_stored
-
     try:
         return roce_settings_from_stored(version.roce)
-    except Exception:
+    except SpecError:
         return RoceSettings()
 
 

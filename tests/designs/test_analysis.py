@@ -348,6 +348,14 @@ def test_a_version_not_generated_yet_answers_409(member_client, version):
         assert member_client.get(reverse(name, kwargs={"pk": version.pk})).status_code == 409
 
 
+def test_a_version_the_engine_can_no_longer_plan_answers_409_for_configs(member_client, version):
+    DesignVersion.objects.filter(pk=version.pk).update(spec={"gpus": 512})
+    response = member_client.get(reverse("api-version-roce-configs-zip", kwargs={"pk": version.pk}))
+    assert response.status_code == 409
+    assert "cannot rebuild" in response.json()["detail"]
+    assert roce(member_client, version)["stored"] is True  # the stored review still reads
+
+
 def test_non_members_get_404_on_every_roce_and_traffic_url(outsider_client, version):
     analysis = TrafficAnalysis.objects.get(version=version)
     device = DeviceRecord.objects.filter(version=version).first()

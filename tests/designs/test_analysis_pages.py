@@ -150,6 +150,13 @@ def test_settings_form_creates_a_new_version_with_the_changed_settings(browser_c
     assert version.roce == {}
 
 
+def test_settings_form_unchanged_says_so_and_creates_nothing(browser_client, version):
+    response = browser_client.post(settings_url(version), {"roce.pfc_priority": "3", "roce.ecn.400.kmin": "400"})
+    assert response.status_code == 200
+    assert "These are the settings of v1 already" in response.content.decode()
+    assert DesignVersion.objects.filter(design=version.design).count() == 1
+
+
 def test_settings_page_is_404_for_non_members(version):
     from tests.factories import UserFactory
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views import View
 
 from apps.engine.roce import RoceSettings
@@ -19,7 +20,7 @@ from ..views.common import project_version
 from .forms import roce_form_build, roce_form_data, roce_form_settings
 from .selectors import roce_review_get
 from .services import roce_settings_version_create
-from .settings import roce_settings_from_stored
+from .settings import roce_input_clean, roce_settings_from_stored
 
 
 def _settings_of(version) -> RoceSettings:
@@ -44,8 +45,12 @@ class RoceSettingsView(ProjectScopedViewMixin, View):
     def post(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)
         data = roce_form_data(request.POST)
+        roce = roce_form_settings(data)
         try:
-            job = roce_settings_version_create(version=version, user=request.user, roce=roce_form_settings(data))
+            if roce_input_clean(roce) == (version.roce or {}, {}):
+                raise ValidationError(_("These are the settings of v%(number)s already: change a value to create a "
+                                        "new version.") % {"number": version.number})
+            job = roce_settings_version_create(version=version, user=request.user, roce=roce)
         except ValidationError as exc:
             errors = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
             form = roce_form_build(settings=_settings_of(version), data=data, errors=errors)

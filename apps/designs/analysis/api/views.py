@@ -19,6 +19,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
 from apps.designs.api.views import VersionScopedMixin
+from apps.engine.spec import SpecError
 
 from ..configs import configs_zip_stream, device_config
 from ..selectors import (
@@ -54,6 +55,21 @@ class ReadyVersionMixin(VersionScopedMixin):
         super().initial(request, *args, **kwargs)
         if not getattr(self, "swagger_fake_view", False) and not self.version.is_ready:
             raise VersionNotReady(_("The version is not generated yet."))
+
+
+class PlanUnavailable(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The engine cannot rebuild this version from its stored spec."
+    default_code = "plan_unavailable"
+
+
+def _plan_and_settings(version):
+    """The version's Plan and RoCE settings, or 409 when an old stored spec no longer plans."""
+    try:
+        return version_plan(version=version), roce_settings_for_version(version=version)
+    except SpecError as exc:
+        raise PlanUnavailable(_("The engine cannot rebuild this version from its stored spec: %(error)s")
+                              % {"error": exc}) from None
 
 
 def configs_zip_name(version) -> str:
@@ -104,8 +120,7 @@ class VersionRoceView(ReadyVersionMixin, generics.GenericAPIView):
 class VersionRoceConfigsZipView(ReadyVersionMixin, generics.GenericAPIView):
     def get(self, request, *args, **kwargs):
         version = self.version
-        plan = version_plan(version=version)
-        settings = roce_settings_for_version(version=version)
+        plan, settings = _plan_and_settings(version)
         root = configs_zip_name(version)
         title = _("RoCE configuration of %(design)s v%(number)s") % {"design": version.design.name,
                                                                       "number": version.number}
@@ -129,8 +144,8 @@ class VersionRoceConfigsZipView(ReadyVersionMixin, generics.GenericAPIView):
 class VersionRoceDeviceConfigView(ReadyVersionMixin, generics.GenericAPIView):
     def get(self, request, *args, **kwargs):
         version = self.version
-        found = device_config(plan=version_plan(version=version), settings=roce_settings_for_version(version=version),
-                              name=self.kwargs["device_name"])
+        plan, settings = _plan_and_settings(version)
+        found = device_config(plan=plan, settings=settings, name=self.kwargs["device_name"])
         if found is None:
             raise Http404(_("No such device in this design version."))
         name, text = found

@@ -131,7 +131,7 @@ def checklist_rows(review) -> list[dict[str, Any]]:
 def headroom_rows(review) -> list[dict[str, Any]]:
     return [{**row, "device_class_label": class_label(row["device_class"]),
              "link_class_label": link_class_label(row["link_class"]), "needed_kb": -(-row["needed"] // 1024),
-             "configured_kb": row["configured"] // 1024, "xon_kb": -(-row["xon"] // 1024),
+             "configured_kb": -(-row["configured"] // 1024), "xon_kb": -(-row["xon"] // 1024),
              "size_kb": -(-row["size"] // 1024)} for row in review.headroom]
 
 
@@ -241,6 +241,7 @@ def _traffic_context(request, version) -> dict[str, Any]:
             report_meta={"gpus": report.get("gpus"), "servers": report.get("servers"), "rails": report.get("rails"),
                          "line_gbps": report.get("line_gbps"), "seed": report.get("seed"),
                          "max_flows": report.get("max_flows"), "seconds": report.get("seconds"),
+                         "message_bytes": analysis.message_bytes,
                          "qps": report.get("qps_per_connection")},
         )
     return context

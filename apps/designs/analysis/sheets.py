@@ -91,7 +91,7 @@ def roce_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
             class_label(row["device_class"]), link_class_label(row["link_class"]), Styled(row["gbps"], "int"),
             Styled(row["links"], "int"), Styled(row["longest_m"], "metres"),
             Styled(-(-row["needed"] // 1024), "int"),
-            Styled(row["configured"] // 1024, "int" if row["ok"] else "warning"),
+            Styled(-(-row["configured"] // 1024), "int" if row["ok"] else "warning"),
             Styled(-(-row["xon"] // 1024), "int"), row["profile"],
         ])
 

@@ -81,8 +81,13 @@ def design_panel_list(*, slot: str | None = None) -> list[DesignPanel]:
     return sorted(panels, key=lambda panel: (panel.order, panel.key))
 
 
-def design_panels_render(*, request: HttpRequest, version: DesignVersion) -> dict[str, list[RenderedPanel]]:
-    """Every registered panel rendered for this version, by slot (each slot's list in order)."""
+def design_panels_render(
+    *, request: HttpRequest, version: DesignVersion, slots: tuple[str, ...] = SLOTS
+) -> dict[str, list[RenderedPanel]]:
+    """The registered panels of these slots rendered for this version, by slot (each list in order).
+
+    Pages that show only some slots ask only for those (the topology page: header and nav), so
+    section panels cost nothing there."""
     design = version.design
     base = {
         "version": version,
@@ -92,7 +97,7 @@ def design_panels_render(*, request: HttpRequest, version: DesignVersion) -> dic
     }
     rendered: dict[str, list[RenderedPanel]] = {slot: [] for slot in SLOTS}
     for panel in design_panel_list():
-        if panel.ready_only and not version.is_ready:
+        if panel.slot not in slots or (panel.ready_only and not version.is_ready):
             continue
         context = dict(base)
         if panel.get_context is not None:

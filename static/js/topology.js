@@ -7,6 +7,11 @@
  * on top, servers at the bottom) and every node stands in the column of its plane, pod and scale
  * unit, so a pod's spines sit above its leaves and servers. No force layout runs.
  *
+ * What keeps the largest first view quick to draw: pods are boxes drawn behind their groups
+ * (plain nodes sized here, not compound nodes), cy.fit() is never called (it measures every
+ * label; the view is fitted from the positions computed here), and labels are styled only
+ * when the zoom makes them readable.
+ *
  * window.fabricwebTopology exposes the cytoscape instance and, for tests and benchmarks,
  * `ready` and `firstDrawMs` (performance.now() when the first view was drawn).
  */
@@ -35,6 +40,8 @@
   const PORT_W = 58;
   const PORT_H = 20;
   const PORTS_PER_ROW = 16;
+  const BOX_PAD = 18;
+  const LABEL_ZOOM = 0.6;  // below it an 11 px label is under min-zoomed-font-size anyway
   const TIER_NAMES = [gettext("server–leaf"), gettext("leaf–spine"), gettext("spine–core")];
   const ROLE_NAMES = { server: gettext("server"), leaf: gettext("leaf"), spine: gettext("spine"), core: gettext("core") };
   const POD_SIDES = new Set(["leafpod", "spinepod"]);
@@ -62,23 +69,29 @@
     pixelRatio: 1,
     style: [
       { selector: "node", style: {
-        "shape": "round-rectangle", "width": "data(w)", "height": "data(h)", "label": "data(label)",
+        "shape": "round-rectangle", "width": "data(w)", "height": "data(h)",
         "text-wrap": "wrap", "text-valign": "center", "text-halign": "center", "font-size": 11,
         "background-color": "data(fill)", "border-width": "data(borderWidth)", "border-color": "data(border)",
-        "color": "#1d2430", "min-zoomed-font-size": 7,
+        "color": "#1d2430", "min-zoomed-font-size": 7, "z-index-compare": "manual", "z-index": 10,
       } },
+      { selector: "node.labelled", style: { "label": "data(label)" } },
       { selector: "node[kind = 'port']", style: { "font-size": 8, "shape": "rectangle" } },
       { selector: ":parent", style: {
         "background-opacity": 0.05, "border-style": "dashed", "text-valign": "top", "text-halign": "center",
-        "padding": 14, "font-size": 12, "font-weight": "bold", "label": "data(title)",
+        "padding": 14, "font-size": 12, "font-weight": "bold",
       } },
-      { selector: "node[kind = 'box']", style: { "border-style": "solid", "background-color": "#64748b", "label": "data(label)" } },
+      { selector: ":parent.labelled", style: { "label": "data(title)" } },
+      { selector: "node[kind = 'box']", style: {
+        "border-style": "solid", "border-color": "#9aa8ba", "background-color": "#64748b", "background-opacity": 0.06,
+        "text-valign": "top", "font-size": 12, "font-weight": "bold", "z-index": 0,
+      } },
       { selector: "node:selected", style: { "border-width": 4, "border-color": "#111827" } },
       { selector: "edge", style: {
         "curve-style": "straight", "width": "data(width)", "line-color": "data(colour)", "opacity": 0.7,
-        "label": "data(countLabel)", "font-size": 9, "color": "#334155", "text-background-color": "#ffffff",
-        "text-background-opacity": 0.85, "text-background-padding": 1, "min-zoomed-font-size": 9,
+        "font-size": 9, "color": "#334155", "text-background-color": "#ffffff", "text-background-opacity": 0.85,
+        "text-background-padding": 1, "min-zoomed-font-size": 9, "z-index-compare": "manual", "z-index": 5,
       } },
+      { selector: "edge.labelled", style: { "label": "data(countLabel)" } },
       { selector: "edge:selected", style: { "line-color": "#111827", "width": 4, "opacity": 1 } },
     ],
   });
@@ -93,7 +106,14 @@
     return { w: Math.max(64, Math.round(longest * 6.4 + 18)), h: Math.max(26, lines.length * 14 + 10) };
   }
 
+  let labelsOn = false;
+
   function decorateNode(data) {
+    // A pod's box is drawn behind its groups as a plain node (see the top of this file).
+    if (data.parent && data.parent.startsWith("box:")) {
+      data.box = data.parent;
+      delete data.parent;
+    }
     const size = nodeSize(data);
     data.w = size.w;
     data.h = size.h;
@@ -105,25 +125,46 @@
       data.border = railColour(data.rail);
       data.borderWidth = 3;
     }
-    return { group: "nodes", data: data };
+    return { group: "nodes", data: data, classes: labelsOn ? "labelled" : "" };
   }
 
   function decorateEdge(data) {
-    data.colour = data.tier === 0 ? railColour(data.rail)
-      : (config.planes > 1 ? planeColour(data.plane) : TIER_COLOURS[data.tier] || "#64748b");
+    // Server-leaf edges show their rail by colour when they carry one rail (see the API's rules).
+    if (data.tier === 0) data.colour = data.rail === null || data.rail === undefined ? TIER_COLOURS[0] : railColour(data.rail);
+    else data.colour = config.planes > 1 ? planeColour(data.plane) : TIER_COLOURS[data.tier] || "#64748b";
     data.width = Math.min(9, 1.2 + Math.log10(Math.max(1, data.count)) * 1.7);
     data.countLabel = data.count > 1 ? "×" + fmt(data.count) : "";
-    return { group: "edges", data: data };
+    return { group: "edges", data: data, classes: labelsOn ? "labelled" : "" };
   }
+
+  function syncLabels() {
+    const wanted = cy.zoom() >= LABEL_ZOOM;
+    if (wanted === labelsOn) return;
+    labelsOn = wanted;
+    cy.batch(() => {
+      if (wanted) cy.elements().addClass("labelled");
+      else cy.elements().removeClass("labelled");
+    });
+  }
+
+  let labelsPending = false;
+  cy.on("zoom", () => {
+    if (labelsPending) return;
+    labelsPending = true;
+    requestAnimationFrame(() => { labelsPending = false; syncLabels(); });
+  });
 
   // Layout ---------------------------------------------------------------------------------
 
   function newColumn(key) { return { key: key, children: new Map(), items: { 0: [], 1: [], 2: [], 3: [] }, width: 0 }; }
 
-  /* Positions (id -> {x, y}) for every node that is not a compound, from node data alone. */
+  /* Positions (id -> {x, y}) for every node that is not a compound, from node data alone; pod
+     boxes also get a size (boxes: id -> {w, h}) that covers everything in them. */
   function computePositions(datas) {
     const parents = new Set();
     const portsOf = new Map();
+    const byId = new Map(datas.map((d) => [d.id, d]));
+    const placed = [];
     for (const d of datas) {
       if (d.parent) parents.add(d.parent);
       if (d.kind === "port") {
@@ -217,6 +258,7 @@
     }
     function placeItem(item, cx, y) {
       positions.set(item.data.id, { x: cx, y: y });
+      placed.push(item);
       if (!item.ports.length) return;
       const top = y - ((item.portRows.length - 1) * (PORT_H + 4)) / 2;
       item.portRows.forEach((row, r) => {
@@ -240,7 +282,33 @@
       loose[layer].sort((a, b) => a.order - b.order);
       placeRow(loose[layer], 0, Math.max(root.width, rowWidth(loose[layer])), LAYER_Y[layer] + lowest, true, layer);
     }
+    const boxOf = (d) => {
+      for (let cur = d; cur; cur = cur.parent ? byId.get(cur.parent) : null) if (cur.box) return cur.box;
+      return null;
+    };
+    const bounds = new Map();
+    for (const item of placed) {
+      const box = boxOf(item.data);
+      if (!box) continue;
+      const p = positions.get(item.data.id);
+      const h = item.ports.length ? item.portRows.length * (PORT_H + 4) + 30 : item.data.h;
+      const b = bounds.get(box) || { x1: Infinity, y1: Infinity, x2: -Infinity, y2: -Infinity };
+      b.x1 = Math.min(b.x1, p.x - item.width / 2); b.x2 = Math.max(b.x2, p.x + item.width / 2);
+      b.y1 = Math.min(b.y1, p.y - h / 2); b.y2 = Math.max(b.y2, p.y + h / 2);
+      bounds.set(box, b);
+    }
+    const boxes = new Map();
+    for (const [id, b] of bounds) {
+      positions.set(id, { x: (b.x1 + b.x2) / 2, y: (b.y1 + b.y2) / 2 });
+      boxes.set(id, { w: b.x2 - b.x1 + 2 * BOX_PAD, h: b.y2 - b.y1 + 2 * BOX_PAD });
+    }
+    positions.boxes = boxes;
     return positions;
+  }
+
+  function applyBoxSize(data, positions) {
+    const size = positions.boxes.get(data.id);
+    if (size) { data.w = size.w; data.h = size.h; }
   }
 
   function relayout(newNodes) {
@@ -250,8 +318,16 @@
       if (node.isParent()) return;
       const p = positions.get(node.id());
       if (p) node.position(p);
+      const size = positions.boxes.get(node.id());
+      if (size) node.data({ w: size.w, h: size.h });
     });
-    if (newNodes) newNodes.forEach((n) => { const p = positions.get(n.data.id); if (p) n.position = p; });
+    if (newNodes) {
+      newNodes.forEach((n) => {
+        const p = positions.get(n.data.id);
+        if (p) n.position = p;
+        applyBoxSize(n.data, positions);
+      });
+    }
   }
 
   // Loading --------------------------------------------------------------------------------
@@ -275,13 +351,44 @@
     }, true);
   }
 
-  function replaceAll(data) {
+  /* Fit the view from the positions and sizes we gave the nodes: cy.fit() would measure every
+     label first, which costs more than drawing the largest first view. */
+  function fitBoxes(boxes) {
+    if (!boxes.length) return;
+    let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+    for (const b of boxes) {
+      x1 = Math.min(x1, b.x - b.w / 2); x2 = Math.max(x2, b.x + b.w / 2);
+      y1 = Math.min(y1, b.y - b.h / 2); y2 = Math.max(y2, b.y + b.h / 2);
+    }
+    const pad = 44;
+    const width = cy.width(), height = cy.height();
+    const zoom = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), 1.5,
+      (width - 2 * pad) / Math.max(1, x2 - x1), (height - 2 * pad) / Math.max(1, y2 - y1)));
+    cy.viewport({ zoom: zoom, pan: { x: width / 2 - zoom * (x1 + x2) / 2, y: height / 2 - zoom * (y1 + y2) / 2 } });
+  }
+
+  function fitAll() {
+    fitBoxes(cy.nodes().filter((n) => !n.isParent()).map((n) => {
+      const p = n.position();
+      return { x: p.x, y: p.y, w: n.data("w"), h: n.data("h") };
+    }));
+  }
+
+  function replaceAll(data, fit) {
     const nodes = data.elements.nodes.map((n) => decorateNode(n.data));
     const edges = data.elements.edges.map((e) => decorateEdge(e.data));
     cy.batch(() => {
       cy.elements().remove();
       const positions = computePositions(nodes.map((n) => n.data));
-      nodes.forEach((n) => { const p = positions.get(n.data.id); if (p) n.position = p; });
+      nodes.forEach((n) => {
+        const p = positions.get(n.data.id);
+        if (p) n.position = p;
+        applyBoxSize(n.data, positions);
+      });
+      if (fit) fitBoxes(nodes.filter((n) => n.position).map((n) => ({ x: n.position.x, y: n.position.y, w: n.data.w, h: n.data.h })));
+      // Styled with labels only when they will be readable at this zoom.
+      labelsOn = cy.zoom() >= LABEL_ZOOM;
+      for (const element of nodes.concat(edges)) element.classes = labelsOn ? "labelled" : "";
       cy.add(nodes);
       cy.add(edges);
     });
@@ -300,9 +407,11 @@
   async function reload(options) {
     setStatus(gettext("Loading the topology…"));
     try {
+      const asked = performance.now();
       const data = await getJSON(config.topologyUrl + "?" + path().toString());
-      replaceAll(data);
-      if (options && options.fit) cy.fit(undefined, 30);
+      const received = performance.now();
+      replaceAll(data, Boolean(options && options.fit));
+      api.timings = { requestMs: received - asked, buildMs: performance.now() - received, askedAtMs: asked };
       setStatus("");
       return data;
     } catch (error) {
@@ -364,6 +473,10 @@
       gone.add(`spine:${plane}:pod${pod}`);
     }
     if (node.nonempty()) node.descendants().forEach((d) => gone.add(d.id()));
+    cy.nodes().filter((n) => n.data("box") === id).forEach((n) => {
+      gone.add(n.id());
+      n.descendants().forEach((d) => gone.add(d.id()));
+    });
     state.expanded = state.expanded.filter((e) => !gone.has(e));
     await reload();
     const back = cy.getElementById(id);
@@ -477,6 +590,8 @@
       parts.push(definitionList([
         [gettext("From"), source], [gettext("To"), target], [gettext("Tier"), TIER_NAMES[d.tier]],
         [gettext("Plane"), d.plane], [gettext("Rail"), d.tier === 0 ? d.rail : null], [gettext("Pod"), d.pod],
+        [gettext("Rails"), d.rail === null && d.rails && d.rails.length > 1
+          ? d.rails.map(([rail, n]) => `${rail}: ${fmt(n)}`).join(", ") : null],
       ]));
       parts.push(mediaTable(d.media));
     }
@@ -488,7 +603,8 @@
   }
 
   function podSides(box) {
-    return box.children().filter((c) => POD_SIDES.has(c.data("kind")) && !c.isParent()).map((c) => c.id());
+    return cy.nodes().filter((c) => c.data("box") === box.id() && POD_SIDES.has(c.data("kind")) && !c.isParent())
+      .map((c) => c.id());
   }
 
   async function openNode(node) {
@@ -538,7 +654,7 @@
       for (let plane = 0; plane < config.planes; plane++) items.push(chip(planeColour(plane), String(plane)));
     } else {
       items.push(element("span", gettext("Tiers:"), "legend-title"));
-      for (let tier = 1; tier < Math.min(3, config.tiers); tier++) items.push(chip(TIER_COLOURS[tier], TIER_NAMES[tier]));
+      for (let tier = 0; tier < Math.min(3, config.tiers); tier++) items.push(chip(TIER_COLOURS[tier], TIER_NAMES[tier]));
     }
     items.push(element("span", gettext("Devices:"), "legend-title"));
     for (const role of ["server", "leaf", "spine", "core"]) {
@@ -637,7 +753,7 @@
 
   // Start ----------------------------------------------------------------------------------
 
-  document.getElementById("topology-fit").addEventListener("click", () => cy.fit(undefined, 30));
+  document.getElementById("topology-fit").addEventListener("click", fitAll);
   document.getElementById("topology-reset").addEventListener("click", async () => {
     state.expanded = [];
     await reload({ fit: true });
@@ -652,13 +768,13 @@
 
   legend();
   reload({ fit: true }).then((data) => {
-    if (!data) return;
+    if (!data) { loadCabling(); return; }
     cy.one("render", () => {
       api.firstDrawMs = performance.now();
       api.ready = true;
       container.dataset.ready = "true";
+      // The cabling table waits for the first picture, so both do not compete for the server.
+      loadCabling();
     });
-    cy.resize();
   });
-  loadCabling();
 })();

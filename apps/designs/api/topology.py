@@ -15,9 +15,11 @@ Rules:
   elements. Numbers (plane, pod, SU, rail) are 0-based, as in device names.
 - A device is drawn as its deepest visible group: from the level's group, walk down its chain
   while the group is expanded. Links between the same two visible nodes merge into one edge with
-  a count and a media breakdown (kind, length -> links); server-leaf edges also keep their rail,
-  so rails show by colour. A link with a port at either end is drawn alone, with every detail
-  (ends, medium, length, labels, addresses).
+  a count and a media breakdown (kind, length -> links). Server-leaf edges keep one edge per rail
+  (drawn in the rail's colour) at SU and device level and towards single leaves; at pod and
+  plane level one edge per pair carries the rails as a breakdown, which keeps the largest first
+  view to a few hundred edges. A link with a port at either end is drawn alone, with every
+  detail (ends, medium, length, labels, addresses).
 - The first view comes from GROUP BY queries over the version's link rows; an expansion reads
   only the links of the expanded group's devices. First views are cached per version, level and
   language (generated versions never change).
@@ -49,7 +51,7 @@ from ..models import DesignVersion, DeviceRecord, LinkRecord, PortRecord, record
 from .views import VersionScopedMixin
 
 BLOCK = 64
-ELEMENT_BUDGET = 2500
+ELEMENT_BUDGET = 1500
 PORT_PAGE = 256
 PORT_PAGE_MAX = 1024
 MAX_EXPANDED = 200
@@ -181,6 +183,7 @@ class EdgeAcc:
     pod: int | None = None
     count: int = 0
     media: Counter = field(default_factory=Counter)
+    rails: Counter = field(default_factory=Counter)
     link: dict | None = None
 
 
@@ -196,6 +199,7 @@ class Topology:
         self.summary = summary
         self.first_id, self.last_id = record_id_range(version.pk)
         self.devs: dict[int, Dev] = {}
+        self.requested_level = level
         if level == "auto":
             level = self.auto_level()
         if level not in self.levels():
@@ -266,9 +270,9 @@ class Topology:
         rails = max(1, self.rails)
         spine_groups = len(c["spine"])
         if level == "plane":
-            return 1 + 3 * planes + rails + 2 * planes
+            return 1 + 3 * planes + 3 * planes
         if level == "pod":
-            return pods + 3 * planes * pods + planes + pods * rails + 2 * planes * pods
+            return pods + 3 * planes * pods + planes + planes * pods + 2 * planes * pods
         if level == "su":
             nodes = sus * (1 + planes) + spine_groups + planes + planes * pods
             return nodes + sus * rails + planes * sus + spine_groups
@@ -760,8 +764,8 @@ class Topology:
                     ends = (f"srv:su{leaf.su}", f"dev:{leaf.id}")
                 else:
                     ends = (f"dev:{row['a_id']}", f"dev:{row['b_device_id']}")
-            rail = row["rail"] if tier == 0 else None
-            _edge_add(edges, ends[0], ends[1], tier, plane, rail, pod, row["medium_kind"], row["length_m"], row["n"])
+            _edge_add(edges, ends[0], ends[1], tier, plane, row["rail"], pod, row["medium_kind"], row["length_m"],
+                      row["n"], split_rail=self.split_rail(tier, ends[1]))
         return edges
 
     # Expansion ------------------------------------------------------------------------------
@@ -837,13 +841,17 @@ class Topology:
             if a.startswith("port:") or b.startswith("port:"):
                 single.append((row.id, a, b))
                 continue
-            rail = row.rail if row.tier == 0 else None
-            _edge_add(edges, a, b, row.tier, row.plane, rail, row.pod, row.medium_kind, row.length_m, sign)
+            _edge_add(edges, a, b, row.tier, row.plane, row.rail, row.pod, row.medium_kind, row.length_m, sign,
+                      split_rail=self.split_rail(row.tier, b))
         for start in range(0, len(single), 5000):
             chunk = {link_id: (a, b) for link_id, a, b in single[start:start + 5000]}
             for row in self._links().filter(pk__in=list(chunk)).values(*LINK_FIELDS):
                 a, b = chunk[row["id"]]
                 edges[("link", row["id"])] = self._link_edge(row, a, b)
+
+    def split_rail(self, tier: int, upper_end: str) -> bool:
+        """Whether server-leaf links to this node get one edge per rail (see the module rules)."""
+        return tier == 0 and (self.level in ("su", "device") or upper_end.startswith(("dev:", "port:")))
 
     def _link_edge(self, row: dict, a: str, b: str) -> EdgeAcc:
         a_dev, b_dev = self.devs[row["a_device_id"]], self.devs[row["b_device_id"]]
@@ -854,21 +862,19 @@ class Topology:
             "length_m": row["length_m"], "label_a": row["label_a"], "label_b": row["label_b"],
             "subnet": row["subnet"], "a_ip": row["a_ip"], "b_ip": row["b_ip"],
         }
-        return EdgeAcc(a, b, row["tier"], row["plane"], row["rail"], row["pod"], 1,
-                       Counter({(row["medium_kind"], float(row["length_m"])): 1}), link)
+        rails = Counter({row["rail"]: 1}) if row["tier"] == 0 else Counter()
+        return EdgeAcc(a, b, row["tier"], row["plane"], row["rail"] if row["tier"] == 0 else None, row["pod"], 1,
+                       Counter({(row["medium_kind"], float(row["length_m"])): 1}), rails, link)
 
     # Whole views and expansions -------------------------------------------------------------
 
     def first_view(self) -> dict[str, Any]:
-        key = ":".join(str(part) for part in (
-            "fabricweb:topology:v2", self.version.pk, int(self.version.generated_at.timestamp() * 1000)
-            if self.version.generated_at else 0, self.level, translation.get_language() or "",
-        ))
-        cached = cache.get(key)
-        if cached is not None:
-            return cached
+        """The first view at this level, from the cache when it was computed before."""
+        keys = {first_view_cache_key(self.version, self.level)}
+        if self.requested_level == "auto":
+            keys.add(first_view_cache_key(self.version, "auto"))
         view = self.view(expanded=[])
-        cache.set(key, view, CACHE_SECONDS)
+        cache.set_many({key: view for key in keys}, CACHE_SECONDS)
         return view
 
     def view(self, *, expanded) -> dict[str, Any]:
@@ -964,6 +970,7 @@ class Topology:
         data: dict[str, Any] = {
             "source": edge.source, "target": edge.target, "tier": edge.tier, "plane": edge.plane,
             "rail": edge.rail, "pod": edge.pod, "count": edge.count, "media": media,
+            "rails": sorted([rail, n] for rail, n in edge.rails.items() if n > 0 and rail is not None),
         }
         if edge.link is not None:
             data.update(edge.link)
@@ -987,6 +994,12 @@ class Topology:
         return data
 
 
+def first_view_cache_key(version: DesignVersion, level: str) -> str:
+    """Generated versions never change; the key still carries when it was generated and the language."""
+    generated = int(version.generated_at.timestamp() * 1000) if version.generated_at else 0
+    return f"fabricweb:topology:v3:{version.pk}:{generated}:{level}:{translation.get_language() or ''}"
+
+
 def _kind(node_id: str) -> str:
     return parse_node(node_id).kind
 
@@ -1007,17 +1020,18 @@ def _row_port_in(row, device_id: int, ports: set[str]) -> bool:
     return row.b_device_id == device_id and f"port:{device_id}:{row.b_port}" in ports
 
 
-def _edge_add(edges, a, b, tier, plane, rail, pod, kind, length, count) -> None:
-    key = (a, b, tier, rail)
+def _edge_add(edges, a, b, tier, plane, rail, pod, kind, length, count, *, split_rail: bool) -> None:
+    """Add `count` links (negative: take them out) to the edge a-b of this tier (and rail, when split)."""
+    key = (a, b, tier, rail if split_rail else None)
     edge = edges.get(key)
     if edge is None:
-        edge = edges[key] = EdgeAcc(a, b, tier, plane, rail, pod)
+        edge = edges[key] = EdgeAcc(a, b, tier, plane, rail if split_rail else None, pod)
     elif edge.pod != pod:
         edge.pod = None  # spans pods: no single pod filter
     edge.count += count
     edge.media[(kind, float(length))] += count
-    if edge.media[(kind, float(length))] <= 0:
-        del edge.media[(kind, float(length))]
+    if tier == 0:
+        edge.rails[rail] += count
 
 
 # API ----------------------------------------------------------------------------------------
@@ -1077,8 +1091,14 @@ EXPANDED_PARAMETER = OpenApiParameter(
 )
 class VersionTopologyView(VersionScopedMixin, generics.GenericAPIView):
     def get(self, request, *args, **kwargs):
-        topology = _ready_topology(self.version, request)
         expanded = _expanded_param(request)
+        level = request.query_params.get("level") or "auto"
+        if not expanded and self.version.is_ready and level in ("auto", *LEVELS):
+            # A repeat visit answers from the cache before counting anything.
+            cached = cache.get(first_view_cache_key(self.version, level))
+            if cached is not None:
+                return Response(cached)
+        topology = _ready_topology(self.version, request)
         try:
             data = topology.view(expanded=expanded) if expanded else topology.first_view()
         except TopologyError as exc:

@@ -146,6 +146,8 @@ class DesignDetailView(ProjectScopedViewMixin, View):
 
 
 class VersionPageMixin(ProjectScopedViewMixin):
+    panel_slots: tuple[str, ...] = ("header", "nav", "section")
+
     def version_context(self, version: DesignVersion) -> dict[str, Any]:
         return {
             "project": self.project,
@@ -154,7 +156,7 @@ class VersionPageMixin(ProjectScopedViewMixin):
             "versions": version_list_for_design(design=version.design).order_by("-number"),
             "job": version_latest_job(version=version),
             "can_manage": self.can_manage(),
-            "panels": design_panels_render(request=self.request, version=version),
+            "panels": design_panels_render(request=self.request, version=version, slots=self.panel_slots),
         }
 
 
@@ -184,6 +186,7 @@ class VersionTopologyView(VersionPageMixin, View):
     """The topology (cytoscape.js, fed by /api/versions/{id}/topology/) beside the cabling table."""
 
     template_name = "designs/version_topology.html"
+    panel_slots = ("header", "nav")
 
     def get(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)

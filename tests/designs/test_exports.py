@@ -24,7 +24,6 @@ from apps.designs.exports.excel import (
     version_workbook_write,
     workbook_sheet_list,
     workbook_sheet_register,
-    workbook_sheet_unregister,
 )
 from apps.designs.exports.netbox import HEADERS, cable_type, interface_type, version_netbox_write
 from apps.designs.exports.workbook import Column
@@ -34,7 +33,8 @@ from tests.designs.conftest import inputs
 
 pytestmark = pytest.mark.django_db
 
-SHEETS = ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan"]
+# The procurement sheets, then the RoCE and Traffic sheets the analysis registers (apps/designs/analysis).
+SHEETS = ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "RoCE", "Traffic"]
 DISCOUNT = Decimal("7.35")
 CENTS = Decimal("0.01")
 
@@ -265,15 +265,17 @@ def test_lines_with_example_prices_are_marked(workbook_path, version):
 
 @pytest.fixture
 def extra_sheets():
-    registered = []
+    """Register sheets for one test; the registry is restored afterwards, real sheets included."""
+    from apps.designs.exports import excel
+
+    saved = dict(excel._SHEETS)
 
     def register(name, writer, order):
         workbook_sheet_register(name, writer, order)
-        registered.append(name)
 
     yield register
-    for name in registered:
-        workbook_sheet_unregister(name)
+    excel._SHEETS.clear()
+    excel._SHEETS.update(saved)
 
 
 def test_a_sheet_registered_by_another_app_is_written_in_its_place(version, tmp_path, extra_sheets):
@@ -286,7 +288,7 @@ def test_a_sheet_registered_by_another_app_is_written_in_its_place(version, tmp_
         return False
 
     extra_sheets(gettext_lazy("RoCE checklist"), checklist, 15)
-    extra_sheets("Traffic", not_applicable, 60)
+    extra_sheets("Power budget", not_applicable, 65)
     path = tmp_path / "extra.xlsx"
     version_workbook_write(version=version, path_or_stream=str(path))
 

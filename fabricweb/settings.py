@@ -99,6 +99,7 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["fabricweb.formats"]  # zh_Hans: thousands grouped with commas
 TIME_ZONE = env("DJANGO_TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

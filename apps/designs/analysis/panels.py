@@ -188,6 +188,7 @@ def traffic_chart_data(analysis: TrafficAnalysis) -> dict[str, Any]:
         "patterns": patterns,
         "labels": {
             "links": _("fabric link directions"), "utilisation": _("utilisation of the link (load / capacity)"),
+            # xgettext:no-python-format
             "effective": _("effective bandwidth (% of line rate)"), "worst_over_mean": _("worst link / mean"),
             "collective": _("collective"),
         },

@@ -1,0 +1,1 @@
+"""Locale format overrides (settings.FORMAT_MODULE_PATH)."""

@@ -230,3 +230,33 @@ def test_switching_to_simplified_chinese_translates_the_design_pages(
     login(engineer)
     page.goto(engineer_project.get_absolute_url())
     expect(page.locator("#project-designs h2")).to_have_text("设计")
+
+
+def test_a_failed_job_says_why_and_leads_back_to_the_form_prefilled(
+    page, login, engineer, engineer_project, seed_catalog, background_worker, monkeypatch
+):
+    from apps.designs.services import design as design_services
+    from apps.engine.spec import InfeasibleSpec
+
+    def refuse(spec, progress=None):
+        raise InfeasibleSpec({"cabling.spine-core": ["no optic reaches 350 m between these cages"],
+                              "pools.host": ["10.0.0.0/24 holds 128 /31s; 512 NIC ports need more"]})
+
+    monkeypatch.setattr(design_services.engine_plan, "plan", refuse)
+    login(engineer)
+    page.goto(f"/designs/projects/{engineer_project.pk}/new/")
+    page.fill("#id_name", "Too far")
+    page.select_option("#id_server", str(ServerModel.objects.get(sku=DGX_H100).pk))
+    page.select_option("#id_leaf_switch", str(SwitchModel.objects.get(sku=SN5600).pk))
+    page.fill("#id_gpus", "512")
+    expect(page.locator("#estimate-verdict")).to_have_text("Feasible")
+    page.click("#generate")
+    page.wait_for_url("**/jobs/**")
+    expect(page.locator("#job-failed")).to_be_visible(timeout=30_000)
+    expect(page.locator("#job-status")).to_have_text("failed")
+    expect(page.locator("#job-error")).to_contain_text("no optic reaches 350 m")
+    expect(page.locator("#job-field-errors")).to_contain_text("Host pool (NIC /31s): 10.0.0.0/24 holds 128 /31s")
+    page.click("#job-retry")
+    page.wait_for_url("**/versions/new/?from=*")
+    expect(page.locator("#id_gpus")).to_have_value("512")
+    assert Job.objects.get().status == Job.Status.FAILED

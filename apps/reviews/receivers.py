@@ -1,39 +1,29 @@
 """Signal receivers that put background work in the audit trail.
 
-The designs app finishes jobs with UPDATE statements (no post_save), so generation and export
-jobs are recorded when their Celery task returns (task_postrun, sent by a worker and by eager
-runs alike). Exports written during the request never pass through Celery; those are caught up
-by services.audit.audit_jobs_record before a project's trail or review panels are shown.
-Recording is idempotent, so a job seen by both paths is recorded once.
+The designs app sends `job_finished` (apps.designs.signals) after the transaction that finishes a
+job commits, for generation and export jobs alike, whether they ran in a worker, eagerly or during
+the request. Succeeded jobs are recorded; recording is idempotent (one event per job), and
+services.audit.audit_jobs_record still catches up anything missed before a trail is shown.
 """
 from __future__ import annotations
 
 import logging
 
-from celery.signals import task_postrun
+from django.dispatch import receiver
+
+from apps.designs.signals import job_finished
 
 from .services.audit import audit_job_record
 
 logger = logging.getLogger(__name__)
 
-# Celery task names whose first argument is a job id (apps.designs.tasks, apps.designs.exports.tasks).
-JOB_TASKS = frozenset({
-    "apps.designs.tasks.design_generate_task",
-    "apps.designs.exports.tasks.version_export_task",
-})
 
-
-@task_postrun.connect(dispatch_uid="reviews_audit_job_task_postrun")
-def audit_job_task_finished(sender=None, task_id=None, task=None, args=None, kwargs=None, retval=None, state=None,
-                            **extra) -> None:
-    name = getattr(task or sender, "name", "")
-    if name not in JOB_TASKS:
-        return
-    job_id = (args or [None])[0] if args else (kwargs or {}).get("job_id")
-    if job_id is None:
+@receiver(job_finished, dispatch_uid="reviews_audit_job_finished")
+def audit_job_finished(sender=None, job_id=None, status=None, **extra) -> None:
+    if job_id is None or status != "succeeded":
         return
     try:
         audit_job_record(job_id=int(job_id))
     except Exception:
-        # The trail is caught up on the next read; a failure here must not fail the task.
+        # The trail is caught up on the next read; a failure here must not fail the job.
         logger.exception("could not record job %s in the audit trail", job_id)

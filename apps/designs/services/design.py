@@ -37,6 +37,7 @@ from ..analysis.services import version_analysis_compute, version_analysis_save
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
 from .inputs import DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_fields
+from ..signals import job_finished_send
 from .job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_progress
 
 logger = logging.getLogger(__name__)
@@ -284,6 +285,7 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
                 status=Job.Status.SUCCEEDED, stage=_("done"), percent=100, error="", error_fields={},
                 finished_at=now, heartbeat_at=now,
             )
+            job_finished_send(job_id=job.pk, status=Job.Status.SUCCEEDED)
     except JobNotActive:
         logger.warning("job %s was finished elsewhere while generating; nothing saved", job.pk)
     except SpecError as exc:

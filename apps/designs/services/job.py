@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import DesignVersion, Job
+from ..signals import job_finished_send
 
 PROGRESS_INTERVAL_S = 0.5
 # A redelivered task gives up after this many starts (the first run plus retries).
@@ -121,7 +122,10 @@ def job_mark_succeeded(*, job_id: int, version_id: int | None = None) -> int:
     fields["heartbeat_at"] = fields["finished_at"]
     if version_id is not None:
         fields["version_id"] = version_id
-    return _job_update(job_id=job_id, **fields)
+    updated = _job_update(job_id=job_id, **fields)
+    if updated:
+        job_finished_send(job_id=job_id, status=Job.Status.SUCCEEDED)
+    return updated
 
 
 def job_mark_failed(
@@ -141,6 +145,7 @@ def job_mark_failed(
         )
         if updated:
             _versions_fail(job_ids=[job_id])
+            job_finished_send(job_id=job_id, status=status)
     return updated
 
 

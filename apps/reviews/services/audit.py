@@ -5,10 +5,9 @@ Rules:
 - Background work is recorded from its job row: a succeeded "generate" job is a "generated"
   event, a succeeded "export" job an "exported" one, by the user who asked for it, at the time the
   job finished. `audit_job_record` is idempotent (AuditEvent.job_ref is unique), so every path
-  that may see a finished job can call it: the Celery task_postrun receiver (apps.reviews.receivers)
-  and `audit_jobs_record`, which catches up on a whole project before its trail or review panels
-  are shown (an export written during the request never passes through Celery, and the designs
-  app finishes jobs with UPDATE statements, which send no post_save).
+  that may see a finished job can call it: the `job_finished` receiver (apps.reviews.receivers),
+  sent by the designs app once a job's finishing transaction commits, and `audit_jobs_record`,
+  which catches up on a whole project before its trail or review panels are shown.
 """
 from __future__ import annotations
 

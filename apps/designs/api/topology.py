@@ -11,15 +11,15 @@ Rules:
   draws more than BLOCK devices at once.
 - A level names the group each chain starts from in the first view: "plane", "pod" (3 tiers),
   "su" or "device". "auto" picks the finest level whose estimated element count fits
-  ELEMENT_BUDGET: a 65,536-GPU fabric (196,608 links) opens at pod level with about a thousand
-  elements. Numbers (plane, pod, SU, rail) are 0-based, as in device names.
+  ELEMENT_BUDGET: a 65,536-GPU fabric (196,608 links) opens at pod level with 449 elements
+  (257 nodes, 192 edges). Numbers (plane, pod, SU, rail) are 0-based, as in device names.
 - A device is drawn as its deepest visible group: from the level's group, walk down its chain
   while the group is expanded. Links between the same two visible nodes merge into one edge with
-  a count and a media breakdown (kind, length -> links). Server-leaf edges keep one edge per rail
-  (drawn in the rail's colour) at SU and device level and towards single leaves; at pod and
-  plane level one edge per pair carries the rails as a breakdown, which keeps the largest first
-  view to a few hundred edges. A link with a port at either end is drawn alone, with every
-  detail (ends, medium, length, labels, addresses).
+  a count and a media breakdown (kind, length -> links). Server-leaf edges to a single leaf (one
+  rail) are drawn in the rail's colour; towards a group of leaves (all rails of an SU or a pod)
+  one edge carries the rails as a breakdown, which keeps the largest first view to a few hundred
+  edges. A link with a port at either end is drawn alone, with every detail (ends, medium,
+  length, labels, addresses).
 - The first view comes from GROUP BY queries over the version's link rows; an expansion reads
   only the links of the expanded group's devices. First views are cached per version, level and
   language (generated versions never change).
@@ -51,7 +51,7 @@ from ..models import DesignVersion, DeviceRecord, LinkRecord, PortRecord, record
 from .views import VersionScopedMixin
 
 BLOCK = 64
-ELEMENT_BUDGET = 1500
+ELEMENT_BUDGET = 1000
 PORT_PAGE = 256
 PORT_PAGE_MAX = 1024
 MAX_EXPANDED = 200
@@ -275,7 +275,7 @@ class Topology:
             return pods + 3 * planes * pods + planes + planes * pods + 2 * planes * pods
         if level == "su":
             nodes = sus * (1 + planes) + spine_groups + planes + planes * pods
-            return nodes + sus * rails + planes * sus + spine_groups
+            return nodes + planes * sus + planes * sus + spine_groups
         switches = self.summary.get("switches") or {}
         links = self.summary.get("links") or {}
         leaves, spines, cores = (int(switches.get(r) or 0) for r in ("leaf", "spine", "core"))
@@ -850,8 +850,8 @@ class Topology:
                 edges[("link", row["id"])] = self._link_edge(row, a, b)
 
     def split_rail(self, tier: int, upper_end: str) -> bool:
-        """Whether server-leaf links to this node get one edge per rail (see the module rules)."""
-        return tier == 0 and (self.level in ("su", "device") or upper_end.startswith(("dev:", "port:")))
+        """Whether server-leaf links to this node keep their rail on the edge (see the module rules)."""
+        return tier == 0 and upper_end.startswith(("dev:", "port:"))
 
     def _link_edge(self, row: dict, a: str, b: str) -> EdgeAcc:
         a_dev, b_dev = self.devs[row["a_device_id"]], self.devs[row["b_device_id"]]

@@ -198,6 +198,16 @@ def test_new_version_form_starts_from_a_version_and_makes_version_2(client_for_m
     assert ready_version.gpus == 256
 
 
+def test_new_version_form_ignores_a_from_that_is_not_a_version_of_this_design(client_for_member, project,
+                                                                              ready_version):
+    form_url = url("version-create", project, design_pk=ready_version.design_id)
+    for ignored in ("abc", ""):
+        page = client_for_member.get(form_url, {"from": ignored})
+        assert page.status_code == 200
+        assert page.context["source_version"] == ready_version  # the latest
+    assert client_for_member.get(form_url, {"from": ready_version.pk + 1000}).status_code == 404
+
+
 def test_a_new_version_with_bad_input_is_shown_again_and_not_created(client_for_member, project, seed,
                                                                      ready_version):
     data = form_data(seed, oversubscription="0.5")

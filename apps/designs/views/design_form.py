@@ -123,9 +123,9 @@ class VersionCreateView(DesignFormMixin, View):
 
     def _load(self, design_pk) -> None:
         self.design = project_design(project=self.project, pk=design_pk)
-        source = self.request.GET.get("from") or self.request.POST.get("from")
+        source = str(self.request.GET.get("from") or self.request.POST.get("from") or "")
         versions = self.design.versions.order_by("-number")
-        if source:
+        if source.isdigit():
             self.source_version = project_version(project=self.project, pk=source)
             if self.source_version.design_id != self.design.pk:
                 self.source_version = versions.first()

@@ -7,6 +7,7 @@ from typing import Any
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views import View
 
 from apps.projects.views import ProjectScopedViewMixin
@@ -36,8 +37,12 @@ def tier_labels() -> dict[str, str]:
 
 
 def level_labels() -> dict[str, str]:
-    return {"auto": _("Automatic"), "plane": _("Planes"), "pod": _("Pods"), "su": _("Scale units"),
-            "device": _("Switches")}
+    """Which groups the topology starts from (the same words mean counts elsewhere, hence the context)."""
+    return {
+        "auto": pgettext("topology level", "Automatic"), "plane": pgettext("topology level", "Planes"),
+        "pod": pgettext("topology level", "Pods"), "su": pgettext("topology level", "Scale units"),
+        "device": pgettext("topology level", "Switches"),
+    }
 
 
 def cost_breakdown(lines) -> list[dict[str, Any]]:

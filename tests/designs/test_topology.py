@@ -52,10 +52,12 @@ def links_drawn(view) -> int:
 
 
 def assert_well_formed(view):
-    """Every edge joins two drawn nodes that are not compounds; every parent is drawn."""
+    """Every edge joins two drawn nodes that are not compounds; every parent is drawn before its children."""
     nodes = nodes_of(view)
     parents = {n["parent"] for n in nodes.values() if n["parent"]}
     assert parents <= set(nodes)
+    position = {n["data"]["id"]: i for i, n in enumerate(view["elements"]["nodes"])}
+    assert all(position[n["parent"]] < position[n["id"]] for n in nodes.values() if n["parent"])
     for edge in edges_of(view):
         assert edge["source"] in nodes and edge["target"] in nodes, edge["id"]
         assert edge["source"] not in parents and edge["target"] not in parents, edge["id"]

@@ -946,7 +946,8 @@ class Topology:
                 compounds[parent] = self.node_data(parent, chain, expanded=True)
                 parent = compounds[parent]["parent"]
         # Outer compounds first, so each parent exists before its children are added.
-        ordered = sorted(compounds.values(), key=lambda n: 0 if n["id"].startswith("box:") else 1)
+        depth = {node_id: 0 if node_id.startswith("box:") else len(self.group_chain(node_id)) for node_id in compounds}
+        ordered = sorted(compounds.values(), key=lambda n: depth[n["id"]])
         return ordered + list(nodes.values())
 
     def _response(self, nodes: list[dict], edges: dict[tuple, EdgeAcc], expanded: list[str]) -> dict[str, Any]:

@@ -150,6 +150,11 @@ def test_engineer_designs_from_the_form_watches_the_job_and_reviews_the_design(
     # Each server's cable to the open leaf now ends on its own port.
     assert page.evaluate(f"window.fabricwebTopology.cy.getElementById('link:{link.pk}').source().data('label')") \
         == "srv-0031"
+    # Collapsing the scale unit folds its servers back into one node; the open leaf stays open.
+    page.click("#details-collapse")
+    page.wait_for_function("window.fabricwebTopology.cy.nodes(\"[kind = 'dev'][role = 'server']\").length === 0")
+    assert page.evaluate(f"window.fabricwebTopology.cy.getElementById('link:{link.pk}').source().id()") == "srv:su0"
+    assert count_nodes(page, "[kind = 'port']") == used
 
     # The cabling table beside it, filtered to that leaf.
     page.fill('#cabling-filters input[name="device"]', leaf.name)

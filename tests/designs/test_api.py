@@ -217,6 +217,8 @@ BAD_INPUTS = [
     ({"layout": {"servers_per_rack": 0}}, "layout.servers_per_rack"),
     ({"layout": {"aisles": 2}}, "layout.aisles"),
     ({"layout": "wide"}, "layout"),
+    ({"layout": {"leaf_rack": "sideways"}}, "layout.leaf_rack"),
+    ({"layout": {"spine_rows": 3}}, "layout.spine_rows"),
     ({"pools": {"host": "10.0.0.1/12"}}, "pools.host"),
     ({"pools": {"p2p": "10.0.0.0/16"}}, "pools.p2p"),
     ({"pools": {"host": "10.0.0.0/29"}}, "pools.host"),
@@ -376,3 +378,15 @@ def test_a_new_version_on_another_switch_moves_the_following_tiers_with_it(
     assert (second.spine_switch_id, second.spine_breakout) == (seed["th4"].pk, "1x400G")
     assert (second.core_switch_id, second.core_breakout) == (seed["th4"].pk, "1x400G")
     assert second.status == DesignVersion.Status.READY
+
+
+def test_network_racks_can_stand_at_the_end_of_their_rows(
+    member_client, project, seed, django_capture_on_commit_callbacks
+):
+    data = inputs(seed, gpus=256, layout={"leaf_rack": "end", "spine_rows": "end"})
+    response = create(member_client, project, data, django_capture_on_commit_callbacks)
+    assert response.status_code == 202, response.content
+    version = DesignVersion.objects.get(pk=response.json()["version"]["id"])
+    assert version.status == DesignVersion.Status.READY
+    assert version.layout == {"leaf_rack": "end", "spine_rows": "end"}
+    assert version.spec["layout"]["leaf_rack"] == "end"

@@ -53,6 +53,11 @@ LAYOUT_RANGES: dict[str, tuple[float, float]] = {
     "slack_m": (0.0, 1000.0),
     "switches_per_rack": (1, 512),
 }
+# Where network racks stand (engine.racks): text settings with a fixed set of values.
+LAYOUT_PLACEMENTS: dict[str, tuple[str, ...]] = {
+    "leaf_rack": ("middle", "end"),
+    "spine_rows": ("middle", "end"),
+}
 
 
 class Errors:
@@ -229,6 +234,12 @@ def _layout(errors: Errors, data: dict) -> dict:
         name = f"layout.{key}"
         if key not in known:
             errors.add(name, _("Unknown rack layout setting; use %(keys)s.") % {"keys": ", ".join(known)})
+            continue
+        if key in LAYOUT_PLACEMENTS:
+            if raw not in LAYOUT_PLACEMENTS[key]:
+                errors.add(name, _("Choose one of: %(choices)s.") % {"choices": ", ".join(LAYOUT_PLACEMENTS[key])})
+            else:
+                layout[key] = raw
             continue
         is_int = isinstance(known[key].default, int)
         low, high = LAYOUT_RANGES.get(key, (0, 1e6))

@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from .messages import Message, message
 from .model import TIER_NAMES, Device, LinkTable, Sizing
 from .spec import MAX_ASN, DesignSpec, InfeasibleSpec, parse_cidr
 from .topology import Layout
@@ -45,25 +46,24 @@ def asn_layout(sz: Sizing) -> tuple[int, int]:
 
 def check_pools(spec: DesignSpec, sz: Sizing) -> dict[str, dict]:
     """Raise InfeasibleSpec for every pool too small; return the pool usage report."""
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Message]] = {}
     report: dict[str, dict] = {}
-    what = {"host": "a /31 per NIC port", "p2p": "a /31 per switch-to-switch link", "loopback": "a /32 per switch"}
     for name, needed in pool_needs(sz).items():
         cidr = getattr(spec.pools, name)
         first, size = parse_cidr(cidr)
         if needed > size:
-            errors.setdefault(f"pools.{name}", []).append(
-                f"needs {needed:,} addresses ({what[name]}) but {cidr} holds {size:,}; "
-                f"use a /{_prefix_for(needed)} or larger")
+            errors.setdefault(f"pools.{name}", []).append(message(
+                "addressing.pool_too_small", needed=needed, what=message(f"addressing.what_{name}"), cidr=cidr,
+                size=size, prefix=_prefix_for(needed)))
         report[name] = {"cidr": cidr, "size": size, "used": needed, "first": _dotted(first),
                         "last": _dotted(first + needed - 1) if needed else None}
     per_plane, _ = asn_layout(sz)
     count = per_plane * sz.planes
     last = spec.pools.asn_base + count - 1
     if last > MAX_ASN:
-        errors.setdefault("pools.asn_base", []).append(
-            f"needs {count:,} ASNs from {spec.pools.asn_base:,}, past the last 4-byte ASN {MAX_ASN:,}; "
-            f"start at {MAX_ASN - count + 1:,} or lower")
+        errors.setdefault("pools.asn_base", []).append(message(
+            "addressing.asn_range", count=count, asn_base=spec.pools.asn_base, max_asn=MAX_ASN,
+            start=MAX_ASN - count + 1))
     report["asn"] = {"first": spec.pools.asn_base, "last": last, "used": count}
     if errors:
         raise InfeasibleSpec(errors)

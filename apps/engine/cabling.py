@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .messages import Message, message
 from .model import TIER_NAMES, LinkTable, Medium
 from .spec import CableAssembly, DesignSpec, FiberCord, InfeasibleSpec, Optic, _per_port_connector
 
@@ -47,10 +48,13 @@ class End:
     link_gbps: int
 
     def describe(self) -> str:
+        return self.description().text
+
+    def description(self) -> Message:
         if self.ports_per_cage > 1:
-            return (f"{self.role} {self.form_factor} {self.native_gbps}G cages in "
-                    f"{self.ports_per_cage}x{self.link_gbps}G")
-        return f"{self.role} {self.form_factor} {self.link_gbps}G ports"
+            return message("cabling.end_cages", role=self.role, form_factor=self.form_factor,
+                           native_gbps=self.native_gbps, ports_per_cage=self.ports_per_cage, link_gbps=self.link_gbps)
+        return message("cabling.end_ports", role=self.role, form_factor=self.form_factor, link_gbps=self.link_gbps)
 
 
 def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
@@ -302,7 +306,7 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     raw64 = raw.astype(np.float64)
     if not cands:
         raise InfeasibleSpec({f"cabling.{name}": [
-            f"no cable assembly or transceiver pair in the catalog joins {a.describe()} to {b.describe()}"]})
+            message("cabling.no_way", a=a.description(), b=b.description())]})
     comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
     identity = m == n and a.ports_per_cage == 1 and b.ports_per_cage == 1
     if identity:
@@ -353,9 +357,8 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
         worst = float(lmax[~np.isfinite(best_cost)].max())
         reach = [p.reach_m for p in cands.optics] + [float(f.lengths[-1]) for f in cands.cables]
         raise InfeasibleSpec({f"cabling.{name}": [
-            f"the longest {name} run is {worst:.1f} m but the catalog's ways of joining {a.describe()} to "
-            f"{b.describe()} reach at most {max(reach):g} m; add a longer-reach optic (and fibre cords) to the "
-            f"catalog or lay out the hall more compactly (layout.racks_per_row, layout.row_pitch_m)"]})
+            message("cabling.too_long", tier=name, longest_m=worst, a=a.description(), b=b.description(),
+                    reach_m=float(max(reach)))]})
 
     # Medium code per link: cables by (family, length index), optics by (pair, cord index).
     n_cable = len(cands.cables)

@@ -20,6 +20,7 @@ from typing import Callable
 
 import numpy as np
 
+from .messages import Message
 from .spec import DesignSpec
 
 ROLES = ("server", "leaf", "spine", "core")
@@ -142,6 +143,7 @@ class Alternative:
     tiers: int  # resolved tiers (the requested 2 or 3 when infeasible)
     feasible: bool
     reason: str = ""  # why not, "field: message", when infeasible
+    reason_details: dict[str, list[Message]] = field(default_factory=dict)  # the same, {field: [Message]}
     sizing: Sizing | None = None
     total_cost: float = 0.0
     currency: str = "USD"
@@ -150,6 +152,23 @@ class Alternative:
     rack_units: int = 0
     cheapest: bool = False  # the cheapest feasible alternative
     current: bool = False  # the structure the spec asks for
+
+    @property
+    def reason_messages(self) -> list[tuple[str, Message]]:
+        """(field, Message) of every reason, in order."""
+        return [(name, msg) for name, items in self.reason_details.items() for msg in items]
+
+    @property
+    def reason_code(self) -> str:
+        """The code of the (first) reason, "" when feasible."""
+        reasons = self.reason_messages
+        return reasons[0][1].code if reasons else ""
+
+    @property
+    def reason_params(self) -> dict:
+        """The params of the (first) reason as plain JSON."""
+        reasons = self.reason_messages
+        return reasons[0][1].to_dict()["params"] if reasons else {}
 
 
 @dataclass(slots=True)
@@ -182,8 +201,9 @@ class Plan:
     power_max_w: float
     rack_units: int
     pools: dict[str, dict]  # per pool: cidr, used, size
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # English sentences, one per note
     sizing: Sizing | None = None
+    notes: list[Message] = field(default_factory=list)  # the warnings with their codes and params
 
     def report(self, *, alternatives: list[Alternative] | None = None) -> dict:
         """The JSON-ready summary the CLI prints (engine.report.report)."""

@@ -19,6 +19,7 @@ import numpy as np
 from .addressing import assign, check_pools
 from .bom import bill, switch_sku
 from .cabling import candidates, cable_links, per_link_estimate, tier_ends
+from .messages import Message, message
 from .model import TIER_NAMES, Alternative, Device, Plan, Progress, Sizing
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
 from .racks import Placement, place, rack_name, raw_lengths
@@ -76,6 +77,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan
     report("addressing", STAGES["addressing"][0])
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
+    notes = review_notes(spec, sz)
     return Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),
@@ -84,7 +86,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan
         free_ports=dict(sz.free_ports), devices=devices, links=links, media=cabling.media, bom=b.lines,
         subtotal=b.subtotal, discount=b.discount, total_cost=b.total_cost, currency=spec.currency,
         power_typical_w=b.power_typical_w, power_max_w=b.power_max_w, rack_units=b.rack_units, pools=pools,
-        warnings=warnings(spec, sz), sizing=sz,
+        warnings=[note.text for note in notes], notes=notes, sizing=sz,
     )
 
 
@@ -133,23 +135,29 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
 
 
 def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
-    """Things a presales engineer should say out loud about this structure."""
+    """Things a presales engineer should say out loud about this structure (English sentences)."""
+    return [note.text for note in review_notes(spec, sz)]
+
+
+def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
+    """The same points as `warnings`, as Messages with their codes and params."""
     out = []
     spare = sz.servers * sz.gpus_per_server - spec.gpus
     if spare:
-        out.append(f"{spec.gpus:,} GPUs need {sz.servers:,} servers of {sz.gpus_per_server}: {spare} GPU slots spare")
+        out.append(message("warning.spare_gpu_slots", gpus=spec.gpus, servers=sz.servers,
+                           gpus_per_server=sz.gpus_per_server, spare=spare))
     last = sz.servers - (sz.scale_units - 1) * sz.su_servers
     if last < sz.su_servers:
-        out.append(f"the last scale unit has {last} of {sz.su_servers} servers; its leaves still cable all "
-                   f"{sz.leaf_uplinks} uplinks")
+        out.append(message("warning.partial_scale_unit", servers=last, su_servers=sz.su_servers,
+                           uplinks=sz.leaf_uplinks))
     leaf = spec.leaf
     o = spec.oversubscription
     ideal = leaf.ports * o / (o + 1)
     if abs(ideal - sz.su_servers) > 1e-6:
-        out.append(f"{leaf.ports}-port leaves at {o:g}:1 use {sz.su_servers} downlinks and {sz.leaf_uplinks} uplinks "
-                   f"({sz.su_servers / sz.leaf_uplinks:.2f}:1)")
+        out.append(message("warning.leaf_split", ports=leaf.ports, oversubscription=o, downlinks=sz.su_servers,
+                           uplinks=sz.leaf_uplinks, ratio=sz.su_servers / sz.leaf_uplinks))
     if sz.tiers == 3 and sz.spines_last_pod != sz.spines_per_pod:
-        out.append(f"the last pod is partly filled and has {sz.spines_last_pod} spines instead of {sz.spines_per_pod}")
+        out.append(message("warning.partial_pod", spines=sz.spines_last_pod, spines_per_pod=sz.spines_per_pod))
     if sz.tiers == 2:
         groups = [sz.spines_per_plane]
     else:
@@ -158,9 +166,8 @@ def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
         if sz.leaf_uplinks % spines:
             q = sz.leaf_uplinks // spines
             even = next(n for n in range(spines, sz.leaf_uplinks + 1) if sz.leaf_uplinks % n == 0)
-            out.append(f"{sz.leaf_uplinks} leaf uplinks over {spines} spines: each leaf has {q} or {q + 1} links "
-                       f"to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
-                       f"{even} spines would spread the uplinks evenly")
+            out.append(message("warning.uneven_uplinks", uplinks=sz.leaf_uplinks, spines=spines, fewer=q, more=q + 1,
+                               even=even))
     return out
 
 
@@ -216,7 +223,7 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
                 continue
             seen.add((planes, resolved))
             out.append(Alternative(label=_label(planes, resolved), planes=planes, tiers=resolved, feasible=False,
-                                   reason=str(exc), currency=spec.currency))
+                                   reason=str(exc), reason_details=exc.details, currency=spec.currency))
             continue
         key = (planes, result.tiers)
         if key in seen:

@@ -8,7 +8,10 @@ Keys (all plain JSON types):
   power_typical_w, power_max_w, rack_units}], subtotal, discount, discount_pct, total_cost,
   currency, power_w (typical), power_typical_w, power_max_w, rack_units, media [{key, kind, fiber,
   tier, length_m, links}], pools {host, p2p, loopback: {cidr, size, used, first, last}, asn:
-  {first, last, used}}, warnings [..], and alternatives [..] when asked for.
+  {first, last, used}}, warnings [..], warning_codes [{code, params}] (the warnings, one for one,
+  as engine.messages codes), and alternatives [..] when asked for; an infeasible alternative has
+  reason (English), reason_code and reason_params (its first reason) and reason_codes [{field,
+  code, params}] (every reason).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from dataclasses import asdict
 
 import numpy as np
 
+from .messages import as_message
 from .model import TIER_NAMES, Alternative, Plan, Sizing
 
 
@@ -40,6 +44,9 @@ def alternative_dict(alt: Alternative) -> dict:
         )
     else:
         out["reason"] = alt.reason
+        out["reason_code"] = alt.reason_code
+        out["reason_params"] = alt.reason_params
+        out["reason_codes"] = [dict(field=name, **msg.to_dict()) for name, msg in alt.reason_messages]
     return out
 
 
@@ -92,6 +99,8 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         ],
         "pools": plan.pools,
         "warnings": list(plan.warnings),
+        "warning_codes": [note.to_dict() for note in plan.notes] if plan.notes
+        else [as_message(text).to_dict() for text in plan.warnings],
     }
     if alternatives is not None:
         out["alternatives"] = [alternative_dict(a) for a in alternatives]

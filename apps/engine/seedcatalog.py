@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from .messages import MessageError, message
 from .spec import CableAssembly, FiberCord, NicHw, Optic, ServerHw, SpecError, SwitchHw
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "catalog" / "seed"
@@ -58,7 +59,8 @@ class SwitchModel:
             matching = [m for m in self.breakouts if gbps is not None and parse_breakout(m)[1] == gbps]
             breakout = matching[0] if matching else self.breakouts[0]
         if breakout not in self.breakouts:
-            raise ValueError(f"{self.name} offers {', '.join(self.breakouts)}, not {breakout}")
+            raise MessageError(message("catalog.breakout_not_offered", switch=self.name, modes=", ".join(self.breakouts),
+                                       breakout=breakout))
         n, speed = parse_breakout(breakout)
         return SwitchHw(ports=self.cages * n, gbps=speed, cages=self.cages, cage_gbps=self.cage_gbps,
                         form_factor=self.form_factor, sku=self.sku, name=self.name, breakout=breakout,
@@ -80,20 +82,22 @@ class SeedCatalog:
                field_name: str = "leaf") -> SwitchHw:
         model = self.switches.get(sku)
         if model is None:
-            raise SpecError({f"{field_name}.sku": [f"no switch {sku!r} in the seed catalog"]})
+            raise SpecError({f"{field_name}.sku": [message("catalog.unknown_sku", kind="switch", sku=repr(sku))]})
         try:
             return model.hw(breakout, gbps=gbps)
+        except MessageError as exc:
+            raise SpecError({f"{field_name}.breakout": [exc.message]}) from None
         except ValueError as exc:
             raise SpecError({f"{field_name}.breakout": [str(exc)]}) from None
 
     def server(self, sku: str, field_name: str = "server") -> ServerHw:
         if sku not in self.servers:
-            raise SpecError({f"{field_name}.sku": [f"no server {sku!r} in the seed catalog"]})
+            raise SpecError({f"{field_name}.sku": [message("catalog.unknown_sku", kind="server", sku=repr(sku))]})
         return self.servers[sku]
 
     def nic(self, sku: str, field_name: str = "nic") -> NicHw:
         if sku not in self.nics:
-            raise SpecError({f"{field_name}.sku": [f"no NIC {sku!r} in the seed catalog"]})
+            raise SpecError({f"{field_name}.sku": [message("catalog.unknown_sku", kind="NIC", sku=repr(sku))]})
         return self.nics[sku]
 
     def interconnects(self) -> tuple[tuple[Optic, ...], tuple[CableAssembly, ...], tuple[FiberCord, ...]]:

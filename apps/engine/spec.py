@@ -11,8 +11,9 @@ from __future__ import annotations
 import ipaddress
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Mapping
 
+from .messages import Message, MessageError, as_message, message
 Tiers = Literal["auto", 2, 3]
 
 MAX_GPUS = 1_000_000
@@ -22,13 +23,21 @@ TIER_ROLES = ("leaf", "spine", "core")
 
 
 class SpecError(ValueError):
-    """A spec the engine cannot plan. `errors` maps a spec field (dotted path) to messages."""
+    """A spec the engine cannot plan. `errors` maps a spec field (dotted path) to messages.
 
-    def __init__(self, errors: dict[str, list[str]] | str, field_name: str = "spec") -> None:
-        if isinstance(errors, str):
+    `errors` holds the English texts ({field: [str]}); `details` the same messages as Message
+    objects ({field: [Message]}) with their codes and params, for a user interface to translate.
+    Messages may be given as Message or plain text (a Message without a code).
+    """
+
+    def __init__(self, errors: Mapping[str, list[str | Message]] | str | Message, field_name: str = "spec") -> None:
+        if isinstance(errors, (str, Message)):
             errors = {field_name: [errors]}
-        self.errors: dict[str, list[str]] = errors
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+        self.details: dict[str, list[Message]] = {
+            name: [as_message(item) for item in items] for name, items in errors.items()}
+        self.errors: dict[str, list[str]] = {
+            name: [item.text for item in items] for name, items in self.details.items()}
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in self.errors.items()))
 
 
 class InfeasibleSpec(SpecError):
@@ -229,15 +238,15 @@ class DesignSpec:
 
         Field names are dotted paths into the spec ("leaf.ports", "pools.p2p", "layout.row_pitch_m").
         """
-        errors: dict[str, list[str]] = {}
+        errors: dict[str, list[Message]] = {}
 
-        def bad(name: str, message: str) -> None:
-            errors.setdefault(name, []).append(message)
+        def bad(name: str, msg: Message) -> None:
+            errors.setdefault(name, []).append(msg)
 
         _check_int(bad, "gpus", self.gpus, 1, MAX_GPUS)
         server = self.server
         if not isinstance(server, ServerHw):
-            bad("server", "give a server model")
+            bad("server", message("spec.give_server"))
         else:
             _check_int(bad, "server.gpus", server.gpus, 1, 256)
             _check_int(bad, "server.nic_ports", server.nic_ports, 1, 64)
@@ -248,12 +257,12 @@ class DesignSpec:
             if hw is None and role != "leaf":
                 continue
             if not isinstance(hw, SwitchHw):
-                bad(role, "give a switch model")
+                bad(role, message("spec.give_switch"))
                 continue
             _check_switch(bad, role, hw)
         if self.nic is not None:
             if not isinstance(self.nic, NicHw):
-                bad("nic", "give a NIC model")
+                bad("nic", message("spec.give_nic"))
             else:
                 _check_int(bad, "nic.ports", self.nic.ports, 1, 16)
                 _check_int(bad, "nic.gbps", self.nic.gbps, 1, 3200)
@@ -261,12 +270,12 @@ class DesignSpec:
                 _check_number(bad, "nic.power_w", self.nic.power_w, 0)
         if _check_int(bad, "planes", self.planes, 1, 64) and isinstance(server, ServerHw) \
                 and _is_int(server.nic_ports) and server.nic_ports >= 1 and server.nic_ports % self.planes:
-            bad("planes", f"{self.planes} planes don't divide the server's {server.nic_ports} backend ports (rails); "
-                          f"choose one of {', '.join(str(p) for p in _divisors(server.nic_ports))}")
+            bad("planes", message("spec.planes_divide", planes=self.planes, rails=server.nic_ports,
+                                  choices=", ".join(str(p) for p in _divisors(server.nic_ports))))
         _check_number(bad, "oversubscription", self.oversubscription, 1.0, MAX_OVERSUBSCRIPTION,
-                      hint="o in o:1 at the leaf, from 1 (non-blocking) to 16")
+                      hint=message("hint.oversubscription"))
         if self.tiers not in ("auto", 2, 3) or isinstance(self.tiers, bool):
-            bad("tiers", f"must be \"auto\", 2 or 3, not {self.tiers!r}")
+            bad("tiers", message("spec.tiers_choice", value=repr(self.tiers)))
         layout = self.layout
         _check_int(bad, "layout.servers_per_rack", layout.servers_per_rack, 1, 512)
         _check_int(bad, "layout.racks_per_row", layout.racks_per_row, 1, 10_000)
@@ -276,7 +285,7 @@ class DesignSpec:
         _check_number(bad, "layout.slack_m", layout.slack_m, 0.0, 1000.0)
         for name in ("leaf_rack", "spine_rows"):
             if getattr(layout, name) not in ("middle", "end"):
-                bad(f"layout.{name}", f"must be \"middle\" or \"end\", not {getattr(layout, name)!r}")
+                bad(f"layout.{name}", message("spec.placement_choice", value=repr(getattr(layout, name))))
         pools = self.pools
         nets = {}
         for name in ("host", "p2p", "loopback"):
@@ -284,21 +293,22 @@ class DesignSpec:
             try:
                 nets[name] = parse_cidr(value)
             except ValueError as exc:
-                bad(f"pools.{name}", str(exc))
+                bad(f"pools.{name}", exc.message if isinstance(exc, MessageError) else as_message(str(exc)))
         names = list(nets)
         for i, first in enumerate(names):
             for second in names[i + 1:]:
                 (a0, alen), (b0, blen) = nets[first], nets[second]
                 if a0 < b0 + blen and b0 < a0 + alen:
-                    bad(f"pools.{second}", f"{getattr(pools, second)} overlaps pools.{first} {getattr(pools, first)}")
+                    bad(f"pools.{second}", message("pool.overlap", cidr=getattr(pools, second), other=first,
+                                                   other_cidr=getattr(pools, first)))
         _check_int(bad, "pools.asn_base", pools.asn_base, 1, MAX_ASN)
         _check_number(bad, "discount_pct", self.discount_pct, 0.0, 100.0)
         if not isinstance(self.currency, str) or not 1 <= len(self.currency.strip()) <= 8:
-            bad("currency", "give a currency code such as USD")
+            bad("currency", message("spec.give_currency"))
         for i, optic in enumerate(self.optics):
             where = f"optics[{i}]"
             if not isinstance(optic, Optic):
-                bad(where, "give a transceiver")
+                bad(where, message("spec.give_optic"))
                 continue
             for attr in ("gbps", "port_gbps", "ports"):
                 _check_int(bad, f"{where}.{attr}", getattr(optic, attr), 1, 3200)
@@ -306,11 +316,11 @@ class DesignSpec:
             _check_number(bad, f"{where}.price", optic.price, 0)
             _check_number(bad, f"{where}.power_w", optic.power_w, 0)
             if optic.fiber not in ("MMF", "SMF"):
-                bad(f"{where}.fiber", f"must be MMF or SMF, not {optic.fiber!r}")
+                bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(optic.fiber)))
         for i, cable in enumerate(self.cables):
             where = f"cables[{i}]"
             if not isinstance(cable, CableAssembly):
-                bad(where, "give a cable assembly")
+                bad(where, message("spec.give_cable"))
                 continue
             for attr in ("gbps", "leg_gbps", "legs"):
                 _check_int(bad, f"{where}.{attr}", getattr(cable, attr), 1, 3200)
@@ -320,12 +330,12 @@ class DesignSpec:
         for i, fiber in enumerate(self.fibers):
             where = f"fibers[{i}]"
             if not isinstance(fiber, FiberCord):
-                bad(where, "give a fibre cord")
+                bad(where, message("spec.give_fiber"))
                 continue
             _check_number(bad, f"{where}.length_m", fiber.length_m, 0.0, 100_000.0, open_low=True)
             _check_number(bad, f"{where}.price", fiber.price, 0)
             if fiber.fiber not in ("MMF", "SMF"):
-                bad(f"{where}.fiber", f"must be MMF or SMF, not {fiber.fiber!r}")
+                bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(fiber.fiber)))
         if errors:
             raise SpecError(errors)
 
@@ -337,27 +347,27 @@ class DesignSpec:
                 bad(*_speed_mismatch(role, hw, nic_gbps))
         nic = self.nic_hw
         if nic.gbps != nic_gbps:
-            bad("nic.gbps", f"the NIC runs at {nic.gbps}G but the server's backend ports are {nic_gbps}G")
+            bad("nic.gbps", message("nic.speed", gbps=nic.gbps, server_gbps=nic_gbps))
         elif server.nic_ports % nic.ports:
-            bad("nic.ports", f"{server.nic_ports} backend ports can't be made of {nic.ports}-port NICs")
+            bad("nic.ports", message("nic.ports", ports=server.nic_ports, nic_ports=nic.ports))
         if errors:
             raise InfeasibleSpec(errors)
 
 
 def parse_cidr(value: Any) -> tuple[int, int]:
-    """An IPv4 CIDR -> (first address as int, number of addresses); ValueError with a readable reason."""
+    """An IPv4 CIDR -> (first address as int, number of addresses); MessageError (a ValueError) saying why not."""
     if not isinstance(value, str) or "/" not in value:
-        raise ValueError(f"{value!r} is not an IPv4 CIDR such as 10.0.0.0/16")
+        raise MessageError(message("pool.not_cidr", value=repr(value)))
     try:
         net = ipaddress.ip_network(value.strip(), strict=True)
     except ValueError as exc:
         text = str(exc)
         if "host bits set" in text:
-            raise ValueError(f"{value} has host bits set; did you mean "
-                             f"{ipaddress.ip_network(value.strip(), strict=False)}?") from None
-        raise ValueError(f"{value!r} is not an IPv4 CIDR such as 10.0.0.0/16") from None
+            raise MessageError(message("pool.host_bits", value=value,
+                                       network=str(ipaddress.ip_network(value.strip(), strict=False)))) from None
+        raise MessageError(message("pool.not_cidr", value=repr(value))) from None
     if net.version != 4:
-        raise ValueError(f"{value} is not IPv4")
+        raise MessageError(message("pool.not_ipv4", value=value))
     return int(net.network_address), int(net.num_addresses)
 
 
@@ -379,29 +389,33 @@ def _is_int(value: Any) -> bool:
 
 def _check_int(bad, name: str, value: Any, low: int, high: int) -> bool:
     if not _is_int(value):
-        bad(name, f"must be a whole number, not {value!r}")
+        bad(name, message("value.whole_number", value=repr(value)))
         return False
     if value < low:
-        bad(name, f"must be at least {low:,}, not {value:,}")
+        bad(name, message("value.int_at_least", low=low, value=value))
         return False
     if value > high:
-        bad(name, f"must be at most {high:,}, not {value:,}")
+        bad(name, message("value.int_at_most", high=high, value=value))
         return False
     return True
 
 
 def _check_number(bad, name: str, value: Any, low: float, high: float = math.inf, *, open_low: bool = False,
-                  hint: str = "") -> bool:
+                  hint: Message | None = None) -> bool:
+    """Whether `value` is a finite number in range; else reports why (`hint` explains the range, not for open_low)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        bad(name, f"must be a number, not {value!r}")
+        bad(name, message("value.number", value=repr(value)))
         return False
-    suffix = f" ({hint})" if hint else ""
+    extra = {"hint": hint} if hint is not None else {}
+    suffix = "_hint" if hint is not None else ""
     if value < low or (open_low and value == low):
-        bad(name, (f"must be more than {low:g}" if open_low else f"must be at least {low:g}") + f", not {value:g}"
-            + suffix)
+        if open_low:  # lengths, which need no hint
+            bad(name, message("value.more_than", low=low, value=value))
+        else:
+            bad(name, message("value.at_least" + suffix, low=low, value=value, **extra))
         return False
     if value > high:
-        bad(name, f"must be at most {high:g}, not {value:g}{suffix}")
+        bad(name, message("value.at_most" + suffix, high=high, value=value, **extra))
         return False
     return True
 
@@ -412,7 +426,7 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
     _check_int(bad, f"{role}.gbps", hw.gbps, 1, 3200)
     if _check_int(bad, f"{role}.cages", hw.cages, 0, 4096) and hw.cages:
         if hw.ports % hw.cages:
-            bad(f"{role}.ports", f"{hw.ports} logical ports don't split evenly over {hw.cages} cages")
+            bad(f"{role}.ports", message("spec.cages_split", ports=hw.ports, cages=hw.cages))
     _check_int(bad, f"{role}.cage_gbps", hw.cage_gbps, 0, 6400)
     _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
     _check_number(bad, f"{role}.price", hw.price, 0)
@@ -420,12 +434,11 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
     _check_number(bad, f"{role}.power_max_w", hw.power_max_w, 0)
 
 
-def _speed_mismatch(role: str, hw: SwitchHw, nic_gbps: int) -> tuple[str, str]:
+def _speed_mismatch(role: str, hw: SwitchHw, nic_gbps: int) -> tuple[str, Message]:
     native = hw.native_gbps
     mode = hw.breakout or f"{hw.ports}x{hw.gbps}G"
-    message = f"ports run at {hw.gbps}G in {mode} but the server NICs are {nic_gbps}G"
     if native % nic_gbps == 0 and native >= nic_gbps:
-        message += f"; choose breakout {native // nic_gbps}x{nic_gbps}G"
+        msg = message("speed.choose_breakout", gbps=hw.gbps, mode=mode, nic_gbps=nic_gbps, count=native // nic_gbps)
     else:
-        message += f"; every tier must run the NICs' {nic_gbps}G"
-    return (f"{role}.breakout" if hw.breakout else f"{role}.gbps"), message
+        msg = message("speed.every_tier", gbps=hw.gbps, mode=mode, nic_gbps=nic_gbps)
+    return (f"{role}.breakout" if hw.breakout else f"{role}.gbps"), msg

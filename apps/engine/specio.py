@@ -27,6 +27,7 @@ import dataclasses
 import re
 from typing import Any
 
+from .messages import Message, message
 from .seedcatalog import SeedCatalog, seed_catalog
 from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, NicHw, Optic, RackLayout, ServerHw,
                    SpecError, SwitchHw)
@@ -36,15 +37,15 @@ RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$")
 
 class _Errors:
     def __init__(self) -> None:
-        self.errors: dict[str, list[str]] = {}
+        self.errors: dict[str, list[Message]] = {}
 
-    def add(self, name: str, message: str) -> None:
-        self.errors.setdefault(name, []).append(message)
+    def add(self, name: str, msg: Message) -> None:
+        self.errors.setdefault(name, []).append(msg)
 
     def merge(self, exc: SpecError) -> None:
-        for key, messages in exc.errors.items():
-            for message in messages:
-                self.add(key, message)
+        for key, messages in exc.details.items():
+            for msg in messages:
+                self.add(key, msg)
 
 
 def _fields(cls) -> dict[str, dataclasses.Field]:
@@ -54,16 +55,16 @@ def _fields(cls) -> dict[str, dataclasses.Field]:
 def _build(cls, data: Any, name: str, errs: _Errors, *, skip: tuple[str, ...] = ()):
     """cls(**data) with unknown keys and missing required keys reported by field name."""
     if not isinstance(data, dict):
-        errs.add(name, f"expected an object, got {type(data).__name__}")
+        errs.add(name, message("spec.expected_object", type=type(data).__name__))
         return None
     fields = _fields(cls)
     unknown = [k for k in data if k not in fields and k not in skip]
     for key in unknown:
-        errs.add(f"{name}.{key}", f"unknown field; expected one of {', '.join(fields)}")
+        errs.add(f"{name}.{key}", message("spec.unknown_field_of", fields=", ".join(fields)))
     missing = [k for k, f in fields.items() if f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING and k not in data]
     for key in missing:
-        errs.add(f"{name}.{key}", "required")
+        errs.add(f"{name}.{key}", message("spec.required"))
     if unknown or missing:
         return None
     return cls(**{k: v for k, v in data.items() if k in fields})
@@ -75,7 +76,7 @@ def _switch(value: Any, name: str, catalog: SeedCatalog | None, nic_gbps: int | 
     if isinstance(value, dict) and "sku" in value and "ports" not in value:
         extra = [k for k in value if k not in ("sku", "breakout")]
         for key in extra:
-            errs.add(f"{name}.{key}", "give either a catalog sku (with breakout) or the hardware inline")
+            errs.add(f"{name}.{key}", message("spec.sku_or_inline"))
         try:
             return _catalog(catalog).switch(str(value["sku"]), value.get("breakout"), gbps=nic_gbps,
                                             field_name=name)
@@ -93,7 +94,7 @@ def _items(values: Any, name: str, cls, pool: tuple, errs: _Errors) -> tuple:
     if values is None:
         return ()
     if not isinstance(values, list):
-        errs.add(name, "expected a list")
+        errs.add(name, message("spec.expected_list"))
         return ()
     by_sku = {item.sku: item for item in pool}
     out = []
@@ -104,7 +105,7 @@ def _items(values: Any, name: str, cls, pool: tuple, errs: _Errors) -> tuple:
             if sku in by_sku:
                 out.append(by_sku[sku])
             else:
-                errs.add(f"{where}.sku", f"no {name[:-1]} {sku!r} in the seed catalog")
+                errs.add(f"{where}.sku", message("catalog.unknown_sku", kind=name[:-1], sku=repr(sku)))
             continue
         item = _build(cls, value, where, errs)
         if item is not None:
@@ -129,16 +130,16 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
     """Build (and validate) a DesignSpec; SpecError names every bad field."""
     errs = _Errors()
     if not isinstance(data, dict):
-        raise SpecError({"spec": ["expected a JSON object"]})
+        raise SpecError({"spec": [message("spec.json_object")]})
     known = set(_fields(DesignSpec))
     for key in data:
         if key not in known:
-            errs.add(key, "unknown field")
+            errs.add(key, message("spec.unknown_field"))
     if "gpus" not in data:
-        errs.add("gpus", "required")
+        errs.add("gpus", message("spec.required"))
     for key in ("server", "leaf"):
         if key not in data:
-            errs.add(key, "required")
+            errs.add(key, message("spec.required"))
 
     server = nic = None
     raw_server = data.get("server")

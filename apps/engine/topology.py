@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .model import TIER_NAMES, LinkTable, Sizing
+from .messages import message
 from .spec import DesignSpec, InfeasibleSpec
 
 
@@ -117,10 +118,10 @@ def size_fabric(spec: DesignSpec) -> Sizing:
     d, u = leaf_split(leaf.ports, spec.oversubscription, leaf.ports_per_cage)
     if d < 1:
         raise InfeasibleSpec({"oversubscription": [
-            f"{leaf.ports}-port leaves at {spec.oversubscription:g}:1 leave no port for servers"]})
+            message("topology.no_downlinks", ports=leaf.ports, oversubscription=spec.oversubscription)]})
     if u < 1:
         raise InfeasibleSpec({"oversubscription": [
-            f"{leaf.ports}-port leaves at {spec.oversubscription:g}:1 leave no uplink; lower the oversubscription"]})
+            message("topology.no_uplinks", ports=leaf.ports, oversubscription=spec.oversubscription)]})
     sus = -(-servers // d)
     leaves_pp = sus * rpp
     p_s, p_c = spine.ports, core.ports
@@ -128,8 +129,8 @@ def size_fabric(spec: DesignSpec) -> Sizing:
     fits2 = leaves_pp <= p_s
     if spec.tiers == 2 and not fits2:
         raise InfeasibleSpec({"tiers": [
-            f"2 tiers of {p_s}-port spines hold at most {max2:,} GPUs ({p_s // rpp} scale units of {d} servers); "
-            f"{spec.gpus:,} GPUs need {leaves_pp} leaves per plane. Use 3 tiers, more planes or larger switches"]})
+            message("topology.two_tiers_limit", spine_ports=p_s, max_gpus=max2, scale_units=p_s // rpp, su_servers=d,
+                    gpus=spec.gpus, leaves=leaves_pp)]})
     tiers = 2 if (spec.tiers == 2 or (spec.tiers == "auto" and fits2)) else 3
 
     sus_per_pod = pods = n_full = n_last = cores_pp = 0
@@ -142,21 +143,21 @@ def size_fabric(spec: DesignSpec) -> Sizing:
     else:
         if p_s % 2:
             raise InfeasibleSpec({_field(spec, "spine", "ports"): [
-                f"3 tiers split spine ports in halves (down and up); {p_s} ports is odd"]})
+                message("topology.spine_ports_odd", ports=p_s)]})
         half = p_s // 2
         if spine.ports_per_cage > 1 and half % spine.ports_per_cage:
             raise InfeasibleSpec({_field(spec, "spine", "ports"): [
-                f"3 tiers split spine ports in halves on cage boundaries; {spine.physical_cages} cages can't"]})
+                message("topology.spine_cage_halves", cages=spine.physical_cages)]})
         sus_per_pod = half // rpp
         if sus_per_pod < 1:
             raise InfeasibleSpec({_field(spec, "spine", "ports"): [
-                f"half of {p_s} spine ports can't reach one scale unit's {rpp} leaves per plane"]})
+                message("topology.spine_half_too_small", ports=p_s, leaves=rpp)]})
         pods = -(-sus // sus_per_pod)
         max_gpus = p_c * sus_per_pod * d * server.gpus
         if pods > p_c:
             raise InfeasibleSpec({"gpus": [
-                f"3 tiers of these switches hold at most {max_gpus:,} GPUs ({p_c} pods of {sus_per_pod} scale units "
-                f"of {d} servers); {spec.gpus:,} GPUs need {pods} pods. Use more planes or larger switches"]})
+                message("topology.three_tiers_limit", max_gpus=max_gpus, pods=p_c, sus_per_pod=sus_per_pod,
+                        su_servers=d, gpus=spec.gpus, needed_pods=pods)]})
         n_full = spine_count(sus_per_pod * rpp, u, half, rpp)
         last_sus = sus - (pods - 1) * sus_per_pod
         n_last = spine_count(last_sus * rpp, u, half, rpp)

@@ -1,0 +1,145 @@
+"""Every sentence the engine writes for a person, with a stable code and the values in it.
+
+A Message is the English text plus `code` (which sentence) and `params` (the values the sentence
+names), so a user interface can show the same sentence in another language without parsing it.
+Rules:
+- TEMPLATES holds each code's English wording as a str.format template; a Message's text is
+  always TEMPLATES[code].format(**params), a nested Message param giving its own text. Format
+  specs in a template (`{gpus:,}`, `{ratio:.2f}`) say how the English text writes the number.
+- Params are plain JSON values: numbers as numbers, names as strings; a value the sentence
+  quotes as Python would (`not 'abc'`) is stored already quoted (repr). A param may itself be
+  a Message: a part of the sentence that is translated on its own (one end of a link class).
+- Codes never change meaning once released (stored design summaries keep them); a new wording
+  gets a new code. A Message built from plain text (code "") is shown as the engine wrote it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+TEMPLATES: dict[str, str] = {
+    # One spec field at a time (DesignSpec.validate, specio, seed catalog).
+    "value.whole_number": "must be a whole number, not {value}",
+    "value.int_at_least": "must be at least {low:,}, not {value:,}",
+    "value.int_at_most": "must be at most {high:,}, not {value:,}",
+    "value.number": "must be a number, not {value}",
+    "value.at_least": "must be at least {low:g}, not {value:g}",
+    "value.more_than": "must be more than {low:g}, not {value:g}",
+    "value.at_most": "must be at most {high:g}, not {value:g}",
+    "value.at_least_hint": "must be at least {low:g}, not {value:g} ({hint})",
+    "value.at_most_hint": "must be at most {high:g}, not {value:g} ({hint})",
+    "hint.oversubscription": "o in o:1 at the leaf, from 1 (non-blocking) to 16",
+    "spec.give_server": "give a server model",
+    "spec.give_switch": "give a switch model",
+    "spec.give_nic": "give a NIC model",
+    "spec.give_currency": "give a currency code such as USD",
+    "spec.give_optic": "give a transceiver",
+    "spec.give_cable": "give a cable assembly",
+    "spec.give_fiber": "give a fibre cord",
+    "spec.tiers_choice": "must be \"auto\", 2 or 3, not {value}",
+    "spec.placement_choice": "must be \"middle\" or \"end\", not {value}",
+    "spec.fiber_choice": "must be MMF or SMF, not {value}",
+    "spec.planes_divide": "{planes} planes don't divide the server's {rails} backend ports (rails); "
+                          "choose one of {choices}",
+    "spec.cages_split": "{ports} logical ports don't split evenly over {cages} cages",
+    "pool.not_cidr": "{value} is not an IPv4 CIDR such as 10.0.0.0/16",
+    "pool.host_bits": "{value} has host bits set; did you mean {network}?",
+    "pool.not_ipv4": "{value} is not IPv4",
+    "pool.overlap": "{cidr} overlaps pools.{other} {other_cidr}",
+    "spec.json_object": "expected a JSON object",
+    "spec.expected_object": "expected an object, got {type}",
+    "spec.expected_list": "expected a list",
+    "spec.unknown_field": "unknown field",
+    "spec.unknown_field_of": "unknown field; expected one of {fields}",
+    "spec.required": "required",
+    "spec.sku_or_inline": "give either a catalog sku (with breakout) or the hardware inline",
+    "catalog.unknown_sku": "no {kind} {sku} in the seed catalog",
+    "catalog.breakout_not_offered": "{switch} offers {modes}, not {breakout}",
+    # Parts that don't work together (DesignSpec.validate, InfeasibleSpec).
+    "speed.choose_breakout": "ports run at {gbps}G in {mode} but the server NICs are {nic_gbps}G; "
+                             "choose breakout {count}x{nic_gbps}G",
+    "speed.every_tier": "ports run at {gbps}G in {mode} but the server NICs are {nic_gbps}G; "
+                        "every tier must run the NICs' {nic_gbps}G",
+    "nic.speed": "the NIC runs at {gbps}G but the server's backend ports are {server_gbps}G",
+    "nic.ports": "{ports} backend ports can't be made of {nic_ports}-port NICs",
+    # Structure (engine.topology).
+    "topology.no_downlinks": "{ports}-port leaves at {oversubscription:g}:1 leave no port for servers",
+    "topology.no_uplinks": "{ports}-port leaves at {oversubscription:g}:1 leave no uplink; "
+                           "lower the oversubscription",
+    "topology.two_tiers_limit": "2 tiers of {spine_ports}-port spines hold at most {max_gpus:,} GPUs "
+                                "({scale_units} scale units of {su_servers} servers); {gpus:,} GPUs need "
+                                "{leaves} leaves per plane. Use 3 tiers, more planes or larger switches",
+    "topology.spine_ports_odd": "3 tiers split spine ports in halves (down and up); {ports} ports is odd",
+    "topology.spine_cage_halves": "3 tiers split spine ports in halves on cage boundaries; {cages} cages can't",
+    "topology.spine_half_too_small": "half of {ports} spine ports can't reach one scale unit's {leaves} leaves "
+                                     "per plane",
+    "topology.three_tiers_limit": "3 tiers of these switches hold at most {max_gpus:,} GPUs ({pods} pods of "
+                                  "{sus_per_pod} scale units of {su_servers} servers); {gpus:,} GPUs need "
+                                  "{needed_pods} pods. Use more planes or larger switches",
+    # Cabling (engine.cabling); {a} and {b} are cabling.end_* messages, {tier} a link class name.
+    "cabling.end_cages": "{role} {form_factor} {native_gbps}G cages in {ports_per_cage}x{link_gbps}G",
+    "cabling.end_ports": "{role} {form_factor} {link_gbps}G ports",
+    "cabling.no_way": "no cable assembly or transceiver pair in the catalog joins {a} to {b}",
+    "cabling.too_long": "the longest {tier} run is {longest_m:.1f} m but the catalog's ways of joining {a} to "
+                        "{b} reach at most {reach_m:g} m; add a longer-reach optic (and fibre cords) to the "
+                        "catalog or lay out the hall more compactly (layout.racks_per_row, layout.row_pitch_m)",
+    # Addresses (engine.addressing); {what} is an addressing.what_* message.
+    "addressing.pool_too_small": "needs {needed:,} addresses ({what}) but {cidr} holds {size:,}; "
+                                 "use a /{prefix} or larger",
+    "addressing.what_host": "a /31 per NIC port",
+    "addressing.what_p2p": "a /31 per switch-to-switch link",
+    "addressing.what_loopback": "a /32 per switch",
+    "addressing.asn_range": "needs {count:,} ASNs from {asn_base:,}, past the last 4-byte ASN {max_asn:,}; "
+                            "start at {start:,} or lower",
+    # Points to raise in a review (engine.plan.warnings).
+    "warning.spare_gpu_slots": "{gpus:,} GPUs need {servers:,} servers of {gpus_per_server}: "
+                               "{spare} GPU slots spare",
+    "warning.partial_scale_unit": "the last scale unit has {servers} of {su_servers} servers; its leaves still "
+                                  "cable all {uplinks} uplinks",
+    "warning.leaf_split": "{ports}-port leaves at {oversubscription:g}:1 use {downlinks} downlinks and {uplinks} "
+                          "uplinks ({ratio:.2f}:1)",
+    "warning.partial_pod": "the last pod is partly filled and has {spines} spines instead of {spines_per_pod}",
+    "warning.uneven_uplinks": "{uplinks} leaf uplinks over {spines} spines: each leaf has {fewer} or {more} links "
+                              "to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
+                              "{even} spines would spread the uplinks evenly",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One sentence: `text` in English, `code` (a TEMPLATES key, or "" for plain text) and its `params`."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        """{"code", "params"} as plain JSON (nested Messages as their own dicts)."""
+        return {"code": self.code, "params": {
+            key: value.to_dict() if isinstance(value, Message) else value for key, value in self.params.items()}}
+
+
+def message(code: str, **params: Any) -> Message:
+    """The Message `code` with these params; its text is TEMPLATES[code] filled in."""
+    return Message(code, params, fill(TEMPLATES[code], params))
+
+
+def fill(template: str, params: Mapping[str, Any]) -> str:
+    return template.format(**{key: value.text if isinstance(value, Message) else value
+                              for key, value in params.items()})
+
+
+def as_message(value: str | Message) -> Message:
+    """A Message as is; plain text as a Message without a code (shown as written)."""
+    return value if isinstance(value, Message) else Message("", {}, str(value))
+
+
+class MessageError(ValueError):
+    """A ValueError whose reason is a Message, so whoever reports it keeps the code."""
+
+    def __init__(self, msg: Message) -> None:
+        super().__init__(msg.text)
+        self.message = msg

@@ -23,6 +23,7 @@ from apps.projects.models import Currency, Project
 from .models import DesignVersion
 
 LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack")
+LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows")  # engine RackLayout: "middle" or "end"
 POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
 SWITCH_TIERS = ("leaf", "spine", "core")
 AUTOMATIC = ("", _("Automatic (NIC speed)"))
@@ -108,6 +109,19 @@ class DesignInputsForm(forms.Form):
     layout_switches_per_rack = _number(
         _("Switches per spine/core rack"), placeholder=_default(RackLayout, "switches_per_rack")
     )
+    layout_leaf_rack = forms.ChoiceField(
+        label=_("Leaf rack position"), required=False,
+        choices=[("", _("Default (middle)")), ("middle", _("Middle of its server racks")),
+                 ("end", _("End of its server racks"))],
+        help_text=_("Where each scale unit's leaf rack stands. In the middle, server-to-leaf cables are shortest."),
+    )
+    layout_spine_rows = forms.ChoiceField(
+        label=_("Spine and core rows"), required=False,
+        choices=[("", _("Default (middle)")), ("middle", _("Between the compute rows")),
+                 ("end", _("After the compute rows"))],
+        help_text=_("Where the spine and core racks stand. Between the compute rows, leaf uplinks are shorter; "
+                    "after them, the network rows stay together."),
+    )
 
     pools_host = forms.CharField(
         label=_("Host pool (NIC /31s)"), required=False, max_length=43,
@@ -130,7 +144,7 @@ class DesignInputsForm(forms.Form):
         (_("Hardware"), ("server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout",
                          "core_switch", "core_breakout")),
         (_("Size and structure"), ("gpus", "planes", "oversubscription", "tiers")),
-        (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS)),
+        (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)),
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
         (_("Commercial terms"), ("discount_pct", "currency")),
     )
@@ -189,7 +203,7 @@ class DesignInputsForm(forms.Form):
                      "tiers", "discount_pct", "currency"):
             value = data.get(name)
             out[name] = value.strip() if isinstance(value, str) else ("" if value is None else value)
-        out["layout"] = {key: data[f"layout_{key}"].strip() for key in LAYOUT_FIELDS
+        out["layout"] = {key: data[f"layout_{key}"].strip() for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS
                          if (data.get(f"layout_{key}") or "").strip()}
         out["pools"] = {key: data[f"pools_{key}"].strip() for key in POOL_FIELDS
                         if (data.get(f"pools_{key}") or "").strip()}
@@ -215,7 +229,7 @@ class DesignInputsForm(forms.Form):
             "discount_pct": version.discount_pct,
             "currency": version.currency,
         }
-        for key in LAYOUT_FIELDS:
+        for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS:
             if key in (version.layout or {}):
                 initial[f"layout_{key}"] = version.layout[key]
         for key in POOL_FIELDS:

@@ -276,8 +276,8 @@ def version_records_write(*, version: DesignVersion, plan: Plan, progress: Progr
     links, ports = link_tables(version_id=version.pk, plan=plan)
     bom = bom_table(version_id=version.pk, plan=plan)
     tables: Iterable[tuple[str, Table, int]] = (
-        ("saving devices", devices, 10), ("saving links", links, 30), ("saving ports", ports, 70),
-        ("saving BOM", bom, 95),
+        ("saving_devices", devices, 10), ("saving_links", links, 30), ("saving_ports", ports, 70),
+        ("saving_bom", bom, 95),
     )
     for stage, table, percent in tables:
         report(stage, percent)

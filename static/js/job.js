@@ -1,12 +1,11 @@
 /* A job's progress page: polls GET /api/jobs/{id}/ every 500 ms while the job is active.
- * The bar's width is the job's percent; the stage is shown in the page's language. A succeeded
+ * The bar's width is the job's percent; the stage is the API's stage_label (the reader's language). A succeeded
  * job turns into its design page; a failed or lost one shows why and the fields to change.
  */
 (function () {
   "use strict";
   const card = document.getElementById("job");
   if (!card) return;
-  const labels = JSON.parse(document.getElementById("stage-labels").textContent);
   const statusLabels = JSON.parse(document.getElementById("status-labels").textContent);
   const fieldLabels = JSON.parse(document.getElementById("field-labels").textContent);
   const progress = document.getElementById("job-progress");
@@ -22,7 +21,7 @@
     el("job-percent").textContent = percent + " %";
     el("job-status").textContent = statusLabels[job.status] || job.status;
     el("job-status").className = "badge " + job.status;
-    el("job-stage").textContent = labels[job.stage] || labels[job.status] || job.stage || "";
+    el("job-stage").textContent = job.stage_label || job.stage || "";
     card.dataset.status = job.status;
   }
 

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apps.projects.models import Currency
 
+from ..job_text import job_error, job_error_fields, job_stage_label
 from ..models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord
 from ..services.inputs import MAX_GPUS, MAX_OVERSUBSCRIPTION, MAX_PLANES
 
@@ -19,6 +20,10 @@ class RackLayoutSerializer(serializers.Serializer):
     row_pitch_m = serializers.FloatField(required=False)
     slack_m = serializers.FloatField(required=False)
     switches_per_rack = serializers.IntegerField(required=False, min_value=1)
+    leaf_rack = serializers.ChoiceField(choices=["middle", "end"], required=False,
+                                        help_text="a scale unit's leaf rack: in the middle of its server racks or at their end")
+    spine_rows = serializers.ChoiceField(choices=["middle", "end"], required=False,
+                                         help_text="spine and core rows: between the compute rows or after them")
 
 
 class AddressPoolsSerializer(serializers.Serializer):
@@ -120,13 +125,27 @@ class DesignSerializer(serializers.ModelSerializer):
 class JobSerializer(serializers.ModelSerializer):
     design = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    stage = serializers.CharField(read_only=True, help_text="stable stage key, e.g. topology, cabling, saving, done")
+    stage_label = serializers.SerializerMethodField(help_text="the stage in the requester's language")
+    error = serializers.SerializerMethodField(help_text="why the job failed, in the requester's language")
+    error_fields = serializers.SerializerMethodField(help_text="field -> messages, in the requester's language")
 
     class Meta:
         model = Job
-        fields = ["id", "kind", "status", "stage", "percent", "error", "error_fields", "project", "version",
-                  "design", "attempts", "celery_task_id", "created_by", "created_at", "started_at", "heartbeat_at",
-                  "finished_at"]
+        fields = ["id", "kind", "status", "stage", "stage_label", "percent", "error", "error_fields", "project",
+                  "version", "design", "attempts", "celery_task_id", "created_by", "created_at", "started_at",
+                  "heartbeat_at", "finished_at"]
         read_only_fields = fields
+
+    def get_stage_label(self, job) -> str:
+        return job_stage_label(job)
+
+    def get_error(self, job) -> str:
+        return job_error(job)
+
+    @extend_schema_field(serializers.DictField(child=serializers.ListField(child=serializers.CharField())))
+    def get_error_fields(self, job):
+        return job_error_fields(job)
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_design(self, job):

@@ -48,6 +48,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..engine_text import summary_warnings
+from ..job_text import sheet_stage
 from ..models import BomLineRecord, DesignVersion, Role, Tier
 from .selectors import (
     catalog_example_price_skus,
@@ -235,7 +237,7 @@ def version_workbook_write(
         "design__project__customer", "server__manufacturer", "nic__manufacturer", "leaf_switch__manufacturer",
         "spine_switch__manufacturer", "core_switch__manufacturer", "created_by",
     ).get(pk=version.pk)
-    report(_("reading BOM"), 2)
+    report("reading_bom", 2)
     lines = version_bom_lines(version=version)
     bom = BomLayout(lines=lines, example_skus=catalog_example_price_skus(skus=[line.sku for line in lines]),
                     discount_pct=version.discount_pct or Decimal("0"))
@@ -276,11 +278,11 @@ def version_workbook_write(
     count = len(book.sheets)
 
     def on_sheet(sheet: Sheet) -> None:
-        report(_("writing %(sheet)s") % {"sheet": sheet.title}, 5 + 90 * written[0] // max(count, 1))
+        report(sheet_stage(sheet.title), 5 + 90 * written[0] // max(count, 1))
         written[0] += 1
 
     book.save(path_or_stream, on_sheet=on_sheet)
-    report(_("workbook written"), 99)
+    report("workbook_written", 99)
 
 
 # Summary ----------------------------------------------------------------------------------------------
@@ -432,9 +434,9 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
              "money_bold")
 
     section(_("Validation"))
-    warnings = summary.get("warnings") or []
+    warnings = summary_warnings(summary)
     for warning in warnings:
-        pair(_("Engine warning"), str(warning), "warning")
+        pair(_("Engine warning"), warning, "warning")
     if not warnings:
         pair(_("Engine warnings"), _("none"), "ok")
     pools_used = summary.get("pools") or {}

@@ -37,7 +37,6 @@ from typing import IO, Any
 
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 
 from apps.engine import names as engine_names
 from apps.engine.specio import spec_from_dict
@@ -183,7 +182,7 @@ def version_netbox_write(
         "design__project__customer", "server__manufacturer", "leaf_switch__manufacturer",
         "spine_switch__manufacturer", "core_switch__manufacturer",
     ).get(pk=version.pk)
-    report(_("reading devices"), 5)
+    report("reading_devices", 5)
     types = {
         Role.SERVER: _device_type(version.server),
         Role.LEAF: _device_type(version.leaf_switch),
@@ -222,9 +221,9 @@ def version_netbox_write(
              unit if rack and unit else "", "front" if rack and unit else "",
              _device_description(origin, role, plane, su, rail))
             for name, role, rack, unit, ports, plane, su, rail, _loopback in devices))
-        report(_("writing interfaces"), 20)
+        report("writing_interfaces", 20)
         counts["interfaces.csv"] = _csv_entry(archive, "interfaces.csv", _interface_rows(devices, plans))
-        report(_("writing cables"), 45)
+        report("writing_cables", 45)
         device_names = {pk: ref.name for pk, ref in version_device_map(version=version).items()}
         counts["cables.csv"] = _csv_entry(archive, "cables.csv", (
             (device_names[a], INTERFACE, a_port, device_names[b], INTERFACE, b_port, cable_type(kind, fiber),
@@ -233,10 +232,10 @@ def version_netbox_write(
                 version=version,
                 fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
                         "length_m"))))
-        report(_("writing IP addresses"), 70)
+        report("writing_addresses", 70)
         counts["ip_addresses.csv"] = _csv_entry(archive, "ip_addresses.csv", _address_rows(version, devices,
                                                                                            device_names))
-    report(_("NetBox files written"), 99)
+    report("netbox_written", 99)
     return counts
 
 

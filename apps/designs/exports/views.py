@@ -18,6 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import View
 
+from ..job_text import job_stage_label
 from ..selectors import version_get_for_user
 from .models import ExportFile
 from .selectors import (
@@ -34,6 +35,8 @@ PANEL_EXPORTS = 10
 
 def exports_panel_context(*, version) -> dict:
     exports = list(export_list_for_version(version=version)[:PANEL_EXPORTS])
+    for export in exports:
+        export.stage_label = job_stage_label(export.job)  # the stage key in the reader's words
     return {
         "version": version,
         "exports": exports,

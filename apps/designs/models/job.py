@@ -1,6 +1,7 @@
 """Background jobs: the row pollers read for status, stage, percent and why a job failed.
 
-A job is the source of truth for work done by a Celery task. Its life:
+A job is the source of truth for work done by a Celery task. `stage` is a stable key
+(apps.designs.job_text turns it into words when shown). Its life:
 queued -> running -> succeeded | failed; a task redelivered after its worker died goes
 running -> retrying -> running; a job left "running" without a heartbeat for
 FABRICWEB_JOB_STALE_SECONDS is declared "lost" (see services.job.job_mark_stale).
@@ -38,6 +39,8 @@ class Job(models.Model):
     percent = models.PositiveSmallIntegerField(_("percent"), default=0)
     error = models.TextField(_("error"), blank=True)
     error_fields = models.JSONField(_("field errors"), default=dict, blank=True)
+    # An engine refusal's messages by input name, [{code, params, text}], to show them in the reader's language.
+    error_details = models.JSONField(_("field error codes"), default=dict, blank=True)
     celery_task_id = models.CharField(_("Celery task id"), max_length=64, blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created_by = models.ForeignKey(

@@ -34,9 +34,11 @@ from apps.engine.specio import spec_from_dict, spec_to_dict
 from apps.projects.models import Project
 
 from ..analysis.services import version_analysis_compute, version_analysis_save
+from ..engine_text import alternative_label, alternative_reason, alternative_reason_codes
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
-from .inputs import DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_fields
+from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
+                     spec_error_fields)
 from ..signals import job_finished_send
 from .job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_progress
 
@@ -201,14 +203,17 @@ def alternatives_estimate(spec: DesignSpec) -> list[dict[str, Any]]:
         try:
             sizing = engine_plan.size(variant)
         except SpecError as exc:
-            out.append({"label": _alternative_label(planes, label_tiers), "planes": planes, "tiers": label_tiers,
-                        "feasible": False, "reason": str(exc), "cheapest": False, "current": False})
+            reason_codes = alternative_reason_codes(exc)
+            out.append({"label": alternative_label(planes, label_tiers), "planes": planes, "tiers": label_tiers,
+                        "feasible": False, "reason": alternative_reason({"reason": str(exc),
+                                                                        "reason_codes": reason_codes}),
+                        "reason_codes": reason_codes, "cheapest": False, "current": False})
             continue
         if (planes, sizing.tiers) in seen:
             continue
         seen.add((planes, sizing.tiers))
         out.append({
-            "label": _alternative_label(planes, sizing.tiers), "planes": planes, "tiers": sizing.tiers,
+            "label": alternative_label(planes, sizing.tiers), "planes": planes, "tiers": sizing.tiers,
             "feasible": True, "cheapest": False,
             "current": own is not None and planes == spec.planes and sizing.tiers == own.tiers,
             "switches": dict(sizing.switches), "links": dict(sizing.links_by_tier), "max_gpus": sizing.max_gpus,
@@ -220,12 +225,6 @@ def alternatives_estimate(spec: DesignSpec) -> list[dict[str, Any]]:
     if feasible:
         min(feasible, key=lambda alt: (alt["total_cost"], alt["planes"], alt["tiers"]))["cheapest"] = True
     return out
-
-
-def _alternative_label(planes: int, tiers: int) -> str:
-    if planes == 1:
-        return _("%(tiers)s tiers") % {"tiers": tiers}
-    return _("%(planes)s planes, %(tiers)s tiers") % {"planes": planes, "tiers": tiers}
 
 
 def version_spec(*, version: DesignVersion) -> DesignSpec:
@@ -249,14 +248,14 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
     )
     started = time.perf_counter()
     try:
-        job_progress(job_id=job.pk, stage=_("loading spec"), percent=2)
+        job_progress(job_id=job.pk, stage="loading", percent=2)
         spec = version_spec(version=version)
         plan = engine_plan.plan(spec, progress=JobProgress(job.pk, span=(5, 75)))
-        job_progress(job_id=job.pk, stage=_("comparing alternatives"), percent=76)
+        job_progress(job_id=job.pk, stage="alternatives", percent=76)
         summary = version_summary(plan=plan, alternatives=_alternatives(spec))
         # Stages "traffic" (ring All-Reduce, All-to-All) and "roce" (checklist, headroom), saved below.
         analysis = version_analysis_compute(plan=plan, roce=version.roce, progress=JobProgress(job.pk, span=(77, 89)))
-        job_progress(job_id=job.pk, stage=_("saving"), percent=90)
+        job_progress(job_id=job.pk, stage="saving", percent=90)
         planned = time.perf_counter()
         with transaction.atomic():
             # Locked: a job declared lost meanwhile must not gain a design.
@@ -282,14 +281,15 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
                 generated_at=now,
             )
             Job.objects.filter(pk=job.pk).update(
-                status=Job.Status.SUCCEEDED, stage=_("done"), percent=100, error="", error_fields={},
+                status=Job.Status.SUCCEEDED, stage="done", percent=100, error="", error_fields={}, error_details={},
                 finished_at=now, heartbeat_at=now,
             )
             job_finished_send(job_id=job.pk, status=Job.Status.SUCCEEDED)
     except JobNotActive:
         logger.warning("job %s was finished elsewhere while generating; nothing saved", job.pk)
     except SpecError as exc:
-        job_mark_failed(job_id=job.pk, error=str(exc), error_fields=spec_error_fields(exc))
+        job_mark_failed(job_id=job.pk, error=str(exc), error_fields=spec_error_fields(exc),
+                        error_details=spec_error_field_details(exc))
     except ValidationError as exc:
         fields = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())

@@ -15,7 +15,8 @@ Rules:
 - Speeds: the NIC runs at the server's backend speed, the leaf's logical port speed equals the
   NIC's (the message names the breakout or switch that fits), spines and cores run at the leaf's speed.
 - Then the engine's cheap `size()` decides feasibility; its InfeasibleSpec fields are mapped
-  back to these input names so the user sees the message on the field to change.
+  back to these input names so the user sees the message on the field to change, in the user's
+  language (apps.designs.engine_text translates the engine's coded messages).
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from django.utils.translation import gettext as _
 from apps.catalog.models import NicModel, ServerModel, SwitchModel, parse_breakout
 from apps.catalog.selectors import interconnect_catalog, nic_hw, server_hw, switch_hw
 from apps.designs.analysis.settings import roce_input_clean
+from apps.designs.engine_text import spec_error_details, spec_error_messages
 from apps.engine.spec import MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, AddressPools, DesignSpec, RackLayout, SpecError
 from apps.projects.models import Currency, Project
 
@@ -465,16 +467,27 @@ SPEC_FIELD_INPUTS = {
 }
 
 
+def spec_input_name(path: str) -> str:
+    """The input a user changes for an engine spec field (unknown paths -> non_field_errors)."""
+    head = path.split(".", 1)[0]
+    if path in SPEC_FIELD_INPUTS:
+        return SPEC_FIELD_INPUTS[path]
+    if head in ("layout", "pools"):
+        return path
+    return SPEC_FIELD_INPUTS.get(head, "non_field_errors")
+
+
 def spec_error_fields(exc: SpecError) -> dict[str, list[str]]:
-    """The engine's errors keyed by the input names users see (unknown paths -> non_field_errors)."""
+    """The engine's errors keyed by the input names users see, in the active language."""
     fields: dict[str, list[str]] = {}
-    for path, messages in exc.errors.items():
-        head = path.split(".", 1)[0]
-        if path in SPEC_FIELD_INPUTS:
-            name = SPEC_FIELD_INPUTS[path]
-        elif head in ("layout", "pools"):
-            name = path
-        else:
-            name = SPEC_FIELD_INPUTS.get(head, "non_field_errors")
-        fields.setdefault(name, []).extend(str(m) for m in messages)
+    for path, messages in spec_error_messages(exc).items():
+        fields.setdefault(spec_input_name(path), []).extend(messages)
+    return fields
+
+
+def spec_error_field_details(exc: SpecError) -> dict[str, list[dict[str, Any]]]:
+    """The same errors as plain JSON {input name: [{code, params, text}]}, to translate when shown later."""
+    fields: dict[str, list[dict[str, Any]]] = {}
+    for path, details in spec_error_details(exc).items():
+        fields.setdefault(spec_input_name(path), []).extend(details)
     return fields

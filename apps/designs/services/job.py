@@ -9,6 +9,8 @@ Rules:
   belongs to a worker that died: `job_mark_stale` declares it "lost" with a message that says
   so; its version (never half-written, see persistence) is marked failed.
 - Finished jobs (succeeded, failed, lost) never change again.
+- `stage` is a stable key ("starting", "topology", "saving", "done", ...), never words: the job
+  is shown in the language of whoever looks (apps.designs.job_text), not of whoever ran it.
 """
 from __future__ import annotations
 
@@ -42,18 +44,19 @@ def job_mark_running(*, job: Job, celery_task_id: str = "") -> Job:
     now = timezone.now()
     job.status = Job.Status.RUNNING
     job.attempts += 1
-    job.stage = _("starting")
+    job.stage = "starting"
     job.percent = 0
     job.error = ""
     job.error_fields = {}
+    job.error_details = {}
     job.started_at = job.started_at or now
     job.heartbeat_at = now
     if celery_task_id:
         job.celery_task_id = celery_task_id
     job.save(
         update_fields=[
-            "status", "attempts", "stage", "percent", "error", "error_fields", "started_at", "heartbeat_at",
-            "celery_task_id",
+            "status", "attempts", "stage", "percent", "error", "error_fields", "error_details", "started_at",
+            "heartbeat_at", "celery_task_id",
         ]
     )
     return job
@@ -62,7 +65,7 @@ def job_mark_running(*, job: Job, celery_task_id: str = "") -> Job:
 def job_mark_retrying(*, job: Job, reason: str) -> Job:
     """A run that was interrupted (worker lost) and is about to start again."""
     job.status = Job.Status.RETRYING
-    job.stage = _("retrying")
+    job.stage = "retrying"
     job.error = reason
     job.heartbeat_at = timezone.now()
     job.save(update_fields=["status", "stage", "error", "heartbeat_at"])
@@ -113,10 +116,11 @@ class JobProgress:
 def job_mark_succeeded(*, job_id: int, version_id: int | None = None) -> int:
     fields: dict[str, Any] = {
         "status": Job.Status.SUCCEEDED,
-        "stage": _("done"),
+        "stage": "done",
         "percent": 100,
         "error": "",
         "error_fields": {},
+        "error_details": {},
         "finished_at": timezone.now(),
     }
     fields["heartbeat_at"] = fields["finished_at"]
@@ -129,17 +133,23 @@ def job_mark_succeeded(*, job_id: int, version_id: int | None = None) -> int:
 
 
 def job_mark_failed(
-    *, job_id: int, error: str, error_fields: dict[str, list[str]] | None = None, status: str = Job.Status.FAILED
+    *, job_id: int, error: str, error_fields: dict[str, list[str]] | None = None, status: str = Job.Status.FAILED,
+    error_details: dict[str, list[dict[str, Any]]] | None = None,
 ) -> int:
-    """Finish a job as failed (or lost) with the reason a user reads; its version fails with it."""
+    """Finish a job as failed (or lost) with the reason a user reads; its version fails with it.
+
+    `error_details` keeps an engine refusal's codes ({input name: [{code, params, text}]}) so the
+    reason is shown in the reader's language.
+    """
     now = timezone.now()
     with transaction.atomic():
         updated = _job_update(
             job_id=job_id,
             status=status,
-            stage=_("failed") if status == Job.Status.FAILED else _("lost"),
+            stage="failed" if status == Job.Status.FAILED else "lost",
             error=error,
             error_fields=error_fields or {},
+            error_details=error_details or {},
             finished_at=now,
             heartbeat_at=now,
         )
@@ -179,7 +189,7 @@ def job_mark_stale(*, now: datetime | None = None) -> int:
         if not job_ids:
             return 0
         Job.objects.filter(pk__in=job_ids).update(
-            status=Job.Status.LOST, stage=_("lost"), error=message, error_fields={}, finished_at=now
+            status=Job.Status.LOST, stage="lost", error=message, error_fields={}, error_details={}, finished_at=now
         )
         _versions_fail(job_ids=job_ids)
     return len(job_ids)

@@ -2,9 +2,10 @@
 
 It shows the job as it is when the page loads and, while the job is active, polls GET
 /api/jobs/{id}/ (static/js/job.js): the bar's width is the job's percent and the stage is shown
-in the user's language. A succeeded job turns into its design page; a failed or lost one shows
-why, the field errors, and a link back to the form prefilled with the inputs. Works the same
-whether a worker runs the job later or it already ran inside the request (eager tasks).
+in the user's language (the API's stage_label). A succeeded job turns into its design page; a
+failed or lost one shows why (in the reader's language when the engine's codes were kept), the
+field errors, and a link back to the form prefilled with the inputs. Works the same whether a
+worker runs the job later or it already ran inside the request (eager tasks).
 """
 from __future__ import annotations
 
@@ -16,31 +17,9 @@ from django.views import View
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..forms import DesignCreateForm
+from ..job_text import job_error, job_error_fields, job_stage_label
 from ..models import Job
 from .common import project_job
-
-
-def stage_labels() -> dict[str, str]:
-    """Stages as the services and the engine record them -> the words the page shows."""
-    return {
-        "queued": _("waiting for a worker"),
-        "starting": _("starting"),
-        "loading spec": _("loading the inputs"),
-        "topology": _("topology"),
-        "cabling": _("cabling"),
-        "bom": _("bill of materials"),
-        "addressing": _("addressing"),
-        "comparing alternatives": _("comparing alternatives"),
-        "saving": _("saving"),
-        "saving devices": _("saving devices"),
-        "saving links": _("saving links"),
-        "saving ports": _("saving ports"),
-        "saving BOM": _("saving the bill of materials"),
-        "done": _("done"),
-        "failed": _("failed"),
-        "lost": _("lost"),
-        "retrying": _("retrying"),
-    }
 
 
 def field_labels() -> dict[str, str]:
@@ -66,9 +45,9 @@ class JobDetailView(ProjectScopedViewMixin, View):
             "job": job,
             "version": version,
             "design": version.design if version else None,
-            "stage_labels": stage_labels(),
-            "stage_label": stage_labels().get(job.stage or job.status, job.stage),
-            "field_errors": [(labels.get(name, name), messages) for name, messages in (job.error_fields or {}).items()],
+            "stage_label": job_stage_label(job),
+            "error": job_error(job),
+            "field_errors": [(labels.get(name, name), messages) for name, messages in job_error_fields(job).items()],
             "poll_url": reverse("api-job-detail", kwargs={"pk": job.pk}),
             "version_url": reverse("designs:version-detail", kwargs={"project_pk": self.project.pk,
                                                                      "version_pk": version.pk}) if version else "",

@@ -13,6 +13,8 @@ from django.views import View
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..api.topology import LEVELS
+from ..engine_text import alternative_label, alternative_reason, summary_warnings
+from ..job_text import job_error
 from ..models import DesignVersion
 from ..panels import design_panels_render
 from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
@@ -131,10 +133,13 @@ def structure_rows(version: DesignVersion) -> list[tuple[str, str]]:
 
 
 def _alternatives(version: DesignVersion) -> list[dict[str, Any]]:
-    alternatives = list((version.summary or {}).get("alternatives") or [])
+    alternatives = [dict(alt) for alt in (version.summary or {}).get("alternatives") or []]
     for alt in alternatives:
         alt["links_total"] = sum((alt.get("links") or {}).values())
         alt["power_kw"] = (alt.get("power_w") or 0) / 1000
+        alt["label_text"] = alternative_label(alt.get("planes"), alt.get("tiers"), str(alt.get("label") or ""))
+        if not alt.get("feasible"):
+            alt["reason_text"] = alternative_reason(alt)
     return alternatives
 
 
@@ -180,10 +185,12 @@ class VersionDetailView(VersionPageMixin, View):
                 category_labels=category_labels(),
                 cost_breakdown=cost_breakdown(lines),
                 alternatives=_alternatives(version),
-                warnings=(version.summary or {}).get("warnings") or [],
+                warnings=summary_warnings(version.summary),
                 structure_rows=structure_rows(version),
             )
         context["inputs"] = version_inputs(version)
+        if context["job"] is not None:
+            context["job_error"] = job_error(context["job"])
         return render(request, self.template_name, context)
 
 

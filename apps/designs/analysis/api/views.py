@@ -19,6 +19,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
 from apps.designs.api.views import VersionScopedMixin
+from apps.designs.engine_text import spec_error_messages
 from apps.engine.spec import SpecError
 
 from ..configs import configs_zip_stream, device_config
@@ -69,7 +70,8 @@ def _plan_and_settings(version):
         return version_plan(version=version), roce_settings_for_version(version=version)
     except SpecError as exc:
         raise PlanUnavailable(_("The engine cannot rebuild this version from its stored spec: %(error)s")
-                              % {"error": exc}) from None
+                              % {"error": "; ".join(f"{path}: {' '.join(texts)}"
+                                                    for path, texts in spec_error_messages(exc).items())}) from None
 
 
 def configs_zip_name(version) -> str:

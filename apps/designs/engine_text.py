@@ -1,0 +1,243 @@
+"""The engine's sentences in the user's language.
+
+The engine writes English and gives every sentence a stable `code` and its values in `params`
+(apps.engine.messages). Here each code has a gettext message whose English text is exactly the
+engine's template with named placeholders (``{gpus:,}`` becomes ``%(gpus)s``), so an English
+page reads as the engine wrote it and a Chinese page reads as translated. Rules:
+- A count (COUNTS: GPUs, servers, leaves, addresses, ...) and any number the engine's template
+  groups (``{gpus:,}``) is grouped by thousands with the active locale's separator; otherwise a
+  number is written as the template writes it (``{ratio:.2f}``, ``{reach_m:g}``). Port speeds,
+  port counts per switch and prefix lengths are never grouped.
+- Params naming a device role, a link class or a catalog kind are translated words; a nested
+  message param (one end of a link class, what a pool holds) is translated on its own.
+- An unknown code (a newer engine, plain text) or params that don't fit falls back to the
+  English text the engine stored, so nothing is ever lost; stored summaries without codes
+  (versions generated before codes existed) show their English warnings.
+"""
+from __future__ import annotations
+
+import string
+from functools import lru_cache
+from typing import Any, Mapping
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from apps.engine.messages import TEMPLATES, Message
+from apps.engine.spec import SpecError
+
+MESSAGES = {
+    # One spec field at a time.
+    "value.whole_number": gettext_lazy("must be a whole number, not %(value)s"),
+    "value.int_at_least": gettext_lazy("must be at least %(low)s, not %(value)s"),
+    "value.int_at_most": gettext_lazy("must be at most %(high)s, not %(value)s"),
+    "value.number": gettext_lazy("must be a number, not %(value)s"),
+    "value.at_least": gettext_lazy("must be at least %(low)s, not %(value)s"),
+    "value.more_than": gettext_lazy("must be more than %(low)s, not %(value)s"),
+    "value.at_most": gettext_lazy("must be at most %(high)s, not %(value)s"),
+    "value.at_least_hint": gettext_lazy("must be at least %(low)s, not %(value)s (%(hint)s)"),
+    "value.at_most_hint": gettext_lazy("must be at most %(high)s, not %(value)s (%(hint)s)"),
+    "hint.oversubscription": gettext_lazy("o in o:1 at the leaf, from 1 (non-blocking) to 16"),
+    "spec.give_server": gettext_lazy("give a server model"),
+    "spec.give_switch": gettext_lazy("give a switch model"),
+    "spec.give_nic": gettext_lazy("give a NIC model"),
+    "spec.give_currency": gettext_lazy("give a currency code such as USD"),
+    "spec.give_optic": gettext_lazy("give a transceiver"),
+    "spec.give_cable": gettext_lazy("give a cable assembly"),
+    "spec.give_fiber": gettext_lazy("give a fibre cord"),
+    "spec.tiers_choice": gettext_lazy('must be "auto", 2 or 3, not %(value)s'),
+    "spec.placement_choice": gettext_lazy('must be "middle" or "end", not %(value)s'),
+    "spec.fiber_choice": gettext_lazy("must be MMF or SMF, not %(value)s"),
+    "spec.planes_divide": gettext_lazy(
+        "%(planes)s planes don't divide the server's %(rails)s backend ports (rails); choose one of %(choices)s"),
+    "spec.cages_split": gettext_lazy("%(ports)s logical ports don't split evenly over %(cages)s cages"),
+    "pool.not_cidr": gettext_lazy("%(value)s is not an IPv4 CIDR such as 10.0.0.0/16"),
+    "pool.host_bits": gettext_lazy("%(value)s has host bits set; did you mean %(network)s?"),
+    "pool.not_ipv4": gettext_lazy("%(value)s is not IPv4"),
+    "pool.overlap": gettext_lazy("%(cidr)s overlaps pools.%(other)s %(other_cidr)s"),
+    "spec.json_object": gettext_lazy("expected a JSON object"),
+    "spec.expected_object": gettext_lazy("expected an object, got %(type)s"),
+    "spec.expected_list": gettext_lazy("expected a list"),
+    "spec.unknown_field": gettext_lazy("unknown field"),
+    "spec.unknown_field_of": gettext_lazy("unknown field; expected one of %(fields)s"),
+    "spec.required": gettext_lazy("required"),
+    "spec.sku_or_inline": gettext_lazy("give either a catalog sku (with breakout) or the hardware inline"),
+    "catalog.unknown_sku": gettext_lazy("no %(kind)s %(sku)s in the seed catalog"),
+    "catalog.breakout_not_offered": gettext_lazy("%(switch)s offers %(modes)s, not %(breakout)s"),
+    # Parts that don't work together.
+    "speed.choose_breakout": gettext_lazy(
+        "ports run at %(gbps)sG in %(mode)s but the server NICs are %(nic_gbps)sG; "
+        "choose breakout %(count)sx%(nic_gbps)sG"),
+    "speed.every_tier": gettext_lazy(
+        "ports run at %(gbps)sG in %(mode)s but the server NICs are %(nic_gbps)sG; "
+        "every tier must run the NICs' %(nic_gbps)sG"),
+    "nic.speed": gettext_lazy("the NIC runs at %(gbps)sG but the server's backend ports are %(server_gbps)sG"),
+    "nic.ports": gettext_lazy("%(ports)s backend ports can't be made of %(nic_ports)s-port NICs"),
+    # Structure.
+    "topology.no_downlinks": gettext_lazy(
+        "%(ports)s-port leaves at %(oversubscription)s:1 leave no port for servers"),
+    "topology.no_uplinks": gettext_lazy(
+        "%(ports)s-port leaves at %(oversubscription)s:1 leave no uplink; lower the oversubscription"),
+    "topology.two_tiers_limit": gettext_lazy(
+        "2 tiers of %(spine_ports)s-port spines hold at most %(max_gpus)s GPUs (%(scale_units)s scale units of "
+        "%(su_servers)s servers); %(gpus)s GPUs need %(leaves)s leaves per plane. Use 3 tiers, more planes or "
+        "larger switches"),
+    "topology.spine_ports_odd": gettext_lazy(
+        "3 tiers split spine ports in halves (down and up); %(ports)s ports is odd"),
+    "topology.spine_cage_halves": gettext_lazy(
+        "3 tiers split spine ports in halves on cage boundaries; %(cages)s cages can't"),
+    "topology.spine_half_too_small": gettext_lazy(
+        "half of %(ports)s spine ports can't reach one scale unit's %(leaves)s leaves per plane"),
+    "topology.three_tiers_limit": gettext_lazy(
+        "3 tiers of these switches hold at most %(max_gpus)s GPUs (%(pods)s pods of %(sus_per_pod)s scale units of "
+        "%(su_servers)s servers); %(gpus)s GPUs need %(needed_pods)s pods. Use more planes or larger switches"),
+    # Cabling.
+    "cabling.end_cages": gettext_lazy(
+        "%(role)s %(form_factor)s %(native_gbps)sG cages in %(ports_per_cage)sx%(link_gbps)sG"),
+    "cabling.end_ports": gettext_lazy("%(role)s %(form_factor)s %(link_gbps)sG ports"),
+    "cabling.no_way": gettext_lazy("no cable assembly or transceiver pair in the catalog joins %(a)s to %(b)s"),
+    "cabling.too_long": gettext_lazy(
+        "the longest %(tier)s run is %(longest_m)s m but the catalog's ways of joining %(a)s to %(b)s reach at "
+        "most %(reach_m)s m; add a longer-reach optic (and fibre cords) to the catalog or lay out the hall more "
+        "compactly (layout.racks_per_row, layout.row_pitch_m)"),
+    # Addresses.
+    "addressing.pool_too_small": gettext_lazy(
+        "needs %(needed)s addresses (%(what)s) but %(cidr)s holds %(size)s; use a /%(prefix)s or larger"),
+    "addressing.what_host": gettext_lazy("a /31 per NIC port"),
+    "addressing.what_p2p": gettext_lazy("a /31 per switch-to-switch link"),
+    "addressing.what_loopback": gettext_lazy("a /32 per switch"),
+    "addressing.asn_range": gettext_lazy(
+        "needs %(count)s ASNs from %(asn_base)s, past the last 4-byte ASN %(max_asn)s; start at %(start)s or lower"),
+    # Points to raise in a review.
+    "warning.spare_gpu_slots": gettext_lazy(
+        "%(gpus)s GPUs need %(servers)s servers of %(gpus_per_server)s: %(spare)s GPU slots spare"),
+    "warning.partial_scale_unit": gettext_lazy(
+        "the last scale unit has %(servers)s of %(su_servers)s servers; its leaves still cable all %(uplinks)s "
+        "uplinks"),
+    "warning.leaf_split": gettext_lazy(
+        "%(ports)s-port leaves at %(oversubscription)s:1 use %(downlinks)s downlinks and %(uplinks)s uplinks "
+        "(%(ratio)s:1)"),
+    "warning.partial_pod": gettext_lazy(
+        "the last pod is partly filled and has %(spines)s spines instead of %(spines_per_pod)s"),
+    "warning.uneven_uplinks": gettext_lazy(
+        "%(uplinks)s leaf uplinks over %(spines)s spines: each leaf has %(fewer)s or %(more)s links to each spine, "
+        "so All-to-All traffic meets spine hotspots that no routing removes; %(even)s spines would spread the "
+        "uplinks evenly"),
+}
+
+# Params whose value is a word the engine uses as a name (translated), by param name.
+WORDS = {
+    "role": {
+        "server": gettext_lazy("server"), "leaf": gettext_lazy("leaf"), "spine": gettext_lazy("spine"),
+        "core": gettext_lazy("core"),
+    },
+    "tier": {
+        "server-leaf": gettext_lazy("server-leaf"), "leaf-spine": gettext_lazy("leaf-spine"),
+        "spine-core": gettext_lazy("spine-core"),
+    },
+    "kind": {
+        "switch": pgettext_lazy("catalog kind", "switch"), "server": pgettext_lazy("catalog kind", "server"),
+        "NIC": pgettext_lazy("catalog kind", "NIC"), "optic": pgettext_lazy("catalog kind", "optic"),
+        "cable": pgettext_lazy("catalog kind", "cable"), "fiber": pgettext_lazy("catalog kind", "fiber"),
+    },
+}
+
+
+# Params that count things: grouped by thousands even where the engine's English doesn't ("3128 leaves").
+COUNTS = frozenset({
+    "gpus", "servers", "spare", "su_servers", "uplinks", "downlinks", "spines", "spines_per_pod", "fewer", "more",
+    "even", "leaves", "scale_units", "pods", "sus_per_pod", "needed_pods", "max_gpus", "needed", "size", "count",
+    "start", "asn_base", "max_asn", "planes", "rails",
+})
+
+
+@lru_cache(maxsize=None)
+def _formats(code: str) -> dict[str, str]:
+    """Param name -> the format spec the engine's English template gives it."""
+    return {name: spec for _, name, spec, _ in string.Formatter().parse(TEMPLATES.get(code, "")) if name}
+
+
+def _value(code: str, name: str, value: Any) -> str:
+    if isinstance(value, (Message, Mapping)):
+        return message_text(value)
+    if isinstance(value, str):
+        words = WORDS.get(name)
+        return str(words[value]) if words and value in words else value
+    spec = _formats(code).get(name, "")
+    if isinstance(value, int) and not isinstance(value, bool) and name in COUNTS:
+        return number_format(value, force_grouping=True)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and "," in spec:
+        decimals = spec.split(".", 1)[1].rstrip("f") if "." in spec else None
+        return number_format(value, decimal_pos=int(decimals) if decimals else None, force_grouping=True)
+    return format(value, spec)
+
+
+def engine_text(code: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
+    """The sentence `code` with `params` in the active language; `fallback` (the engine's English) if unknown."""
+    template = MESSAGES.get(code)
+    if template is None:
+        return fallback
+    params = params or {}
+    try:
+        return str(template) % {name: _value(code, name, value) for name, value in params.items()}
+    except (KeyError, TypeError, ValueError):
+        return fallback
+
+
+def message_text(item: Message | Mapping[str, Any]) -> str:
+    """A Message, or its stored dict {code, params[, text]}, in the active language."""
+    if isinstance(item, Message):
+        return engine_text(item.code, item.params, item.text)
+    return engine_text(str(item.get("code") or ""), item.get("params") or {}, str(item.get("text") or ""))
+
+
+def spec_error_messages(exc: SpecError) -> dict[str, list[str]]:
+    """The engine's errors {dotted spec field: [sentence]} in the active language."""
+    return {path: [message_text(msg) for msg in messages] for path, messages in exc.details.items()}
+
+
+def spec_error_details(exc: SpecError) -> dict[str, list[dict[str, Any]]]:
+    """The engine's errors as plain JSON {dotted spec field: [{code, params, text}]}, for storing."""
+    return {path: [dict(msg.to_dict(), text=msg.text) for msg in messages] for path, messages in exc.details.items()}
+
+
+def summary_warnings(summary: Mapping[str, Any] | None) -> list[str]:
+    """A stored version summary's points to raise in the review, in the active language.
+
+    Summaries written before codes existed (no "warning_codes") show their English warnings.
+    """
+    summary = summary or {}
+    texts = [str(text) for text in summary.get("warnings") or []]
+    codes = summary.get("warning_codes")
+    if not isinstance(codes, list) or len(codes) != len(texts):
+        return texts
+    return [engine_text(str(item.get("code") or ""), item.get("params") or {}, text) if isinstance(item, Mapping)
+            else text for item, text in zip(codes, texts)]
+
+
+def alternative_reason(alternative: Mapping[str, Any]) -> str:
+    """Why an alternative structure is not feasible, in the active language (its stored English if no codes)."""
+    reasons = alternative.get("reason_codes")
+    if not reasons:
+        return str(alternative.get("reason") or "")
+    texts = [message_text(item) if isinstance(item, Mapping) else "" for item in reasons]
+    if not all(texts):
+        return str(alternative.get("reason") or "")
+    return "; ".join(texts)
+
+
+def alternative_reason_codes(exc: SpecError) -> list[dict[str, Any]]:
+    """An infeasible alternative's reasons as stored in summaries: [{field, code, params}]."""
+    return [dict(field=path, **msg.to_dict()) for path, messages in exc.details.items() for msg in messages]
+
+
+def alternative_label(planes: Any, tiers: Any, fallback: str = "") -> str:
+    """An alternative's name ("3 tiers", "8 planes, 2 tiers": the engine stores it in English) in the active language."""
+    try:
+        planes, tiers = int(planes), int(tiers)
+    except (TypeError, ValueError):
+        return fallback
+    if planes == 1:
+        return _("%(tiers)s tiers") % {"tiers": tiers}
+    return _("%(planes)s planes, %(tiers)s tiers") % {"planes": planes, "tiers": tiers}

@@ -41,6 +41,13 @@ def seen():
     return seen_codes()
 
 
+@pytest.fixture(autouse=True)
+def default_language_after():
+    """A Chinese user's request leaves Chinese active in this thread: later tests expect the default."""
+    yield
+    translation.deactivate()
+
+
 # The translation table --------------------------------------------------------------------------
 
 

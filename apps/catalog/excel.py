@@ -21,6 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook, load_workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import InvalidFileException
@@ -44,8 +45,9 @@ def _cell_value(item, column: str) -> Any:
     value = getattr(item, column)
     if column == "breakouts":
         return ", ".join(value or [])
-    if isinstance(value, Decimal):
-        return value
+    if isinstance(value, str):
+        # Rows saved before text was checked may hold characters a worksheet cannot store.
+        return ILLEGAL_CHARACTERS_RE.sub("", value)
     return value
 
 

@@ -83,10 +83,30 @@ class Manufacturer(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        errors: dict[str, list[str]] = {}
+        control_characters_check(self, errors)
+        if errors:
+            raise ValidationError(errors)
+
     def save(self, *args, **kwargs):
         if not self.slug:
             self.slug = slugify(self.name)[:100]
         super().save(*args, **kwargs)
+
+
+# Characters no spreadsheet, YAML file or printed quote can carry (tabs and line breaks are fine).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def control_characters_check(instance: models.Model, errors: dict[str, list[str]]) -> None:
+    """Refuse control characters in any text field: they break the Excel and NetBox exports."""
+    for field in instance._meta.concrete_fields:
+        if isinstance(field, (models.CharField, models.TextField)):
+            value = getattr(instance, field.attname)
+            if isinstance(value, str) and CONTROL_CHARACTERS.search(value):
+                errors.setdefault(field.name, []).append(
+                    _("Remove the control characters: they cannot be printed or exported."))
 
 
 class CatalogItem(models.Model):
@@ -120,6 +140,7 @@ class CatalogItem(models.Model):
 
     def clean(self) -> None:
         errors: dict[str, list[str]] = {}
+        control_characters_check(self, errors)
         if self.currency and not re.fullmatch(r"[A-Z]{3}", self.currency):
             errors.setdefault("currency", []).append(_("Use a three-letter ISO currency code such as USD."))
         self.check_rules(errors)

@@ -24,6 +24,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
@@ -76,6 +77,9 @@ class _Writer:
         for index, value in enumerate(values, start=1):
             if value is None:
                 continue
+            if isinstance(value, str):
+                # Names and comments may hold characters a worksheet cannot store.
+                value = ILLEGAL_CHARACTERS_RE.sub("", value)
             cell = self.ws.cell(row=self.row, column=index, value=value)
             if formats and index in formats:
                 cell.number_format = formats[index]

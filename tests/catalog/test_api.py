@@ -189,3 +189,14 @@ def test_catalog_schema_generates_without_warnings_or_errors():
     messages = [str(m) for m in list(GENERATOR_STATS._warn_cache) + list(GENERATOR_STATS._error_cache)]
     assert [m for m in messages if "catalog" in m.lower() or any(v in m for v in catalog_views)] == []
     assert schema["paths"]["/api/catalog/export.xlsx"]["get"]["operationId"] == "catalog_export_xlsx"
+
+
+def test_control_characters_in_text_are_field_errors_and_nothing_saved(staff_client):
+    response = staff_client.post(
+        reverse("catalog-switch-list"), switch_payload(model="SN5600\x07", description="ok\nline two"), format="json"
+    )
+    assert response.status_code == 400
+    assert "model" in response.json() and "description" not in response.json()
+    assert not SwitchModel.objects.exists()
+    response = staff_client.post(reverse("catalog-manufacturer-list"), {"name": "Acme\x00"}, format="json")
+    assert response.status_code == 400 and "name" in response.json()

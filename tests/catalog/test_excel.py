@@ -176,3 +176,12 @@ def test_export_of_an_empty_catalog_is_still_a_template():
     wb = load_workbook(BytesIO(catalog_export_workbook()))
     assert [c.value for c in wb["Fibers"][1]][:3] == ["sku", "manufacturer", "model"]
     assert wb["Fibers"].max_row == 1
+
+
+def test_export_survives_text_saved_before_control_characters_were_refused(seeded, user_client):
+    # Rows written around the model rules (e.g. by an old import) must not break the export.
+    SwitchModel.objects.filter(sku="920-9N42F-00RI-7C0").update(description="twin-port\x0b OSFP\x1f cages")
+    workbook = load_workbook(BytesIO(catalog_export_workbook()))
+    sheet = workbook["Switches"]
+    described = sheet.cell(row_of(sheet, "920-9N42F-00RI-7C0"), column(sheet, "description")).value
+    assert described == "twin-port OSFP cages"

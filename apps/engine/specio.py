@@ -181,8 +181,9 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
         pools = _build(AddressPools, data["pools"], "pools", errs) or pools
 
     def pool_of(kind: str) -> tuple:
-        if not any(isinstance(v, (str, dict)) and (isinstance(v, str) or set(v) == {"sku"})
-                   for v in (data.get(kind) or [])):
+        values = data.get(kind)
+        if not isinstance(values, list) or not any(
+                isinstance(v, str) or (isinstance(v, dict) and set(v) == {"sku"}) for v in values):
             return ()
         return getattr(_catalog(catalog), kind)
 

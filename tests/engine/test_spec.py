@@ -59,3 +59,10 @@ def test_spec_from_dict_takes_interconnects_by_seed_sku():
     with pytest.raises(SpecError) as err:
         spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, "cables": ["NOPE"]})
     assert "cables[0].sku" in err.value.errors
+
+
+@pytest.mark.parametrize("kind", ["optics", "cables", "fibers"])
+def test_interconnects_that_are_not_a_list_are_a_field_error(kind):
+    with pytest.raises(SpecError) as caught:
+        spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, kind: 5})
+    assert set(caught.value.errors) == {kind}

@@ -1,0 +1,124 @@
+"""The bill of materials of a few designs, worked out by hand as a network architect checks a quote.
+
+Every expected number below is arithmetic on the design's inputs, written out in the comments; no
+engine helper is called to get it. The catalogs are small and chosen so that each link class has
+exactly one way of being built (only optics, or only a splitter), which makes the quantities a
+matter of counting cages and links.
+"""
+from __future__ import annotations
+
+import pytest
+
+from apps.engine.plan import plan
+from apps.engine.spec import CableAssembly, DesignSpec, FiberCord, NicHw, Optic, ServerHw, SwitchHw
+
+SERVER = ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku="SRV")
+NIC = NicHw(ports=1, gbps=400, form_factor="OSFP", sku="NIC", power_w=25, price=2_000)
+# Twin-port 800G OSFP module (2x400G) for switch cages, single-port 400G module for NICs and for
+# 400G switch cages. Reach is long enough for any run of these halls, so media never change.
+TWIN_SR = Optic("TWIN-SR", "OSFP", 800, 400, 2, "SR", "MMF", 200, power_w=15, price=1_000,
+                connector="2x MPO-12/APC")
+SINGLE_SR = Optic("SINGLE-SR", "OSFP", 400, 400, 1, "SR", "MMF", 200, power_w=8, price=500, connector="MPO-12/APC")
+# A 1:2 splitter (800G cage -> two 400G NIC ports), long enough for every server-leaf run.
+SPLITTER = CableAssembly("SPLIT-1x2", "AOC", "OSFP", "OSFP", 800, 400, 2, 50, power_w=20, price=400)
+CORD = FiberCord("MMF-CORD", "MMF", 200, "MPO-12/APC", price=50)
+
+
+def twin_switch(ports: int, price: float) -> SwitchHw:
+    """`ports` 400G logical ports, two per 800G OSFP cage."""
+    return SwitchHw(ports=ports, gbps=400, cages=ports // 2, cage_gbps=800, form_factor="OSFP", sku=f"TWIN{ports}",
+                    breakout="2x400G", rack_units=2, power_typical_w=1_000, power_max_w=1_800, price=price)
+
+
+def single_switch(ports: int, price: float) -> SwitchHw:
+    """`ports` 400G OSFP cages, one logical port each."""
+    return SwitchHw(ports=ports, gbps=400, form_factor="OSFP", sku=f"SINGLE{ports}", rack_units=2,
+                    power_typical_w=600, power_max_w=1_200, price=price)
+
+
+def qty(p, sku: str) -> int:
+    return sum(line.qty for line in p.bom if line.sku == sku)
+
+
+def test_5000_gpus_three_tiers_of_twin_port_switches_with_optics_everywhere():
+    p = plan(DesignSpec(gpus=5_000, server=SERVER, leaf=twin_switch(64, 20_000), nic=NIC, optics=(TWIN_SR, SINGLE_SR),
+                        fibers=(CORD,), discount_pct=7.5, currency="EUR"))
+    # 625 servers; leaf 64 ports at 1:1 -> 32 down, 32 up; 20 SUs (19 of 32 servers, the last of 17).
+    # 160 leaves > 64 spine ports -> 3 tiers; a pod = 32 / 8 rails = 4 SUs -> 5 pods of 32 leaves,
+    # 32 * 32 / 32 = 32 spines each -> 160 spines; 160 * 32 spine uplinks / 64 = 80 cores.
+    assert (p.tiers, p.switches) == (3, {"leaf": 160, "spine": 160, "core": 80})
+    assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 5_120}
+    assert qty(p, "TWIN64") == 400
+    assert qty(p, "NIC") == 5_000
+    # Twin-port modules, one per cage used at each switch end:
+    #   leaf downlinks: 19 SUs * 8 leaves * 16 cages + 8 leaves * ceil(17 / 2) = 2,432 + 72 = 2,504
+    #   leaf uplinks 160 * 16, spine downlinks 160 * 16, spine uplinks 160 * 16, cores 80 * 32: 4 * 2,560
+    assert qty(p, "TWIN-SR") == 2_504 + 4 * 2_560 == 12_744
+    assert qty(p, "SINGLE-SR") == 5_000  # one per NIC port
+    assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per logical link, twin-port or not
+    subtotal = 400 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50
+    assert subtotal == 34_006_000
+    assert p.subtotal == subtotal
+    assert p.discount == 2_550_450.00  # 7.5 % of the subtotal, once
+    assert p.total_cost == 31_455_550.00
+    assert p.currency == "EUR"
+    assert p.power_typical_w == 400 * 1_000 + 5_000 * 25 + 12_744 * 15 + 5_000 * 8 == 756_160
+    assert p.power_max_w == 400 * 1_800 + 5_000 * 25 + 12_744 * 15 + 5_000 * 8 == 1_076_160
+    assert p.rack_units == 400 * 2
+
+
+def test_5000_gpus_two_tiers_of_128_port_switches_with_splitters_to_the_nics():
+    p = plan(DesignSpec(gpus=5_000, server=SERVER, leaf=twin_switch(128, 30_000), nic=NIC, optics=(TWIN_SR,),
+                        cables=(SPLITTER,), fibers=(CORD,)))
+    # 64 down / 64 up; 10 SUs (9 of 64 servers, the last of 49) -> 80 leaves <= 128: 2 tiers;
+    # spines: ceil(80 * 64 / 128) = 40, a whole number of 8-rail groups -> 40.
+    assert (p.tiers, p.switches) == (2, {"leaf": 80, "spine": 40, "core": 0})
+    assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 0}
+    # One splitter per leaf downlink cage used, half-used ones included: 9 * 8 * 32 + 8 * ceil(49 / 2).
+    assert qty(p, "SPLIT-1x2") == 2_304 + 200 == 2_504
+    # Leaf uplinks 80 * 32 cages; each spine gets 80 * 64 / 40 = 128 links = 64 full cages -> 40 * 64.
+    assert qty(p, "TWIN-SR") == 2_560 + 2_560
+    assert qty(p, "MMF-CORD") == 5_120  # the splitters need none
+    assert p.subtotal == 120 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 == 19_977_600
+    assert p.total_cost == p.subtotal  # no discount
+    assert p.power_typical_w == 120 * 1_000 + 5_000 * 25 + 2_504 * 20 + 5_120 * 15 == 371_880
+
+
+def test_superpod_127_nodes_on_64_port_switches():
+    p = plan(DesignSpec(gpus=127 * 8, server=SERVER, leaf=twin_switch(64, 25_000), nic=NIC, optics=(TWIN_SR,),
+                        cables=(SPLITTER,), fibers=(CORD,)))
+    # NVIDIA DGX SuperPOD: 32-node SUs, 8 rails; 4 SUs (3 of 32 nodes, one of 31) -> 32 leaves, 16 spines.
+    assert (p.tiers, p.scale_units, p.switches) == (2, 4, {"leaf": 32, "spine": 16, "core": 0})
+    assert qty(p, "SPLIT-1x2") == 3 * 8 * 16 + 8 * 16 == 512  # 31 nodes still take 16 cages
+    assert qty(p, "TWIN-SR") == 32 * 16 + 16 * 32 == 1_024  # leaf uplink cages + spine cages (64 ports each)
+    assert qty(p, "MMF-CORD") == 32 * 32 == 1_024
+    assert p.max_gpus == (64 // 8) * 32 * 8 == 2_048
+
+
+def test_two_planes_three_tiers_with_a_partly_filled_last_pod():
+    p = plan(DesignSpec(gpus=5_000, server=SERVER, leaf=single_switch(64, 15_000), nic=NIC, planes=2,
+                        optics=(SINGLE_SR,), fibers=(CORD,)))
+    # 4 rails per plane; 20 SUs -> 80 leaves per plane > 64: 3 tiers. A pod = 32 / 4 = 8 SUs: pods of
+    # 8, 8 and 4 SUs -> 32 + 32 + 16 spines per plane; 80 * 32 / 64 = 40 cores per plane.
+    assert (p.tiers, p.pods, p.switches) == (3, 3, {"leaf": 160, "spine": 160, "core": 80})
+    assert p.max_gpus == 64 * 8 * 32 * 8 == 131_072
+    links = 5_000 + 160 * 32 + 160 * 32
+    assert qty(p, "SINGLE-SR") == 2 * links == 30_480  # single-port cages: a module at both ends of every link
+    assert qty(p, "MMF-CORD") == links
+
+
+def test_three_to_one_oversubscription_with_dual_port_nics():
+    dual = NicHw(ports=2, gbps=400, form_factor="OSFP", sku="NIC-2P", power_w=30, price=3_000)
+    p = plan(DesignSpec(gpus=1_024, server=SERVER, leaf=single_switch(64, 15_000), nic=dual, oversubscription=3,
+                        optics=(SINGLE_SR,), fibers=(CORD,)))
+    # 3:1 -> 48 down, 16 up; 128 servers -> 3 SUs (48, 48, 32) -> 24 leaves; spines >= ceil(24 * 16 / 64) = 6,
+    # neither 6 nor 7 divides 16 or is a multiple of 8 -> 8 spines, 2 links from every leaf to each.
+    assert (p.tiers, p.switches) == (2, {"leaf": 24, "spine": 8, "core": 0})
+    assert p.links_by_tier["leaf-spine"] == 24 * 16
+    assert p.oversubscription == {"leaf": 3.0}
+    assert p.free_ports["leaf"] == 24 * 64 - 1_024 - 384 == 128
+    assert p.bisection_gbps == min(1_024, 384) * 400 / 2
+    assert p.max_gpus == (64 // 8) * 48 * 8 == 3_072
+    assert qty(p, "NIC-2P") == 128 * 8 // 2 == 512
+    assert qty(p, "SINGLE-SR") == 2 * (1_024 + 384)
+    assert p.power_typical_w == pytest.approx(32 * 600 + 512 * 30 + 2 * 1_408 * 8)

@@ -10,13 +10,16 @@ Lines, one per SKU (the same SKU used in two tiers is one line), in this order:
 Servers themselves are not part of the network quote.
 
 Money: unit price = list price; total = qty * unit price; subtotal = sum of totals; discount =
-subtotal * discount_pct / 100; total_cost = subtotal - discount, in the spec's currency.
+subtotal * discount_pct / 100 rounded to the cent, half a cent up, in decimal arithmetic (what the
+workbook's ROUND(...; 2) and the API compute, so the three totals agree to the cent); total_cost =
+subtotal - discount, in the spec's currency.
 Power: switches at typical and max, NICs, transceivers and active cables at their rated power in
 both figures. Rack units: network switches only (NICs sit in servers).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 from .cabling import Cabling
 from .model import BomLine, Sizing
@@ -47,6 +50,15 @@ class Bill:
 
 def _money(value: float) -> float:
     return round(float(value) + 0.0, 2)
+
+
+def discount_of(subtotal: float, discount_pct: float) -> float:
+    """The discount on `subtotal` (in cents) at `discount_pct` %, half a cent rounded up as a spreadsheet does.
+
+    Binary floats would round 76,434.68 * 12.5 % = 9,554.335 down; decimal arithmetic on the cents gives .34.
+    """
+    exact = Decimal(repr(_money(subtotal))) * Decimal(repr(float(discount_pct))) / 100
+    return float(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)) + 0.0
 
 
 def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
@@ -83,7 +95,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
                     getattr(item, "power_w", 0.0), getattr(item, "power_w", 0.0))
     ordered = sorted(lines.values(), key=lambda line: (CATEGORIES.index(line.category), line.sku))
     subtotal = _money(sum(line.total for line in ordered))
-    discount = _money(subtotal * spec.discount_pct / 100)
+    discount = discount_of(subtotal, spec.discount_pct)
     return Bill(
         lines=ordered, subtotal=subtotal, discount=discount, total_cost=_money(subtotal - discount),
         power_typical_w=round(sum(line.power_typical_w for line in ordered), 1),

@@ -17,7 +17,7 @@ from itertools import repeat
 import numpy as np
 
 from .addressing import assign, check_pools
-from .bom import bill, switch_sku
+from .bom import bill, discount_of, switch_sku
 from .cabling import candidates, cable_links, per_link_estimate, tier_ends
 from .messages import Message, message
 from .model import TIER_NAMES, Alternative, Device, Plan, Progress, Sizing
@@ -193,8 +193,8 @@ def _estimate_cost(spec: DesignSpec, sz: Sizing) -> float:
         cost = per_link_estimate(candidates(a, b, optics, cables, fibers), a, b, length)
         if cost is not None:
             links += cost * sz.links_by_tier[TIER_NAMES[tier]]
-    subtotal = hardware + links
-    return round(subtotal * (1 - spec.discount_pct / 100), 2)
+    subtotal = round(hardware + links, 2)
+    return round(subtotal - discount_of(subtotal, spec.discount_pct), 2)
 
 
 def alternatives(spec: DesignSpec) -> list[Alternative]:

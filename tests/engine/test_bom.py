@@ -7,7 +7,7 @@ import pytest
 from apps.engine.plan import plan
 from apps.engine.spec import NicHw
 
-from .builders import spec, switch
+from .builders import server, spec, switch
 
 
 def lines(p) -> dict:
@@ -77,3 +77,19 @@ def test_bom_lines_come_grouped_by_category():
     order = ["switch", "nic", "transceiver", "cable", "fiber"]
     categories = [line.category for line in p.bom]
     assert categories == sorted(categories, key=order.index)
+
+
+def test_discount_rounds_half_cents_up_like_the_workbook_and_the_api():
+    """The workbook's ROUND(subtotal * % / 100, 2) and the API round half a cent up; the engine's total must too."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    ties = 0
+    for cents in range(0, 100, 3):
+        nic = NicHw(ports=1, gbps=400, form_factor="OSFP", sku="NIC-CX7", power_w=25, price=2_000 + cents / 100)
+        p = plan(spec(8, server=server(ports=1), leaf=switch(64), nic=nic, discount_pct=12.5))
+        exact = Decimal(str(p.subtotal)) * Decimal("12.5") / 100
+        ties += exact % Decimal("0.01") == Decimal("0.005")
+        discount = exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        assert Decimal(str(p.discount)) == discount, (p.subtotal, p.discount)
+        assert Decimal(str(p.total_cost)) == Decimal(str(p.subtotal)) - discount
+    assert ties  # the half-cent case was exercised

@@ -109,6 +109,9 @@ MESSAGES = {
     "addressing.what_loopback": gettext_lazy("a /32 per switch"),
     "addressing.asn_range": gettext_lazy(
         "needs %(count)s ASNs from %(asn_base)s, past the last 4-byte ASN %(max_asn)s; start at %(start)s or lower"),
+    "addressing.asn_reserved": gettext_lazy(
+        "the %(count)s ASNs from %(asn_base)s to %(last)s include the reserved ASN %(reserved)s; start at "
+        "%(start)s (the private 4-byte range) or keep a 2-byte range within 64,512 to 65,534"),
     # Points to raise in a review.
     "warning.spare_gpu_slots": gettext_lazy(
         "%(gpus)s GPUs need %(servers)s servers of %(gpus_per_server)s: %(spare)s GPU slots spare"),

@@ -8,6 +8,10 @@
 - ASNs (RFC 7938 style), from asn_base, plane by plane: 2 tiers [spines of the plane, then one
   per leaf]; 3 tiers [cores of the plane, one per pod's spine group, then one per leaf]. So a
   leaf's ASN is unique, the spines of a group share one, the cores of a plane share one.
+- The ASN range may hold no reserved ASN (RESERVED_ASNS: AS_TRANS 23456, the documentation blocks
+  64496-64511 and 65536-65551, 65535 and the IANA-reserved 65552-131071), so a range started in the
+  2-byte private block 64512-65534 must end inside it; otherwise InfeasibleSpec on pools.asn_base
+  names the first reserved ASN and suggests the private 4-byte range (RFC 6996) at 4,200,000,000.
 - Pools may not overlap (DesignSpec.validate); a pool too small is InfeasibleSpec on that pool
   with what is needed and what it holds. Addresses are uint32 arithmetic, no per-link objects.
 """
@@ -22,6 +26,17 @@ from .messages import Message, message
 from .model import TIER_NAMES, Device, LinkTable, Sizing
 from .spec import MAX_ASN, DesignSpec, InfeasibleSpec, parse_cidr
 from .topology import Layout
+
+
+# ASNs no BGP speaker may be given (RFC 6793, RFC 5398, RFC 7300, IANA), as inclusive ranges.
+RESERVED_ASNS = ((0, 0), (23_456, 23_456), (64_496, 64_511), (65_535, 131_071), (4_294_967_295, 4_294_967_295))
+PRIVATE_4_BYTE_ASN = 4_200_000_000
+
+
+def first_reserved_asn(first: int, last: int) -> int | None:
+    """The lowest reserved ASN in first..last, or None."""
+    hits = [max(first, lo) for lo, hi in RESERVED_ASNS if lo <= last and first <= hi]
+    return min(hits) if hits else None
 
 
 def _dotted(value: int) -> str:
@@ -64,6 +79,12 @@ def check_pools(spec: DesignSpec, sz: Sizing) -> dict[str, dict]:
         errors.setdefault("pools.asn_base", []).append(message(
             "addressing.asn_range", count=count, asn_base=spec.pools.asn_base, max_asn=MAX_ASN,
             start=MAX_ASN - count + 1))
+    else:
+        reserved = first_reserved_asn(spec.pools.asn_base, last)
+        if reserved is not None:
+            errors.setdefault("pools.asn_base", []).append(message(
+                "addressing.asn_reserved", count=count, asn_base=spec.pools.asn_base, last=last, reserved=reserved,
+                start=PRIVATE_4_BYTE_ASN))
     report["asn"] = {"first": spec.pools.asn_base, "last": last, "used": count}
     if errors:
         raise InfeasibleSpec(errors)

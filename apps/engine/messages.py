@@ -91,6 +91,9 @@ TEMPLATES: dict[str, str] = {
     "addressing.what_loopback": "a /32 per switch",
     "addressing.asn_range": "needs {count:,} ASNs from {asn_base:,}, past the last 4-byte ASN {max_asn:,}; "
                             "start at {start:,} or lower",
+    "addressing.asn_reserved": "the {count:,} ASNs from {asn_base:,} to {last:,} include the reserved ASN "
+                               "{reserved:,}; start at {start:,} (the private 4-byte range) or keep a 2-byte "
+                               "range within 64,512 to 65,534",
     # Points to raise in a review (engine.plan.warnings).
     "warning.spare_gpu_slots": "{gpus:,} GPUs need {servers:,} servers of {gpus_per_server}: "
                                "{spare} GPU slots spare",

@@ -90,3 +90,16 @@ def test_asn_range_past_the_last_4_byte_asn_is_infeasible():
     with pytest.raises(InfeasibleSpec) as err:
         plan(spec(5_000, leaf=switch(64), pools=AddressPools(asn_base=4_294_967_200)))
     assert "4,294,967,294" in err.value.errors["pools.asn_base"][0]
+
+
+def test_asn_range_running_out_of_the_2_byte_private_block_into_reserved_asns_is_infeasible():
+    # 5,000 GPUs on 64-port switches: 160 leaves + 5 pod spine groups + 1 core group = 166 ASNs.
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(5_000, leaf=switch(64), pools=AddressPools(asn_base=65_400)))  # 65,400..65,565 holds 65,535
+    text = err.value.errors["pools.asn_base"][0]
+    assert "65,535" in text and "4,200,000,000" in text
+    for reserved_base in (23_456, 64_496):  # AS_TRANS (RFC 6793), documentation ASNs (RFC 5398)
+        with pytest.raises(InfeasibleSpec):
+            plan(spec(64, leaf=switch(64), pools=AddressPools(asn_base=reserved_base - 3)))
+    asns = [d.asn for d in plan(spec(5_000, leaf=switch(64), pools=AddressPools(asn_base=64_512))).devices if d.asn]
+    assert min(asns) == 64_512 and max(asns) == 64_512 + 165 <= 65_534  # the 2-byte private block is fine

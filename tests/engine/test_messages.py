@@ -99,6 +99,7 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(refusal(lambda: plan(spec(1_000, pools=AddressPools(host="10.0.0.0/28", p2p="10.1.0.0/28",
                                                                              loopback="10.2.0.0/30")))))
     found.extend(refusal(lambda: plan(spec(1_000, pools=AddressPools(asn_base=4_294_967_290)))))
+    found.extend(refusal(lambda: plan(spec(1_000, pools=AddressPools(asn_base=65_510)))))  # 33 ASNs reach 65,535
     # Cabling.
     found.extend(refusal(lambda: plan(spec(1_000, leaf=twin, optics=(), cables=(), fibers=(
         FiberCord("MMF-1M", "MMF", 1, price=1),)))))

@@ -116,6 +116,16 @@ def test_headroom_matches_the_documented_formula():
     assert headroom_bytes(length_m=100, gbps=400, mtu_local=9100) == 462 * 256
 
 
+def test_headroom_counts_the_whole_ethernet_frame_of_the_sonic_ip_mtu(three_tier):
+    # SONiC's PORT mtu is the IP MTU (orchagent programs mtu + 14 header + 4 FCS + 4 VLAN into the ASIC), so
+    # the largest frame on the wire is mtu + 18 bytes: headroom = 2 frames + the bytes in flight + a PFC frame.
+    for mtu in range(9_000, 9_256, 4):
+        for h in roce_headroom(three_tier, RoceSettings(mtu=mtu)):
+            in_flight = 400 / 8 * (2 * h.link_class.longest_m * 5 + 2 * 250 + 500)
+            exact = in_flight + 2 * (mtu + 18) + 64
+            assert h.needed % 256 == 0 and exact <= h.needed < exact + 256, (mtu, h.link_class.name)
+
+
 def test_headroom_grows_with_cable_length_and_speed():
     lengths = [1, 5, 30, 100, 500, 2000]
     by_length = [headroom_bytes(length_m=m, gbps=400, mtu_local=9100) for m in lengths]
@@ -138,7 +148,8 @@ def test_each_link_class_is_sized_for_its_longest_cable(three_tier):
     assert set(rows) == {("leaf", "server-leaf"), ("leaf", "leaf-spine"), ("spine", "leaf-spine"),
                          ("spine", "spine-core"), ("core", "spine-core")}
     for h in rows.values():
-        assert h.configured == h.needed == headroom_bytes(length_m=h.link_class.longest_m, gbps=400, mtu_local=9100)
+        assert h.configured == h.needed == headroom_bytes(length_m=h.link_class.longest_m, gbps=400,
+                                                          mtu_local=9100 + 18)  # 9,100-byte IP MTU frames
 
 
 # --- checklist ---------------------------------------------------------------------------------

@@ -12,11 +12,13 @@ Annex N, as switch vendors apply it):
 - 2 * t_interface: PHY/MAC/FEC latency of both link ends, once each way;
 - t_response: the peer parsing the pause and stopping its transmit queue;
 - MTU_local: the pause waits for the frame this port is sending to finish;
-  MTU_peer: the peer finishes the frame it had started;
+  MTU_peer: the peer finishes the frame it had started. Both are whole Ethernet frames: the
+  configured MTUs are IP MTUs (SONiC's PORT mtu, like a Linux netdev's; orchagent programs
+  mtu + header + FCS into the ASIC), so a frame is MTU + 18 bytes (ETH_OVERHEAD) on either end;
 - the PFC frame itself (64 bytes).
 
 `rate` is the port line rate in bytes per ns (Gbps / 8). The result is rounded up to whole
-buffer cells. XON (resume point) is set two MTUs below XOFF, SONiC's usual hysteresis.
+buffer cells. XON (resume point) is set two frames below XOFF, SONiC's usual hysteresis.
 Each tier of links is one class; its profile is sized for the longest cable of the tier, so
 every port of the class has enough.
 """
@@ -31,7 +33,7 @@ from ..model import TIER_NAMES, Plan
 from ..spec import DesignSpec
 from .settings import BufferSettings, RoceSettings
 
-ETH_OVERHEAD = 18  # Ethernet header + FCS around an IP MTU (frame length for the NIC side)
+ETH_OVERHEAD = 18  # Ethernet header + FCS around an IP MTU: frame length = MTU + 18, switches and NICs alike
 
 
 def tier_gbps(spec: DesignSpec, tier: int) -> int:
@@ -53,7 +55,10 @@ def cells(nbytes: float, cell_bytes: int) -> int:
 
 def headroom_bytes(*, length_m: float, gbps: float, mtu_local: int, mtu_peer: int | None = None,
                    buffer: BufferSettings | None = None) -> int:
-    """Headroom (bytes, whole cells) a lossless queue needs on a port of `gbps` with a `length_m` cable."""
+    """Headroom (bytes, whole cells) a lossless queue needs on a port of `gbps` with a `length_m` cable.
+
+    `mtu_local` / `mtu_peer` are the largest frames (bytes on the wire) each end sends: IP MTU + ETH_OVERHEAD.
+    """
     buffer = buffer or BufferSettings()
     mtu_peer = mtu_local if mtu_peer is None else mtu_peer
     delay_ns = 2 * length_m * buffer.propagation_ns_per_m + 2 * buffer.interface_delay_ns + buffer.pfc_response_ns
@@ -140,13 +145,14 @@ def port_headroom(plan: Plan, settings: RoceSettings, device_class: str,
             continue
         peer_class = _peer_class(device_class, tier, is_a_end)
         peer = settings.for_class(peer_class)
-        mtu_peer = peer.mtu + ETH_OVERHEAD if peer_class == "nic" else peer.mtu
-        mtu_local = own.mtu
-        needed = headroom_bytes(length_m=lc.longest_m, gbps=lc.gbps, mtu_local=max(mtu_local, settings.mtu),
-                                mtu_peer=max(mtu_peer, settings.mtu), buffer=settings.buffer)
+        # Largest frames on the wire; never below the design's switch MTU (a conservative floor).
+        frame_local = max(own.mtu, settings.mtu) + ETH_OVERHEAD
+        frame_peer = max(peer.mtu, settings.mtu) + ETH_OVERHEAD
+        needed = headroom_bytes(length_m=lc.longest_m, gbps=lc.gbps, mtu_local=frame_local, mtu_peer=frame_peer,
+                                buffer=settings.buffer)
         overridden = own.headroom_kb is not None
         configured = own.headroom_kb * 1024 if overridden else needed
-        xon = cells(2 * max(mtu_local, settings.mtu), settings.buffer.cell_bytes)
+        xon = cells(2 * frame_local, settings.buffer.cell_bytes)
         out.append(PortHeadroom(device_class=device_class, link_class=lc, needed=needed, configured=configured,
                                 xon=xon, overridden=overridden))
     return out

@@ -156,7 +156,7 @@ class RoceSettings:
     cnp_priority: int = 6
     cnp_strict_priority: bool = True
     trust: str = "dscp"
-    mtu: int = 9100  # switch port MTU (L2 frame without FCS, SONiC convention)
+    mtu: int = 9100  # switch port IP MTU (SONiC PORT mtu; frames on the wire are 18 bytes longer)
     nic_mtu: int = 9000  # host netdev (IP) MTU
     roce_mtu: int = 4096  # RDMA path MTU (IB MTU enum)
     ecn_enabled: bool = True

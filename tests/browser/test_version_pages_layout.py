@@ -102,3 +102,24 @@ def test_chinese_topology_labels_fit_inside_their_nodes(page, login, engineer, e
     chinese = page.evaluate("() => window.fabricwebTopology.cy.getElementById('srv:su0').data('label')")
     assert "服务器" in chinese
     assert cramped == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_live_check_alternatives_read_on_one_line_each(page, login, engineer, engineer_project, seed_catalog,
+                                                       language):
+    from apps.catalog.models import ServerModel, SwitchModel
+
+    profile_set_language(user=engineer, language=language)
+    login(engineer)
+    page.goto(f"/designs/projects/{engineer_project.pk}/new/")
+    page.select_option("select[name=server]", str(ServerModel.objects.get(sku="DGXH-G640F+P2EDI36").pk))
+    page.select_option("select[name=leaf_switch]", str(SwitchModel.objects.get(sku="920-9N42F-00RI-7C0").pk))
+    page.fill("input[name=gpus]", "5000")
+    expect(page.locator("#estimate-alternatives tbody tr").nth(2)).to_be_visible()
+    heights = page.evaluate(
+        """() => [...document.querySelectorAll('#estimate-alternatives th, #estimate-alternatives td:first-child')]
+                 .map((c) => [c.textContent.trim(), [...c.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim())
+                 .map((n) => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length; })])"""
+    )
+    wrapped = [text for text, rects in heights if any(count > 1 for count in rects)]
+    assert wrapped == [], wrapped

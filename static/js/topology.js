@@ -99,10 +99,19 @@
 
   // Elements -------------------------------------------------------------------------------
 
+  // Width of a label in Latin characters: CJK ideographs and full-width punctuation are about twice as wide,
+  // so Chinese labels ("SU 0 服务器") fit their node as English ones do.
+  const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+  function textUnits(line) {
+    let units = 0;
+    for (const ch of line) units += WIDE.test(ch) ? 1.85 : 1;
+    return units;
+  }
+
   function nodeSize(data) {
     if (data.kind === "port") return { w: PORT_W, h: PORT_H };
     const lines = String(data.label || "").split("\n");
-    const longest = Math.max(...lines.map((line) => line.length));
+    const longest = Math.max(...lines.map(textUnits));
     return { w: Math.max(64, Math.round(longest * 6.4 + 18)), h: Math.max(26, lines.length * 14 + 10) };
   }
 

@@ -129,3 +129,14 @@ def test_catalog_page_renders_in_chinese(client, seeded):
     assert response.status_code == 200
     assert response["Content-Language"] == "zh-hans"
     assert 'lang="zh-hans"' in response.content.decode()
+
+
+def test_catalog_scale_up_domain_counts_gpus_in_chinese(client, seeded):
+    from apps.accounts.services import profile_set_language
+
+    user = UserFactory()
+    profile_set_language(user=user, language="zh-hans")
+    client.force_login(user)
+    html = client.get(reverse("catalog:index")).content.decode()
+    assert "(8 个 GPU)" in html
+    assert " GPUs)" not in html

@@ -5,6 +5,8 @@ untranslatable English to Chinese-speaking users; these tests fail when the engi
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -105,7 +107,8 @@ def test_traffic_descriptions_notes_and_assumptions_read_as_the_engine_wrote_the
     assert any(n.startswith("Sampled: ") for n in notes)
     with translation.override("en"):
         for p in report.patterns.values():
-            assert pattern_description(p.description) == p.description
+            # the same sentence, with counts grouped by thousands as the rest of the page writes them
+            assert re.sub(r"(?<=\d),(?=\d{3})", "", pattern_description(p.description)) == p.description
         for note in notes:
             assert traffic_note(note) == note
         assert traffic_assumptions(report.assumptions) == list(report.assumptions)
@@ -123,3 +126,15 @@ def test_stored_changes_give_back_the_same_settings(data):
     settings = RoceSettings.from_dict(data)
     assert RoceSettings.from_dict(changes) == settings
     assert roce_changes(settings) == changes
+
+
+def test_traffic_descriptions_group_gpu_and_server_counts_by_thousands():
+    engine_text = "All-to-All across 5000 GPUs (625 servers), PXN over the destination's rail"
+    with translation.override("en"):
+        assert pattern_description(engine_text) == (
+            "All-to-All across 5,000 GPUs (625 servers), PXN over the destination's rail")
+    with translation.override("zh-hans"):
+        assert "5,000 个 GPU" in pattern_description(engine_text)
+    ring = "Ring All-Reduce within each of 8 rails over 1250 servers"
+    with translation.override("en"):
+        assert pattern_description(ring) == "Ring All-Reduce within each of 8 rails over 1,250 servers"

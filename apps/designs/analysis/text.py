@@ -348,10 +348,10 @@ def _int(text: str) -> int:
 _DESCRIPTIONS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"^Ring All-Reduce within each of (\d+) rails over (\d+) servers$"),
      lambda m: _("Ring All-Reduce within each of %(rails)s rails over %(servers)s servers") % {
-         "rails": m[1], "servers": m[2]}),
+         "rails": m[1], "servers": f"{int(m[2]):,}"}),
     (re.compile(r"^All-to-All across (\d+) GPUs \((\d+) servers\), PXN over the destination's rail$"),
      lambda m: _("All-to-All across %(gpus)s GPUs (%(servers)s servers), PXN over the destination's rail") % {
-         "gpus": m[1], "servers": m[2]}),
+         "gpus": f"{int(m[1]):,}", "servers": f"{int(m[2]):,}"}),
 ]
 _NOTES: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"^Sampled: ([\d,]+) of ([\d,]+) ring flows chosen uniformly at random\.$"),
@@ -370,7 +370,7 @@ _NOTES: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"^No network traffic: the collective stays inside one server\.$"),
      lambda m: _("No network traffic: the collective stays inside one server.")),
     (re.compile(r"^(\d+) flows found no path through the fabric\.$"),
-     lambda m: _("%(flows)s flows found no path through the fabric.") % {"flows": m[1]}),
+     lambda m: _("%(flows)s flows found no path through the fabric.") % {"flows": f"{int(m[1]):,}"}),
     (re.compile(r"^Some spines do not reach every leaf of their pod; routing assumed they do\.$"),
      lambda m: _("Some spines do not reach every leaf of their pod; routing assumed they do.")),
 ]

@@ -60,6 +60,13 @@ def _state(value: Any) -> str:
     return str(ReviewState(value).label) if value in ReviewState.values else str(value)
 
 
+def _export_kind(value: Any) -> str:
+    """An export's kind as the exports list names it ("Excel workbook"), not its code ("xlsx")."""
+    from apps.designs.exports.models import ExportFile
+
+    return str(ExportFile.Kind(value).label) if value in ExportFile.Kind.values else str(value)
+
+
 @register.filter
 def audit_details(event) -> list[tuple[str, str]]:
     """An audit event's details as (label, text) pairs in the reader's language."""
@@ -87,5 +94,7 @@ def audit_details(event) -> list[tuple[str, str]]:
             value = ", ".join("@" + str(item) if key == "mentions" else str(item) for item in value)
         if key == "gpus":
             value = f"{int(value):,}"
+        if key == "kind":
+            value = _export_kind(value)
         out.append((label, str(value)))
     return out

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from .models import Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
 
 ITEM_SEARCH = ("sku", "model", "description", "manufacturer__name")
 ITEM_FILTERS = ("manufacturer", "active", "price_is_example")
@@ -74,3 +74,11 @@ class CableAdmin(CatalogItemAdmin):
 class FiberCordAdmin(CatalogItemAdmin):
     list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "list_price", "active")
     list_filter = ITEM_FILTERS + ("fiber", "connector")
+
+
+@admin.register(ExchangeRate)
+class ExchangeRateAdmin(admin.ModelAdmin):
+    list_display = ("from_currency", "to_currency", "rate", "rate_is_example", "updated")
+    list_filter = ("rate_is_example",)
+    search_fields = ("from_currency", "to_currency")
+    readonly_fields = ("updated",)

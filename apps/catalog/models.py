@@ -358,3 +358,62 @@ class FiberCord(CatalogItem):
 
     def check_rules(self, errors):
         _positive(errors, "length_m", self.length_m)
+
+
+CURRENCY_CODE_RE = re.compile(r"^[A-Z]{3}$")
+
+
+class ExchangeRate(models.Model):
+    """How many units of `to_currency` one unit of `from_currency` buys, for pricing designs.
+
+    A design in a currency other than its parts' list-price currency converts every price with
+    the rate from the part's currency to the design's (or the inverse of the opposite pair); the
+    rate used is stored with the design version, so later changes here do not alter a quote.
+    """
+
+    from_currency = models.CharField(_("from currency"), max_length=3, help_text=_("e.g. USD"))
+    to_currency = models.CharField(_("to currency"), max_length=3, help_text=_("e.g. CNY"))
+    rate = models.DecimalField(
+        _("rate"), max_digits=18, decimal_places=8,
+        help_text=_("Units of the 'to' currency for one unit of the 'from' currency."),
+    )
+    rate_is_example = models.BooleanField(
+        _("rate is an example"), default=False,
+        help_text=_("Set for seed rates that are illustrations; set the day's rate before quoting."),
+    )
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["from_currency", "to_currency"]
+        verbose_name = _("exchange rate")
+        verbose_name_plural = _("exchange rates")
+        constraints = [
+            models.UniqueConstraint(fields=["from_currency", "to_currency"], name="catalog_exchange_rate_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"1 {self.from_currency} = {self.rate.normalize():f} {self.to_currency}"
+
+    def clean(self) -> None:
+        errors: dict[str, list[str]] = {}
+        for name in ("from_currency", "to_currency"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not CURRENCY_CODE_RE.match(value):
+                errors.setdefault(name, []).append(_("Use a three-letter ISO currency code such as USD."))
+        if not errors and self.from_currency == self.to_currency:
+            errors.setdefault("to_currency", []).append(_("Convert to another currency than the one converted from."))
+        elif not errors:
+            pair = ExchangeRate.objects.exclude(pk=self.pk)
+            if pair.filter(from_currency=self.from_currency, to_currency=self.to_currency).exists():
+                errors.setdefault("to_currency", []).append(
+                    _("A rate from %(from)s to %(to)s exists; change that one.")
+                    % {"from": self.from_currency, "to": self.to_currency})
+            elif pair.filter(from_currency=self.to_currency, to_currency=self.from_currency).exists():
+                # One row per pair keeps a conversion and its inverse consistent.
+                errors.setdefault("to_currency", []).append(
+                    _("A rate from %(from)s to %(to)s exists and converts both ways; change that one.")
+                    % {"from": self.to_currency, "to": self.from_currency})
+        if self.rate is not None and self.rate <= 0:
+            errors.setdefault("rate", []).append(_("Must be greater than zero."))
+        if errors:
+            raise ValidationError(errors)

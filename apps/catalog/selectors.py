@@ -3,10 +3,15 @@
 Mapping to apps.engine.spec (SEED_SCHEMA.md): a switch in breakout "NxSG" becomes
 SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps, form_factor = cage_form_factor);
 a server becomes ServerHw(nic_ports = backend_ports, nic_gbps = backend_gbps); transceivers,
-cables and fibre cords become Optic, CableAssembly and FiberCord; price = list_price.
-Only active items are offered to the engine.
+cables and fibre cords become Optic, CableAssembly and FiberCord; price = list_price, converted
+into the design's currency by a PriceConverter when the item is priced in another currency
+(rounded half up to the cent, so unit prices are what a quote shows). Only active items are
+offered to the engine.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
@@ -14,7 +19,78 @@ from django.utils.translation import gettext as _
 
 from apps.engine import spec as engine
 
-from .models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver, parse_breakout
+from .models import (Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver,
+                     parse_breakout)
+
+CENT = Decimal("0.01")
+
+
+class MissingExchangeRate(LookupError):
+    """No catalog rate converts `from_currency` into `to_currency`."""
+
+    def __init__(self, from_currency: str, to_currency: str):
+        self.from_currency, self.to_currency = from_currency, to_currency
+        super().__init__(f"no exchange rate from {from_currency} to {to_currency}")
+
+
+@dataclass
+class PriceConverter:
+    """List prices in `currency`: the catalog's rates, and the ones a design used (from-currency -> rate)."""
+
+    currency: str
+    rates: dict[tuple[str, str], Decimal]
+    examples: set[tuple[str, str]] = field(default_factory=set)
+    used: dict[str, Decimal] = field(default_factory=dict)
+
+    def rate(self, from_currency: str) -> Decimal:
+        """Units of `currency` for one unit of `from_currency`; MissingExchangeRate when none is known."""
+        if from_currency == self.currency:
+            return Decimal(1)
+        direct = self.rates.get((from_currency, self.currency))
+        if direct is not None:
+            return direct
+        inverse = self.rates.get((self.currency, from_currency))
+        if inverse is not None:
+            return Decimal(1) / inverse
+        raise MissingExchangeRate(from_currency, self.currency)
+
+    def is_example(self, from_currency: str) -> bool:
+        return bool({(from_currency, self.currency), (self.currency, from_currency)} & self.examples)
+
+    def price(self, item) -> float:
+        """The item's list price in `currency`, to the cent; records the rate used."""
+        amount = Decimal(item.list_price)
+        if item.currency and item.currency != self.currency:
+            rate = self.rate(item.currency)
+            self.used[item.currency] = rate
+            amount = (amount * rate).quantize(CENT, rounding=ROUND_HALF_UP)
+        return float(amount)
+
+
+def exchange_rate_list() -> QuerySet[ExchangeRate]:
+    return ExchangeRate.objects.order_by("from_currency", "to_currency")
+
+
+def price_converter(*, currency: str) -> PriceConverter:
+    """A converter into `currency` from every rate in the catalog."""
+    rows = list(exchange_rate_list())
+    return PriceConverter(
+        currency=currency,
+        rates={(r.from_currency, r.to_currency): r.rate for r in rows},
+        examples={(r.from_currency, r.to_currency) for r in rows if r.rate_is_example},
+    )
+
+
+def catalog_currencies(*, items=()) -> set[str]:
+    """Currencies of the given items and of every active transceiver, cable and fibre cord (what a design prices)."""
+    currencies = {item.currency for item in items if item is not None and item.currency}
+    for model in (Transceiver, Cable, FiberCord):
+        currencies.update(model.objects.filter(active=True).values_list("currency", flat=True).distinct())
+    return currencies
+
+
+def _price(item, prices: PriceConverter | None) -> float:
+    return prices.price(item) if prices is not None else float(item.list_price)
 
 
 def _search(qs: QuerySet, search: str) -> QuerySet:
@@ -74,7 +150,7 @@ def _name(item) -> str:
     return f"{item.manufacturer.name} {item.model}"
 
 
-def switch_hw(*, switch: SwitchModel, breakout: str) -> engine.SwitchHw:
+def switch_hw(*, switch: SwitchModel, breakout: str, prices: PriceConverter | None = None) -> engine.SwitchHw:
     """The switch in one of its breakout modes; ValidationError on `breakout` if it does not offer it."""
     if breakout not in (switch.breakouts or []):
         raise ValidationError({"breakout": [
@@ -86,56 +162,56 @@ def switch_hw(*, switch: SwitchModel, breakout: str) -> engine.SwitchHw:
         ports=switch.cages * n, gbps=gbps, cages=switch.cages, cage_gbps=switch.cage_gbps,
         form_factor=switch.cage_form_factor, sku=switch.sku, name=_name(switch), breakout=breakout,
         rack_units=switch.rack_units, power_typical_w=float(switch.power_typical_w),
-        power_max_w=float(switch.power_max_w), price=float(switch.list_price),
+        power_max_w=float(switch.power_max_w), price=_price(switch, prices),
     )
 
 
-def server_hw(*, server: ServerModel) -> engine.ServerHw:
+def server_hw(*, server: ServerModel, prices: PriceConverter | None = None) -> engine.ServerHw:
     return engine.ServerHw(
         gpus=server.gpus, nic_ports=server.backend_ports, nic_gbps=server.backend_gbps, sku=server.sku,
         name=_name(server), scale_up=server.scale_up, rack_units=server.rack_units,
-        power_w=float(server.power_w), price=float(server.list_price),
+        power_w=float(server.power_w), price=_price(server, prices),
     )
 
 
-def nic_hw(*, nic: NicModel) -> engine.NicHw:
+def nic_hw(*, nic: NicModel, prices: PriceConverter | None = None) -> engine.NicHw:
     return engine.NicHw(
         ports=nic.ports, gbps=nic.port_gbps, form_factor=nic.form_factor, sku=nic.sku, name=_name(nic),
-        power_w=float(nic.power_w), price=float(nic.list_price),
+        power_w=float(nic.power_w), price=_price(nic, prices),
     )
 
 
-def optic_hw(*, transceiver: Transceiver) -> engine.Optic:
+def optic_hw(*, transceiver: Transceiver, prices: PriceConverter | None = None) -> engine.Optic:
     t = transceiver
     return engine.Optic(
         sku=t.sku, form_factor=t.form_factor, gbps=t.gbps, port_gbps=t.port_gbps, ports=t.ports, media=t.media,
-        fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=float(t.power_w), price=float(t.list_price),
+        fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=float(t.power_w), price=_price(t, prices),
         connector=t.connector,
     )
 
 
-def cable_hw(*, cable: Cable) -> engine.CableAssembly:
+def cable_hw(*, cable: Cable, prices: PriceConverter | None = None) -> engine.CableAssembly:
     c = cable
     return engine.CableAssembly(
         sku=c.sku, media=c.media, form_factor_a=c.form_factor_a, form_factor_b=c.form_factor_b, gbps=c.gbps,
         leg_gbps=c.leg_gbps, legs=c.legs, length_m=float(c.length_m), name=_name(c), power_w=float(c.power_w),
-        price=float(c.list_price),
+        price=_price(c, prices),
     )
 
 
-def fiber_hw(*, fiber: FiberCord) -> engine.FiberCord:
+def fiber_hw(*, fiber: FiberCord, prices: PriceConverter | None = None) -> engine.FiberCord:
     return engine.FiberCord(
         sku=fiber.sku, fiber=fiber.fiber, length_m=float(fiber.length_m), connector=fiber.connector,
-        name=_name(fiber), price=float(fiber.list_price),
+        name=_name(fiber), price=_price(fiber, prices),
     )
 
 
-def interconnect_catalog() -> tuple[
+def interconnect_catalog(*, prices: PriceConverter | None = None) -> tuple[
     tuple[engine.Optic, ...], tuple[engine.CableAssembly, ...], tuple[engine.FiberCord, ...]
 ]:
     """Every active transceiver, cable assembly and fibre cord, as the engine's DesignSpec wants them."""
     return (
-        tuple(optic_hw(transceiver=t) for t in transceiver_list(active_only=True)),
-        tuple(cable_hw(cable=c) for c in cable_list(active_only=True)),
-        tuple(fiber_hw(fiber=f) for f in fiber_list(active_only=True)),
+        tuple(optic_hw(transceiver=t, prices=prices) for t in transceiver_list(active_only=True)),
+        tuple(cable_hw(cable=c, prices=prices) for c in cable_list(active_only=True)),
+        tuple(fiber_hw(fiber=f, prices=prices) for f in fiber_list(active_only=True)),
     )

@@ -21,7 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .kinds import ITEM_KINDS, KIND_BY_KEY, KINDS, MANUFACTURERS, NICS, CatalogKind
-from .models import Manufacturer
+from .models import ExchangeRate, Manufacturer
 
 SEED_DIR = Path(__file__).resolve().parent / "seed"
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader parses the seed ~10x faster
@@ -385,3 +385,68 @@ def seed_rows(*, path: Path) -> list[CatalogRow]:
 def catalog_seed_load(*, path: Path | None = None) -> ImportResult:
     """Load (upsert by SKU) the seed catalog; idempotent. Nothing is saved when any row is bad."""
     return catalog_rows_upsert(rows=seed_rows(path=Path(path) if path else SEED_DIR), create_manufacturers=True)
+
+
+EXCHANGE_RATES_SEED = SEED_DIR / "exchange_rates.yaml"
+EXCHANGE_RATE_COLUMNS = ("from_currency", "to_currency", "rate", "rate_is_example")
+
+
+def exchange_rates_seed_load(*, path: Path | None = None) -> int:
+    """Add the seed's currency pairs that the catalog lacks (rates staff set are kept); how many were added.
+
+    All or nothing: a bad row raises CatalogImportError naming the file, row and column.
+    """
+    path = Path(path) if path else EXCHANGE_RATES_SEED
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    except OSError:
+        raise CatalogImportError([ImportIssue(path.name, None, "", _("No such file or directory."))]) from None
+    except yaml.YAMLError as exc:
+        raise CatalogImportError([ImportIssue(path.name, None, "", _("Not valid YAML: %(error)s") % {"error": exc})]) \
+            from None
+    if data is None:
+        return 0
+    if not isinstance(data, list):
+        raise CatalogImportError([ImportIssue(path.name, None, "", _("Expected a list of items."))])
+    issues: list[ImportIssue] = []
+    rates: list[ExchangeRate] = []  # every row, to find a pair given twice
+    new: list[ExchangeRate] = []  # rows whose pair the catalog lacks
+    for number, item in enumerate(data, start=1):
+        if not isinstance(item, dict):
+            issues.append(ImportIssue(path.name, number, "", _("Expected a mapping of field: value.")))
+            continue
+        for column in sorted(set(item) - set(EXCHANGE_RATE_COLUMNS)):
+            issues.append(ImportIssue(path.name, number, str(column), _("Unknown field.")))
+        try:
+            rate = Decimal(str(item.get("rate")))
+            if not rate.is_finite():
+                raise InvalidOperation
+        except InvalidOperation:
+            issues.append(ImportIssue(path.name, number, "rate", _("Enter a number.")))
+            continue
+        candidate = ExchangeRate(
+            from_currency=str(item.get("from_currency") or ""), to_currency=str(item.get("to_currency") or ""),
+            rate=rate, rate_is_example=bool(item.get("rate_is_example", False)),
+        )
+        pairs = {(r.from_currency, r.to_currency) for r in rates}
+        if {(candidate.from_currency, candidate.to_currency), (candidate.to_currency, candidate.from_currency)} & pairs:
+            issues.append(ImportIssue(path.name, number, "to_currency", _("This currency pair is given twice.")))
+            continue
+        rates.append(candidate)
+        known = ExchangeRate.objects.filter(
+            models.Q(from_currency=candidate.from_currency, to_currency=candidate.to_currency)
+            | models.Q(from_currency=candidate.to_currency, to_currency=candidate.from_currency))
+        if known.exists():
+            continue  # kept as staff set it
+        try:
+            candidate.full_clean()
+        except ValidationError as exc:
+            for column, messages in exc.message_dict.items():
+                issues.extend(ImportIssue(path.name, number, column, message) for message in messages)
+        new.append(candidate)
+    if issues:
+        raise CatalogImportError(issues)
+    with transaction.atomic():
+        for candidate in new:
+            candidate.save()
+    return len(new)

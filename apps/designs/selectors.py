@@ -10,7 +10,7 @@ Rules:
 """
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
@@ -136,6 +136,14 @@ def version_bom_list(*, version: DesignVersion) -> QuerySet[BomLineRecord]:
     return BomLineRecord.objects.filter(version=version).order_by("index")
 
 
+def version_exchange_rates(*, version: DesignVersion) -> list[dict[str, Any]]:
+    """The rates the version's prices were converted with: [{"from": "USD", "to": "CNY", "rate": "7.1", ...}]."""
+    return [
+        {"from": source, "to": version.currency, "rate": str(used.get("rate")), "example": bool(used.get("example"))}
+        for source, used in sorted((version.exchange_rates or {}).items()) if isinstance(used, dict)
+    ]
+
+
 def version_bom_totals(*, version: DesignVersion) -> dict[str, Any]:
     """Cost, power and rack-unit totals of a version's BOM, with the discount it was quoted at."""
     lines = version_bom_list(version=version).aggregate(
@@ -146,7 +154,8 @@ def version_bom_totals(*, version: DesignVersion) -> dict[str, Any]:
     if version.total_cost is not None and version.subtotal is not None:
         discount, total = version.discount or Decimal("0"), version.total_cost
     else:
-        discount = (subtotal * version.discount_pct / 100).quantize(_CENTS)
+        # Half a cent up, as the engine and the workbook's ROUND() do.
+        discount = (subtotal * version.discount_pct / 100).quantize(_CENTS, rounding=ROUND_HALF_UP)
         total = subtotal - discount
     return {
         "lines": lines["lines"],
@@ -155,6 +164,7 @@ def version_bom_totals(*, version: DesignVersion) -> dict[str, Any]:
         "discount": discount,
         "total": total,
         "currency": version.currency,
+        "exchange_rates": version_exchange_rates(version=version),
         "power_typical_w": version.power_typical_w if version.power_typical_w is not None
         else lines["power_typical_w"] or 0.0,
         "power_max_w": version.power_max_w if version.power_max_w is not None else lines["power_max_w"] or 0.0,

@@ -5,7 +5,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from ..models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from ..models import Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
 
 ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
 PRICE_FIELDS = ["list_price", "currency", "price_is_example", "active", "created", "updated"]
@@ -149,3 +149,24 @@ class ImportIssueSerializer(serializers.Serializer):
 
 class ImportErrorSerializer(serializers.Serializer):
     errors = ImportIssueSerializer(many=True)
+
+
+class ExchangeRateSerializer(serializers.ModelSerializer):
+    """Runs the model's clean() (codes, a positive rate, one row per currency pair)."""
+
+    class Meta:
+        model = ExchangeRate
+        fields = ["id", "from_currency", "to_currency", "rate", "rate_is_example", "updated"]
+        read_only_fields = ["updated"]
+        validators = []  # the pair's uniqueness is checked by clean(), on to_currency, both ways round
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        candidate = copy.copy(self.instance) if self.instance is not None else ExchangeRate()
+        for name, value in attrs.items():
+            setattr(candidate, name, value)
+        try:
+            candidate.clean()
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        return attrs

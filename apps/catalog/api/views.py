@@ -46,6 +46,17 @@ class ManufacturerViewSet(CatalogViewSet):
 
 
 @extend_schema(tags=["catalog"])
+class ExchangeRateViewSet(viewsets.ModelViewSet):
+    """Rates that price a design in another currency than its parts' list prices; staff change them."""
+
+    permission_classes = [IsStaffOrReadOnly]
+    queryset = selectors.exchange_rate_list()
+    serializer_class = s.ExchangeRateSerializer
+    filterset_fields = ["from_currency", "to_currency", "rate_is_example"]
+    ordering_fields = ["from_currency", "to_currency", "updated"]
+
+
+@extend_schema(tags=["catalog"])
 class SwitchModelViewSet(CatalogViewSet):
     queryset = selectors.switch_list()
     serializer_class = s.SwitchModelSerializer

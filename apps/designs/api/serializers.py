@@ -257,6 +257,20 @@ class BomLineSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class ExchangeRateUsedSerializer(serializers.Serializer):
+    """A rate the version's prices were converted with: 1 `from` = `rate` `to`."""
+
+    # "from" is a keyword; the field is declared under it below.
+    to = serializers.CharField()
+    rate = serializers.DecimalField(max_digits=18, decimal_places=8, coerce_to_string=True)
+    example = serializers.BooleanField(help_text="The rate was a catalog example, not the day's rate.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields = {"from": serializers.CharField(), **fields}
+        return fields
+
+
 class BomTotalsSerializer(serializers.Serializer):
     lines = serializers.IntegerField()
     subtotal = serializers.DecimalField(max_digits=16, decimal_places=2)
@@ -264,6 +278,7 @@ class BomTotalsSerializer(serializers.Serializer):
     discount = serializers.DecimalField(max_digits=16, decimal_places=2)
     total = serializers.DecimalField(max_digits=16, decimal_places=2)
     currency = serializers.CharField()
+    exchange_rates = ExchangeRateUsedSerializer(many=True)
     power_typical_w = serializers.FloatField()
     power_max_w = serializers.FloatField()
     rack_units = serializers.IntegerField()

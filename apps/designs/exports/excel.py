@@ -360,6 +360,11 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     pair(_("Exported by"), ctx.user_name)
     pair(_("Exported at"), _when(ctx.generated_at))
     pair(_("Currency"), ctx.currency)
+    for source, used in sorted((version.exchange_rates or {}).items()):
+        if isinstance(used, dict):
+            pair(_("Exchange rate"), f"1 {source} = {used.get('rate')} {ctx.currency}",
+                 note=_("The rate is an example: set the day's rate in the catalog before quoting.")
+                 if used.get("example") else None)
 
     section(_("Inputs"))
     pair(_("GPU server"), _item(version.server))

@@ -87,6 +87,8 @@ class DesignVersion(models.Model):
     discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2, default=0)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
     spec = models.JSONField(_("engine spec"), default=dict, editable=False)
+    # Rates the prices were converted with, from a part's currency: {"USD": {"rate": "7.1", "example": true}}.
+    exchange_rates = models.JSONField(_("exchange rates"), default=dict, blank=True, editable=False)
 
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.QUEUED)
     summary = models.JSONField(_("summary"), default=dict, blank=True, editable=False)

@@ -31,7 +31,8 @@ from django.db import models
 from django.utils.translation import gettext as _
 
 from apps.catalog.models import NicModel, ServerModel, SwitchModel, parse_breakout
-from apps.catalog.selectors import interconnect_catalog, nic_hw, server_hw, switch_hw
+from apps.catalog.selectors import (MissingExchangeRate, PriceConverter, catalog_currencies, interconnect_catalog,
+                                    nic_hw, price_converter, server_hw, switch_hw)
 from apps.designs.analysis.settings import roce_input_clean
 from apps.designs.engine_text import spec_error_details, spec_error_messages
 from apps.engine.spec import MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, AddressPools, DesignSpec, RackLayout, SpecError
@@ -100,6 +101,17 @@ class DesignInputs:
     roce: dict = field(default_factory=dict)
     discount_pct: Decimal = Decimal("0")
     currency: str = "USD"
+    # Converts list prices into `currency`; records the rates the spec used.
+    prices: PriceConverter | None = field(default=None, compare=False, repr=False)
+
+    def exchange_rates(self) -> dict[str, dict[str, Any]]:
+        """The rates the last spec() converted with: {"USD": {"rate": "7.1", "example": true}} for a CNY design."""
+        if self.prices is None:
+            return {}
+        return {
+            source: {"rate": format(rate.normalize(), "f"), "example": self.prices.is_example(source)}
+            for source, rate in sorted(self.prices.used.items())
+        }
 
     def version_fields(self) -> dict[str, Any]:
         """Keyword arguments for DesignVersion (inputs only)."""
@@ -109,14 +121,15 @@ class DesignInputs:
 
     def spec(self, *, name: str = "") -> DesignSpec:
         """The engine spec, with every active transceiver, cable and fibre cord to choose from."""
-        optics, cables, fibers = interconnect_catalog()
+        prices = self.prices
+        optics, cables, fibers = interconnect_catalog(prices=prices)
         return DesignSpec(
             gpus=self.gpus,
-            server=server_hw(server=self.server),
-            leaf=switch_hw(switch=self.leaf_switch, breakout=self.leaf_breakout),
-            spine=switch_hw(switch=self.spine_switch, breakout=self.spine_breakout),
-            core=switch_hw(switch=self.core_switch, breakout=self.core_breakout),
-            nic=nic_hw(nic=self.nic),
+            server=server_hw(server=self.server, prices=prices),
+            leaf=switch_hw(switch=self.leaf_switch, breakout=self.leaf_breakout, prices=prices),
+            spine=switch_hw(switch=self.spine_switch, breakout=self.spine_breakout, prices=prices),
+            core=switch_hw(switch=self.core_switch, breakout=self.core_breakout, prices=prices),
+            nic=nic_hw(nic=self.nic, prices=prices),
             planes=self.planes,
             oversubscription=self.oversubscription,
             tiers=self.tiers,
@@ -398,8 +411,11 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         low_message=_("A discount is 0 to 100 %."), high_message=_("A discount is 0 to 100 %."),
     )
     currency = str(data.get("currency") or project.currency).strip().upper()
+    prices = None
     if currency not in Currency.values:
         errors.add("currency", _("Choose one of %(currencies)s.") % {"currencies": ", ".join(Currency.values)})
+    else:
+        prices = _prices_check(errors, currency, (server, nic, leaf, spine, core))
 
     if server is not None and planes and server.backend_ports % planes:
         divisors = [str(n) for n in range(1, server.backend_ports + 1) if server.backend_ports % n == 0]
@@ -439,8 +455,25 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         server=server, nic=nic, leaf_switch=leaf, leaf_breakout=leaf_breakout, spine_switch=spine,
         spine_breakout=spine_breakout, core_switch=core, core_breakout=core_breakout, gpus=gpus, planes=planes,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
-        discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency,
+        discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
     )
+
+
+def _prices_check(errors: Errors, currency: str, items: tuple) -> PriceConverter:
+    """A converter into `currency`; an error on "currency" when a part's price currency has no rate to it."""
+    prices = price_converter(currency=currency)
+    missing = []
+    for source in sorted(catalog_currencies(items=items)):
+        try:
+            prices.rate(source)
+        except MissingExchangeRate:
+            missing.append(source)
+    if missing:
+        errors.add("currency", _(
+            "The catalog prices parts in %(missing)s and has no exchange rate to %(currency)s: staff add one "
+            "under Catalog, Exchange rates; or quote in %(first)s."
+        ) % {"missing": ", ".join(missing), "currency": currency, "first": missing[0]})
+    return prices
 
 
 # Engine spec fields (first dotted part, or the whole path) -> the input a user changes.

@@ -2,8 +2,9 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
-from apps.catalog.services import SEED_DIR, CatalogImportError, catalog_seed_load
+from apps.catalog.services import SEED_DIR, CatalogImportError, catalog_seed_load, exchange_rates_seed_load
 
 
 class Command(BaseCommand):
@@ -17,7 +18,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: Path, **options):
         try:
-            result = catalog_seed_load(path=path)
+            with transaction.atomic():  # items and rates together, or nothing
+                result = catalog_seed_load(path=path)
+                # The rates ship beside the item files; a single item file given on its own brings none.
+                rates = exchange_rates_seed_load(path=path / "exchange_rates.yaml") \
+                    if path.is_dir() and (path / "exchange_rates.yaml").exists() else 0
         except CatalogImportError as exc:
             for issue in exc.issues:
                 self.stderr.write(str(issue))
@@ -27,6 +32,7 @@ class Command(BaseCommand):
                 f"{kind}: {result.created[kind]} created, {result.updated[kind]} updated, "
                 f"{result.unchanged[kind]} unchanged"
             )
+        self.stdout.write(f"exchange rates: {rates} added")
         self.stdout.write(self.style.SUCCESS(
             f"Seed catalog loaded: {sum(result.created.values())} created, {sum(result.updated.values())} updated."
         ))

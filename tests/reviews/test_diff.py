@@ -221,3 +221,16 @@ def test_schema_for_review_routes_is_valid_and_warning_free():
     } <= set(schema["paths"])
     audit_params = {p["name"] for p in schema["paths"]["/api/projects/{project_pk}/audit/"]["get"]["parameters"]}
     assert {"action", "actor", "since", "until", "version"} <= audit_params
+
+
+def test_diff_shows_bisection_bandwidth_in_tbps_as_the_design_page_does(version, version_2, project, member):
+    diff = version_diff(a=version, b=version_2)
+    row = next(row for row in diff.figures if row.key == "bisection_tbps")
+    assert (row.a, row.b) == (version.summary["bisection_gbps"] / 1000, version_2.summary["bisection_gbps"] / 1000)
+    assert str(row.label) == "Bisection bandwidth (Tb/s)"
+    client = Client()
+    client.force_login(member)
+    page = client.get(reverse("reviews:diff", kwargs={"project_pk": project.pk}) + f"?a={version.pk}&b={version_2.pk}")
+    assert page.status_code == 200
+    assert 'data-figure="bisection_tbps"' in page.content.decode()
+    assert f"{version_2.summary['bisection_gbps'] / 1000:,.1f}" in page.content.decode()

@@ -319,8 +319,11 @@ def _figures(sa: dict[str, Any], sb: dict[str, Any]) -> list[CountRow]:
         "total_links": _("Links"),
         "max_gpus": _("Max GPUs (growth)"),
         "max_hops": _("Max switch hops"),
-        "bisection_gbps": _("Bisection bandwidth (Gb/s)"),
+        "bisection_tbps": _("Bisection bandwidth (Tb/s)"),
     }
+    # In Tb/s, as the design page shows it.
+    sa, sb = ({**s, "bisection_tbps": s["bisection_gbps"] / 1000} if s.get("bisection_gbps") is not None else s
+              for s in (sa, sb))
     return [CountRow(key, label, sa.get(key), sb.get(key)) for key, label in labels.items()
             if sa.get(key) is not None or sb.get(key) is not None]
 

@@ -121,6 +121,15 @@ MESSAGES = {
     "warning.leaf_split": gettext_lazy(
         "%(ports)s-port leaves at %(oversubscription)s:1 use %(downlinks)s downlinks and %(uplinks)s uplinks "
         "(%(ratio)s:1)"),
+    "warning.rack_servers_height": gettext_lazy(
+        "%(servers)s servers of %(server_ru)sU per rack need %(needed)sU, more than the %(rack_units)sU racks hold: "
+        "put at most %(fit)s in a rack"),
+    "warning.rack_leaves_height": gettext_lazy(
+        "each scale unit's %(leaves)s leaves of %(switch_ru)sU share one rack and need %(needed)sU, more than the "
+        "%(rack_units)sU racks hold"),
+    "warning.rack_switches_height": gettext_lazy(
+        "%(switches)s %(role)s switches of %(switch_ru)sU per rack need %(needed)sU, more than the %(rack_units)sU "
+        "racks hold: put at most %(fit)s in a rack"),
     "warning.partial_pod": gettext_lazy(
         "the last pod is partly filled and has %(spines)s spines instead of %(spines_per_pod)s"),
     "warning.uneven_uplinks": gettext_lazy(
@@ -151,7 +160,7 @@ WORDS = {
 COUNTS = frozenset({
     "gpus", "servers", "spare", "su_servers", "uplinks", "downlinks", "spines", "spines_per_pod", "fewer", "more",
     "even", "leaves", "scale_units", "pods", "sus_per_pod", "needed_pods", "max_gpus", "needed", "size", "count",
-    "start", "asn_base", "max_asn", "planes", "rails",
+    "start", "asn_base", "max_asn", "planes", "rails", "switches",
 })
 
 

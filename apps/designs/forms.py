@@ -22,7 +22,8 @@ from apps.projects.models import Currency, Project
 
 from .models import DesignVersion
 
-LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack")
+LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack",
+                 "rack_units")
 LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows")  # engine RackLayout: "middle" or "end"
 POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
 SWITCH_TIERS = ("leaf", "spine", "core")
@@ -109,6 +110,7 @@ class DesignInputsForm(forms.Form):
     layout_switches_per_rack = _number(
         _("Switches per spine/core rack"), placeholder=_default(RackLayout, "switches_per_rack")
     )
+    layout_rack_units = _number(_("Rack height (U)"), placeholder=_default(RackLayout, "rack_units"))
     layout_leaf_rack = forms.ChoiceField(
         label=_("Leaf rack position"), required=False,
         choices=[("", _("Default (middle)")), ("middle", _("Middle of its server racks")),

@@ -101,6 +101,12 @@ TEMPLATES: dict[str, str] = {
                                   "cable all {uplinks} uplinks",
     "warning.leaf_split": "{ports}-port leaves at {oversubscription:g}:1 use {downlinks} downlinks and {uplinks} "
                           "uplinks ({ratio:.2f}:1)",
+    "warning.rack_servers_height": "{servers} servers of {server_ru}U per rack need {needed}U, more than the "
+                                   "{rack_units}U racks hold: put at most {fit} in a rack",
+    "warning.rack_leaves_height": "each scale unit's {leaves} leaves of {switch_ru}U share one rack and need "
+                                  "{needed}U, more than the {rack_units}U racks hold",
+    "warning.rack_switches_height": "{switches} {role} switches of {switch_ru}U per rack need {needed}U, more than "
+                                    "the {rack_units}U racks hold: put at most {fit} in a rack",
     "warning.partial_pod": "the last pod is partly filled and has {spines} spines instead of {spines_per_pod}",
     "warning.uneven_uplinks": "{uplinks} leaf uplinks over {spines} spines: each leaf has {fewer} or {more} links "
                               "to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "

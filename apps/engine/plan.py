@@ -156,6 +156,7 @@ def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
     if abs(ideal - sz.su_servers) > 1e-6:
         out.append(message("warning.leaf_split", ports=leaf.ports, oversubscription=o, downlinks=sz.su_servers,
                            uplinks=sz.leaf_uplinks, ratio=sz.su_servers / sz.leaf_uplinks))
+    out += _rack_height_notes(spec, sz)
     if sz.tiers == 3 and sz.spines_last_pod != sz.spines_per_pod:
         out.append(message("warning.partial_pod", spines=sz.spines_last_pod, spines_per_pod=sz.spines_per_pod))
     if sz.tiers == 2:
@@ -168,6 +169,32 @@ def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
             even = next(n for n in range(spines, sz.leaf_uplinks + 1) if sz.leaf_uplinks % n == 0)
             out.append(message("warning.uneven_uplinks", uplinks=sz.leaf_uplinks, spines=spines, fewer=q, more=q + 1,
                                even=even))
+    return out
+
+
+def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
+    """Racks stacked beyond `layout.rack_units` (engine.racks places servers, an SU's leaves, spines and cores)."""
+    layout, out = spec.layout, []
+    height = layout.rack_units
+    server_ru = max(1, spec.server.rack_units)
+    servers = min(layout.servers_per_rack, sz.su_servers)
+    if servers * server_ru > height:
+        out.append(message("warning.rack_servers_height", servers=servers, server_ru=server_ru,
+                           needed=servers * server_ru, rack_units=height, fit=height // server_ru))
+    leaf_ru = max(1, spec.leaf.rack_units)
+    leaves = sz.rails  # one leaf per rail, all planes, in the SU's network rack
+    if leaves * leaf_ru > height:
+        out.append(message("warning.rack_leaves_height", leaves=leaves, switch_ru=leaf_ru, needed=leaves * leaf_ru,
+                           rack_units=height))
+    tiers = [("spine", spec.spine_hw, sz.switches.get("spine", 0))]
+    if sz.tiers == 3:
+        tiers.append(("core", spec.core_hw, sz.switches.get("core", 0)))
+    for role, hw, count in tiers:
+        switch_ru = max(1, hw.rack_units)
+        switches = min(layout.switches_per_rack, count)
+        if count and switches * switch_ru > height:
+            out.append(message("warning.rack_switches_height", switches=switches, role=role, switch_ru=switch_ru,
+                               needed=switches * switch_ru, rack_units=height, fit=height // switch_ru))
     return out
 
 

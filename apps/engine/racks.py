@@ -14,7 +14,9 @@ Placement rules:
   the core racks (all planes) form network rows in the middle of the pods.
 - spine_rows = "end": spine rows (pod by pod), then core rows, after all compute rows.
 - Spine and core racks hold `switches_per_rack` switches each, in device order.
-- Rack units count from 1 at the bottom; a rack's devices are stacked in device order.
+- Rack units count from 1 at the bottom; a rack's devices are stacked in device order. Racks
+  are `rack_units` high; a placement that stacks higher is still made (the plan says which racks
+  overflow in its review points, engine.plan), so a what-if never fails on furniture.
 
 A link's length is the Manhattan distance between its racks, |d position| * rack_width_m +
 |d row| * row_pitch_m, plus slack_m (in-rack routing and service loops at both ends); links within

@@ -172,6 +172,7 @@ class RackLayout:
     switches_per_rack: int = 16  # spine and core racks; an SU's leaves share one rack whatever their number
     leaf_rack: str = "middle"  # an SU's leaf rack: "middle" of its server racks or at their "end"
     spine_rows: str = "middle"  # spine/core rows "middle" (between compute rows) or "end" (after them)
+    rack_units: int = 48  # usable height of every rack (U); racks filled beyond it are a review point
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +281,7 @@ class DesignSpec:
         _check_int(bad, "layout.servers_per_rack", layout.servers_per_rack, 1, 512)
         _check_int(bad, "layout.racks_per_row", layout.racks_per_row, 1, 10_000)
         _check_int(bad, "layout.switches_per_rack", layout.switches_per_rack, 1, 512)
+        _check_int(bad, "layout.rack_units", layout.rack_units, 1, 100)
         _check_number(bad, "layout.rack_width_m", layout.rack_width_m, 0.0, 100.0, open_low=True)
         _check_number(bad, "layout.row_pitch_m", layout.row_pitch_m, 0.0, 100.0, open_low=True)
         _check_number(bad, "layout.slack_m", layout.slack_m, 0.0, 1000.0)

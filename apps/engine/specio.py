@@ -12,7 +12,7 @@
       "spine", "core": as leaf, optional (default: the tier below)
       "planes": 1, "oversubscription": 1 or "3:1", "tiers": "auto" | 2 | 3,
       "layout": {"servers_per_rack": 4, "racks_per_row": 16, "rack_width_m": 0.6, "row_pitch_m": 2.4,
-                 "slack_m": 3, "switches_per_rack": 16},
+                 "slack_m": 3, "switches_per_rack": 16, "rack_units": 48},
       "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
                 "asn_base": 4200000000},
       "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's),

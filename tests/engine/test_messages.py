@@ -115,7 +115,10 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(refusal(lambda: spec_from_dict({**DICT_SPEC, "leaf": {"sku": SEED_SWITCH, "breakout": "fast"}})))
     # Points to raise in a review.
     for kwargs in ({"gpus": 5_001, "leaf": switch(128)}, {"gpus": 1_000, "oversubscription": 1.5},
-                   {"gpus": 20_000}, {"gpus": 4_100, "leaf": switch(128)}):
+                   {"gpus": 20_000}, {"gpus": 4_100, "leaf": switch(128)},
+                   {"gpus": 1_000, "leaf": switch(64, rack_units=8), "tiers": 3,
+                    "server": replace(server(), rack_units=8),
+                    "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
     for alt in alternatives(spec(5_000)):
         found.extend(m for _, m in alt.reason_messages)

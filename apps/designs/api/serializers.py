@@ -20,6 +20,8 @@ class RackLayoutSerializer(serializers.Serializer):
     row_pitch_m = serializers.FloatField(required=False)
     slack_m = serializers.FloatField(required=False)
     switches_per_rack = serializers.IntegerField(required=False, min_value=1)
+    rack_units = serializers.IntegerField(required=False, min_value=1, max_value=100,
+                                          help_text="usable height of a rack in U (default 48); fuller racks are a review point")
     leaf_rack = serializers.ChoiceField(choices=["middle", "end"], required=False,
                                         help_text="a scale unit's leaf rack: in the middle of its server racks or at their end")
     spine_rows = serializers.ChoiceField(choices=["middle", "end"], required=False,

@@ -294,6 +294,7 @@ LAYOUT_LABELS = {
     "row_pitch_m": gettext_lazy("Row pitch (m)"),
     "slack_m": gettext_lazy("Slack per link (m)"),
     "switches_per_rack": gettext_lazy("Switches per spine or core rack"),
+    "rack_units": gettext_lazy("Rack height (U)"),
     "leaf_rack": gettext_lazy("Leaf rack position"),
     "spine_rows": gettext_lazy("Spine and core rows"),
 }

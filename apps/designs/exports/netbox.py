@@ -84,7 +84,7 @@ CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AEC": "dac-active", "
 FIBER_CABLE_TYPES = {"MMF": "mmf-om4", "SMF": "smf-os2"}
 INTERFACE = "dcim.interface"
 LOOPBACK = "Loopback0"
-RACK_UNITS_MIN = 42
+RACK_UNITS_DEFAULT = 48  # engine.spec.RackLayout.rack_units, for versions stored before it was an input
 ROLES = {
     Role.SERVER: ("GPU server", "gpu-server", "4caf50"),
     Role.LEAF: ("Leaf switch", "leaf-switch", "2196f3"),
@@ -201,6 +201,8 @@ def version_netbox_write(
     origin = f"{design.project.name} / {design.name} v{version.number}"
 
     rack_top: dict[str, int] = {}
+    # The layout's rack height; a rack the review points say overflows is declared as high as its devices reach.
+    rack_height = int(((version.spec or {}).get("layout") or {}).get("rack_units") or RACK_UNITS_DEFAULT)
     for _name, role, rack, unit, *_rest in devices:
         if rack:
             rack_top[rack] = max(rack_top.get(rack, 0), unit + types[role].u_height - 1 if unit else 0)
@@ -213,7 +215,7 @@ def version_netbox_write(
         counts["device_roles.csv"] = _csv_entry(archive, "device_roles.csv", [ROLES[role] for role in used_roles])
         counts["sites.csv"] = _csv_entry(archive, "sites.csv", [(site_name, site_slug, "planned")])
         counts["racks.csv"] = _csv_entry(archive, "racks.csv", (
-            (site_name, rack, "planned", 19, max(RACK_UNITS_MIN, top)) for rack, top in sorted(rack_top.items())))
+            (site_name, rack, "planned", 19, max(rack_height, top)) for rack, top in sorted(rack_top.items())))
         counts["device_types.csv"] = _csv_entry(archive, "device_types.csv", (
             (t.manufacturer, t.model, t.slug, t.part_number, t.u_height, "true", "") for t in used_types.values()))
         counts["devices.csv"] = _csv_entry(archive, "devices.csv", (

@@ -55,6 +55,7 @@ LAYOUT_RANGES: dict[str, tuple[float, float]] = {
     "row_pitch_m": (0.01, 100.0),
     "slack_m": (0.0, 1000.0),
     "switches_per_rack": (1, 512),
+    "rack_units": (1, 100),
 }
 # Where network racks stand (engine.racks): text settings with a fixed set of values.
 LAYOUT_PLACEMENTS: dict[str, tuple[str, ...]] = {

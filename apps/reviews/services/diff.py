@@ -239,6 +239,7 @@ def _layout_labels() -> dict[str, str]:
         "row_pitch_m": _("Row pitch (m)"),
         "slack_m": _("Slack per link (m)"),
         "switches_per_rack": _("Switches per spine or core rack"),
+        "rack_units": _("Rack height (U)"),
         "leaf_rack": _("Leaf rack position"),
         "spine_rows": _("Spine and core rows"),
     }

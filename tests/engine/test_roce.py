@@ -417,3 +417,20 @@ def test_configs_of_a_65536_gpu_design_stream_one_device_at_a_time():
 def test_small_nic_mtu_fix_advises_a_jumbo_mtu(three_tier):
     [warning] = by_code(roce_checklist(three_tier, RoceSettings.from_dict({"nic_mtu": 1500})), "mtu", "warning")
     assert "mtu 9000" in warning.fix
+
+
+def test_split_cages_get_a_breakout_table_naming_every_parent_port_and_native_mode_switches_none(default_configs):
+    twin = SwitchHw(ports=128, gbps=400, cages=64, cage_gbps=800, breakout="2x400G", sku="SW-64x800G")
+    split = plan(DesignSpec(gpus=512, server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400), leaf=twin,
+                            optics=OPTICS + (Optic("SR-2x400", "OSFP", 800, 400, 2, "SR", "MMF", 50),),
+                            cables=CABLES, fibers=FIBERS))
+    configs = configs_by_name(split)
+    leaf = next(d for d in split.devices if d.role == "leaf")
+    config = json.loads(configs[f"leaf/{leaf.name}.config_db.json"])
+    breakout = config["BREAKOUT_CFG"]
+    assert list(breakout) == [port_name(leaf, 2 * cage) for cage in range(64)]
+    assert set(map(json.dumps, breakout.values())) == {json.dumps({"brkout_mode": "2x400G"})}
+    # Every port the other tables name is a sub-port of a cage the table splits.
+    assert {port_name(leaf, 2 * (p // 2)) for p in range(128) if port_name(leaf, p) in config["PORT"]} <= set(breakout)
+    native = next(name for name in default_configs if name.startswith("leaf/"))
+    assert "BREAKOUT_CFG" not in json.loads(default_configs[native])

@@ -95,6 +95,9 @@ def _readme(title: str) -> str:
         _("Switches (SONiC): <role>/<name>.config_db.json is a config_db fragment. Merge it into the running "
           "configuration with `config load <file>` (fields it does not set, such as port lanes, are kept), "
           "check it, then `config save`."),
+        _("Where a switch's cages are split (BREAKOUT_CFG lists each cage's parent port and mode, e.g. 2x400G), "
+          "set the breakout first with `config interface breakout <port> <mode> -y`, so SONiC creates the "
+          "sub-ports and their lanes from the platform, then load the file."),
         _("Servers: server/<name>.roce.sh sets trust mode, PFC, DSCP mapping and DCQCN on every backend NIC "
           "port with mlnx_qos and sysfs; run it as root after every boot (with --firmware it also sets the "
           "persistent CNP settings through mlxconfig)."),

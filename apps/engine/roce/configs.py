@@ -3,6 +3,10 @@
 Switches get a SONiC config_db.json fragment (merge it into the running configuration with
 `config load <file>`, which keeps fields it does not set such as PORT lanes, then
 `config save`), built from these rules:
+- BREAKOUT_CFG: on a switch whose cages are split (2x400G on an 800G cage), every cage's parent
+  port with the design's mode, so the sub-ports the other tables name exist. SONiC derives their
+  lanes from the platform: set the mode with `config interface breakout <port> <mode>` (dynamic
+  port breakout) before loading the fragment; switches in their native mode get no such table.
 - PORT: every cabled port, at its link speed and the class MTU, admin up, described by its peer.
 - DSCP_TO_TC_MAP: RoCE DSCP -> the lossless priority, CNP DSCP -> the CNP priority, the rest -> 0;
   TC = priority = queue (TC_TO_QUEUE_MAP, MAP_PFC_PRIORITY_TO_QUEUE identity); lossless TCs keep
@@ -107,6 +111,7 @@ class _Context:
             if plan.switches.get(role, 0):
                 self.headroom[role] = {h.link_class.tier: h for h in port_headroom(plan, settings, role, self.classes)}
         self._switch_static: dict[str, dict] = {}
+        self._breakouts: dict[str, list[tuple[str, str]]] = {}
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -219,6 +224,15 @@ class _Context:
             return _j({"scheduler": SCHEDULER_CNP})
         return _j({"scheduler": SCHEDULER_DATA})
 
+    def _breakout_rows(self, role: str, ppc: int) -> list[tuple[str, str]]:
+        """BREAKOUT_CFG rows of a switch model split `ppc` ways: every cage's parent port and the mode."""
+        if role not in self._breakouts:
+            hw = self.plan.spec.switch_hw(role)
+            mode = _j({"brkout_mode": hw.breakout or f"{ppc}x{hw.gbps}G"})
+            names = self.port_names[ROLE_CODE[role]]
+            self._breakouts[role] = [(names[cage * ppc], mode) for cage in range(hw.ports // ppc)]
+        return self._breakouts[role]
+
     def switch_config(self, device: int) -> str:
         d = self.plan.devices[device]
         role = d.role
@@ -256,7 +270,10 @@ class _Context:
                 bq_rows.append((f"{name}|{r}", '{"profile": "egress_lossy_profile"}'))
             if cs.pfc_watchdog:
                 wd_rows.append((name, per_port["pfc_wd"]))
-        tables: list[tuple[str, list[tuple[str, str]]]] = [("PORT", port_rows), ("CABLE_LENGTH", [])]
+        tables: list[tuple[str, list[tuple[str, str]]]] = []
+        if ppc > 1:
+            tables.append(("BREAKOUT_CFG", self._breakout_rows(role, ppc)))
+        tables += [("PORT", port_rows), ("CABLE_LENGTH", [])]
         tables += list(static["tables"].items())
         tables += [("PORT_QOS_MAP", qos_rows), ("QUEUE", queue_rows), ("BUFFER_PG", pg_rows),
                    ("BUFFER_QUEUE", bq_rows)]

@@ -2,7 +2,8 @@
 
 Mapping to apps.engine.spec (apps.engine.seedcatalog): a switch in breakout "NxSG" becomes
 SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps, form_factor = cage_form_factor);
-a server becomes ServerHw(nic_ports = backend_ports, nic_gbps = backend_gbps); transceivers,
+a server becomes ServerHw(nic_ports = backend_ports, nic_gbps = backend_gbps, nics_built_in =
+backend_nics_built_in, ports_per_cage = backend_ports_per_cage); transceivers (flat_top included),
 cables and fibre cords become Optic, CableAssembly and FiberCord; price = list_price.
 Only active items are offered to the engine.
 """

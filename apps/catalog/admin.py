@@ -51,16 +51,17 @@ class NicModelAdmin(CatalogItemAdmin):
 @admin.register(ServerModel)
 class ServerModelAdmin(CatalogItemAdmin):
     list_display = ("sku", "manufacturer", "model", "gpus", "gpu_model", "backend_ports", "backend_gbps",
-                    "default_nic", "rack_units", "power_w", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("backend_gbps", "scale_up")
+                    "default_nic", "backend_nics_built_in", "backend_ports_per_cage", "rack_units", "power_w",
+                    "list_price", "active")
+    list_filter = ITEM_FILTERS + ("backend_gbps", "scale_up", "backend_nics_built_in")
     autocomplete_fields = ("default_nic",)
 
 
 @admin.register(Transceiver)
 class TransceiverAdmin(CatalogItemAdmin):
     list_display = ("sku", "manufacturer", "model", "form_factor", "gbps", "ports", "port_gbps", "media", "fiber",
-                    "connector", "reach_m", "power_w", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("form_factor", "gbps", "media", "fiber", "ports")
+                    "connector", "reach_m", "power_w", "flat_top", "list_price", "active")
+    list_filter = ITEM_FILTERS + ("form_factor", "gbps", "media", "fiber", "ports", "flat_top")
 
 
 @admin.register(Cable)

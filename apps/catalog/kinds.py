@@ -1,7 +1,7 @@
 """The kinds of catalog item, in load order, with the columns the seed, Excel and NetBox paths use.
 
 Order matters: manufacturers first, NICs before servers (a server names its default NIC
-by SKU). Column names are the model field names (SEED_SCHEMA.md); `required` columns must be
+by SKU). Column names are the model field names (the seed YAML keys too); `required` columns must be
 present in an imported sheet, the others keep their current value (or default) when absent.
 """
 from __future__ import annotations
@@ -50,13 +50,14 @@ NICS = _kind(
 SERVERS = _kind(
     "servers", "Servers", ServerModel,
     ("gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "backend_ports", "backend_gbps", "default_nic",
-     "frontend_ports", "frontend_gbps", "rack_units", "power_w"),
-    optional=("scale_up", "scale_up_domain_gpus", "default_nic", "frontend_ports", "frontend_gbps"),
+     "frontend_ports", "frontend_gbps", "rack_units", "power_w", "backend_nics_built_in", "backend_ports_per_cage"),
+    optional=("scale_up", "scale_up_domain_gpus", "default_nic", "frontend_ports", "frontend_gbps",
+              "backend_nics_built_in", "backend_ports_per_cage"),
 )
 TRANSCEIVERS = _kind(
     "transceivers", "Transceivers", Transceiver,
-    ("form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w"),
-    optional=("connector", "power_w"),
+    ("form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w", "flat_top"),
+    optional=("connector", "power_w", "flat_top"),
 )
 CABLES = _kind(
     "cables", "Cables", Cable,

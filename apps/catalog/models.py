@@ -8,7 +8,8 @@ Excel/NetBox importers all refuse the same bad rows):
   SR optics run on multimode fibre, DR and FR on single-mode;
 - a cable's A-end speed is `leg_gbps * legs` (legs = 2 is a 1:2 splitter);
 - a server's default NIC runs at the server's backend speed and its ports divide the
-  server's backend ports;
+  server's backend ports; its backend ports per cage (1, or 2 for twin-port OSFP cages such as
+  the DGX H100's) divide its backend ports;
 - reaches, lengths and counts are positive, prices and power are not negative.
 """
 from __future__ import annotations
@@ -265,6 +266,16 @@ class ServerModel(CatalogItem):
     frontend_gbps = models.PositiveIntegerField(_("frontend Gb/s"), default=0)
     rack_units = models.PositiveSmallIntegerField(_("rack units"), validators=[MinValueValidator(1)])
     power_w = models.FloatField(_("power (W)"), validators=[MinValueValidator(0)])
+    backend_nics_built_in = models.BooleanField(
+        _("backend NICs built in"), default=False,
+        help_text=_("Set when the backend NICs come with the server (DGX, NICs on the HGX baseboard): its price and "
+                    "power include them, so a design's BOM buys no NIC cards."),
+    )
+    backend_ports_per_cage = models.PositiveSmallIntegerField(
+        _("backend ports per cage"), default=1, choices=[(1, "1"), (2, "2")],
+        help_text=_("2 when two backend ports share one twin-port OSFP cage (DGX H100 and B200: 8 ports in 4 "
+                    "cages); such a cage takes a twin-port flat-top optic, never a copper cable."),
+    )
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("server model")
@@ -283,6 +294,11 @@ class ServerModel(CatalogItem):
                     _("%(ports)s backend ports cannot be made of %(nic_ports)s-port NICs.")
                     % {"ports": self.backend_ports, "nic_ports": nic.ports}
                 )
+        if self.backend_ports and self.backend_ports_per_cage and self.backend_ports % self.backend_ports_per_cage:
+            errors.setdefault("backend_ports_per_cage", []).append(
+                _("%(ports)s backend ports do not fill cages of %(per_cage)s ports each.")
+                % {"ports": self.backend_ports, "per_cage": self.backend_ports_per_cage}
+            )
         if self.frontend_ports and not self.frontend_gbps:
             errors.setdefault("frontend_gbps", []).append(_("Give the speed of the frontend ports."))
 
@@ -299,6 +315,11 @@ class Transceiver(CatalogItem):
     connector = models.CharField(_("connector"), max_length=32, blank=True, default="")
     reach_m = models.FloatField(_("reach (m)"))
     power_w = models.FloatField(_("power (W)"), default=0, validators=[MinValueValidator(0)])
+    flat_top = models.BooleanField(
+        _("flat top"), default=False,
+        help_text=_("Set for flat-top modules made for server cages with a riding heat sink (e.g. the DGX H100's "
+                    "twin-port cages); switch cages take finned-top modules."),
+    )
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("transceiver")

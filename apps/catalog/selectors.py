@@ -1,8 +1,9 @@
 """Reading the catalog, and turning rows into the engine's hardware dataclasses.
 
-Mapping to apps.engine.spec (SEED_SCHEMA.md): a switch in breakout "NxSG" becomes
+Mapping to apps.engine.spec (apps.engine.seedcatalog): a switch in breakout "NxSG" becomes
 SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps, form_factor = cage_form_factor);
-a server becomes ServerHw(nic_ports = backend_ports, nic_gbps = backend_gbps); transceivers,
+a server becomes ServerHw(nic_ports = backend_ports, nic_gbps = backend_gbps, nics_built_in =
+backend_nics_built_in, ports_per_cage = backend_ports_per_cage); transceivers (flat_top included),
 cables and fibre cords become Optic, CableAssembly and FiberCord; price = list_price, converted
 into the design's currency by a PriceConverter when the item is priced in another currency
 (rounded half up to the cent, so unit prices are what a quote shows). Only active items are
@@ -171,6 +172,7 @@ def server_hw(*, server: ServerModel, prices: PriceConverter | None = None) -> e
         gpus=server.gpus, nic_ports=server.backend_ports, nic_gbps=server.backend_gbps, sku=server.sku,
         name=_name(server), scale_up=server.scale_up, rack_units=server.rack_units,
         power_w=float(server.power_w), price=_price(server, prices),
+        nics_built_in=bool(server.backend_nics_built_in), ports_per_cage=int(server.backend_ports_per_cage),
     )
 
 
@@ -186,7 +188,7 @@ def optic_hw(*, transceiver: Transceiver, prices: PriceConverter | None = None) 
     return engine.Optic(
         sku=t.sku, form_factor=t.form_factor, gbps=t.gbps, port_gbps=t.port_gbps, ports=t.ports, media=t.media,
         fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=float(t.power_w), price=_price(t, prices),
-        connector=t.connector,
+        connector=t.connector, flat_top=bool(t.flat_top),
     )
 
 

@@ -38,6 +38,7 @@ MESSAGES = {
     "value.at_most": gettext_lazy("must be at most %(high)s, not %(value)s"),
     "value.at_least_hint": gettext_lazy("must be at least %(low)s, not %(value)s (%(hint)s)"),
     "value.at_most_hint": gettext_lazy("must be at most %(high)s, not %(value)s (%(hint)s)"),
+    "value.boolean": gettext_lazy("must be true or false, not %(value)s"),
     "hint.oversubscription": gettext_lazy("o in o:1 at the leaf, from 1 (non-blocking) to 16"),
     "spec.give_server": gettext_lazy("give a server model"),
     "spec.give_switch": gettext_lazy("give a switch model"),
@@ -52,6 +53,8 @@ MESSAGES = {
     "spec.planes_divide": gettext_lazy(
         "%(planes)s planes don't divide the server's %(rails)s backend ports (rails); choose one of %(choices)s"),
     "spec.cages_split": gettext_lazy("%(ports)s logical ports don't split evenly over %(cages)s cages"),
+    "spec.server_cages_split": gettext_lazy(
+        "the server's %(ports)s backend ports don't split evenly into cages of %(ports_per_cage)s"),
     "pool.not_cidr": gettext_lazy("%(value)s is not an IPv4 CIDR such as 10.0.0.0/16"),
     "pool.host_bits": gettext_lazy("%(value)s has host bits set; did you mean %(network)s?"),
     "pool.not_ipv4": gettext_lazy("%(value)s is not IPv4"),
@@ -136,6 +139,9 @@ MESSAGES = {
         "%(uplinks)s leaf uplinks over %(spines)s spines: each leaf has %(fewer)s or %(more)s links to each spine, "
         "so All-to-All traffic meets spine hotspots that no routing removes; %(even)s spines would spread the "
         "uplinks evenly"),
+    "note.nics_built_in": gettext_lazy(
+        "the %(ports)s backend NIC ports (%(nic)s) are built into the %(servers)s %(server)s servers and included "
+        "in their price and power: the BOM lists no NIC cards"),
 }
 
 # Params whose value is a word the engine uses as a name (translated), by param name.

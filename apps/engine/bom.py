@@ -3,7 +3,8 @@
 Lines, one per SKU (the same SKU used in two tiers is one line), in this order:
 - switch: leaves, spines and cores of every plane (a model without a SKU is named "SWITCH-64x400G");
 - nic: backend NIC cards, servers * backend ports / ports per card (without a NIC model, one
-  single-port "NIC-400G" per backend port);
+  single-port "NIC-400G" per backend port); none when the server has its NICs built in (DGX,
+  HGX baseboard NICs: the server's price and power include them; the plan's review notes say so);
 - transceiver: one module per cage used at each end of an optical link (engine.cabling);
 - cable: one per cable assembly (a 1:2 splitter counts once for its two links);
 - fiber: one cord per optical link.
@@ -13,7 +14,7 @@ Money: unit price = list price; total = qty * unit price; subtotal = sum of tota
 subtotal * discount_pct / 100 rounded to the cent, half a cent up, in decimal arithmetic (what the
 workbook's ROUND(...; 2) and the API compute, so the three totals agree to the cent); total_cost =
 subtotal - discount, in the spec's currency.
-Power: switches at typical and max, NICs, transceivers and active cables at their rated power in
+Power: switches at typical and max, NIC cards, transceivers and active cables at their rated power in
 both figures. Rack units: network switches only (NICs sit in servers).
 """
 from __future__ import annotations
@@ -83,7 +84,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
         add(switch_sku(hw), _switch_description(hw), "switch", sz.switches[role], hw.price, hw.power_typical_w,
             hw.power_max_w, hw.rack_units)
     nic = spec.nic_hw
-    cards = sz.servers * spec.server.nic_ports // nic.ports
+    cards = 0 if spec.server.nics_built_in else sz.servers * spec.server.nic_ports // nic.ports
     add(nic.sku or f"NIC-{nic.gbps}G", nic.name or f"{nic.ports}x{nic.gbps}G NIC", "nic", cards, nic.price,
         nic.power_w, nic.power_w)
     if cabling is not None:

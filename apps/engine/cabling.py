@@ -17,7 +17,8 @@ Rules:
     native speed as `gbps`, logical ports per cage as `ports`, link speed as `port_gbps`), both
     ends have the same media (SR, DR, FR) and fibre (MMF with MMF, SMF with SMF, never mixed), and
     the cords have that fibre and the optics' per-port connector. One module per cage used (a
-    twin-port module counts once for its two links), one cord per link. Reach = the shorter of the
+    twin-port module counts once for its two links), one cord per link. Flat-top modules go only
+    into server cages; a server's twin-port cage takes only flat-top ones. Reach = the shorter of the
     two modules' reach_m.
   Assembly length >= the group's longest run; each fibre cord is the shortest sold for its own
   link's run (at least the run). The link's length_m is that catalog length.
@@ -46,6 +47,9 @@ class End:
     native_gbps: int  # cage speed
     ports_per_cage: int
     link_gbps: int
+    # Which optics fit by their top: True = flat-top only (a server's twin-port cage, riding heat sink),
+    # False = finned only (switch cages), None = either (a single-port NIC cage).
+    flat_top: bool | None = False
 
     def describe(self) -> str:
         return self.description().text
@@ -67,7 +71,8 @@ def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
 
     if tier == 0:
         nic = spec.nic_hw
-        return End("server", nic.form_factor, nic.gbps, 1, gbps), switch_end("leaf")
+        ppc = spec.server.ports_per_cage
+        return End("server", nic.form_factor, nic.gbps * ppc, ppc, gbps, True if ppc > 1 else None), switch_end("leaf")
     if tier == 1:
         return switch_end("leaf"), switch_end("spine")
     return switch_end("spine"), switch_end("core")
@@ -135,7 +140,9 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
     """Every catalog way to build links between ends a and b."""
     gbps = a.link_gbps
     families: dict[tuple, list[CableAssembly]] = {}
-    for cable in cables:
+    # A server's twin-port cage serves two rails, i.e. two leaves: each port needs its own fibre.
+    copper_ok = not (a.role == "server" and a.ports_per_cage > 1)
+    for cable in cables if copper_ok else ():
         fa, fb = _ff(cable.form_factor_a), _ff(cable.form_factor_b)
         kinds = []
         if cable.legs == 1:
@@ -161,7 +168,8 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
 
     def fits(optic: Optic, end: End) -> bool:
         return (_ff(optic.form_factor) == _ff(end.form_factor) and optic.gbps == end.native_gbps
-                and optic.ports == end.ports_per_cage and optic.port_gbps == gbps)
+                and optic.ports == end.ports_per_cage and optic.port_gbps == gbps
+                and (end.flat_top is None or optic.flat_top == end.flat_top))
 
     cords = cord_families(fibers) if cords is None else cords
     side_a = [o for o in optics if fits(o, a)]

@@ -27,6 +27,7 @@ TEMPLATES: dict[str, str] = {
     "value.more_than": "must be more than {low:g}, not {value:g}",
     "value.at_most": "must be at most {high:g}, not {value:g}",
     "value.at_least_hint": "must be at least {low:g}, not {value:g} ({hint})",
+    "value.boolean": "must be true or false, not {value}",
     "value.at_most_hint": "must be at most {high:g}, not {value:g} ({hint})",
     "hint.oversubscription": "o in o:1 at the leaf, from 1 (non-blocking) to 16",
     "spec.give_server": "give a server model",
@@ -41,6 +42,7 @@ TEMPLATES: dict[str, str] = {
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
     "spec.planes_divide": "{planes} planes don't divide the server's {rails} backend ports (rails); "
                           "choose one of {choices}",
+    "spec.server_cages_split": "the server's {ports} backend ports don't split evenly into cages of {ports_per_cage}",
     "spec.cages_split": "{ports} logical ports don't split evenly over {cages} cages",
     "pool.not_cidr": "{value} is not an IPv4 CIDR such as 10.0.0.0/16",
     "pool.host_bits": "{value} has host bits set; did you mean {network}?",
@@ -111,6 +113,8 @@ TEMPLATES: dict[str, str] = {
     "warning.uneven_uplinks": "{uplinks} leaf uplinks over {spines} spines: each leaf has {fewer} or {more} links "
                               "to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
                               "{even} spines would spread the uplinks evenly",
+    "note.nics_built_in": "the {ports:,} backend NIC ports ({nic}) are built into the {servers:,} {server} servers "
+                          "and included in their price and power: the BOM lists no NIC cards",
 }
 
 

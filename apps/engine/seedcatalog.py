@@ -1,11 +1,12 @@
-"""The seed catalog (apps/catalog/seed/*.yaml, see SEED_SCHEMA.md) as engine dataclasses.
+"""The seed catalog (apps/catalog/seed/*.yaml; columns as in apps.catalog.kinds) as engine dataclasses.
 
 Read as files, not through the catalog app, so the engine stays plain Python. Used by the CLI
 to resolve hardware given by SKU, and by plan() for interconnects when a spec carries none.
 
 Mapping: a switch in breakout "NxSG" -> SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps,
 form_factor = cage_form_factor, breakout, ...); a server -> ServerHw(nic_ports = backend_ports,
-nic_gbps = backend_gbps); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
+nic_gbps = backend_gbps, nics_built_in = backend_nics_built_in,
+ports_per_cage = backend_ports_per_cage); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
 FiberCord; price = list_price; name = "manufacturer model".
 """
 from __future__ import annotations
@@ -129,6 +130,12 @@ class _Reader:
             raise CatalogError(f"{self._where(key)}: expected a whole number, got {value!r}")
         return int(value)
 
+    def flag(self, key: str, default: bool = False) -> bool:
+        value = self.row.get(key, default)
+        if not isinstance(value, bool):
+            raise CatalogError(f"{self._where(key)}: expected true or false, got {value!r}")
+        return value
+
     def num(self, key: str, default: float | None = None) -> float:
         value = self.row.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -182,7 +189,9 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                 cat.servers[sku] = ServerHw(gpus=r.int("gpus"), nic_ports=r.int("backend_ports"),
                                             nic_gbps=r.int("backend_gbps"), sku=sku, name=_name(row),
                                             scale_up=str(row.get("scale_up") or ""), rack_units=r.int("rack_units", 1),
-                                            power_w=r.num("power_w", 0), price=r.num("list_price", 0))
+                                            power_w=r.num("power_w", 0), price=r.num("list_price", 0),
+                                            nics_built_in=r.flag("backend_nics_built_in"),
+                                            ports_per_cage=r.int("backend_ports_per_cage", 1))
                 if row.get("default_nic"):
                     cat.default_nic[sku] = str(row["default_nic"])
             elif name == "transceivers":
@@ -190,7 +199,7 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                                     port_gbps=r.int("port_gbps"), ports=r.int("ports", 1), media=r.text("media"),
                                     fiber=r.text("fiber"), reach_m=r.num("reach_m"), name=_name(row),
                                     power_w=r.num("power_w", 0), price=r.num("list_price", 0),
-                                    connector=str(row.get("connector") or "")))
+                                    connector=str(row.get("connector") or ""), flat_top=r.flag("flat_top")))
             elif name == "cables":
                 cables.append(CableAssembly(sku=sku, media=r.text("media"), form_factor_a=r.text("form_factor_a"),
                                             form_factor_b=r.text("form_factor_b"), gbps=r.int("gbps"),

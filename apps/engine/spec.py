@@ -20,6 +20,7 @@ MAX_GPUS = 1_000_000
 MAX_ASN = 4_294_967_294  # 4-byte ASNs; 4294967295 is reserved (RFC 7300)
 MAX_OVERSUBSCRIPTION = 16.0
 TIER_ROLES = ("leaf", "spine", "core")
+MAX_PORTS_PER_CAGE = 2  # server backend cages: single or twin-port (OSFP 2x400G)
 
 
 class SpecError(ValueError):
@@ -81,7 +82,13 @@ class SwitchHw:
 
 @dataclass(frozen=True, slots=True)
 class ServerHw:
-    """A GPU server: `nic_ports` backend (scale-out) ports of `nic_gbps` each = rails."""
+    """A GPU server: `nic_ports` backend (scale-out) ports of `nic_gbps` each = rails.
+
+    `nics_built_in`: the backend NICs come with the server (DGX, HGX baseboard NICs): its price and
+    power include them, so the BOM buys no NIC cards. `ports_per_cage` = 2: two backend ports share
+    one twin-port cage (DGX H100/B200: 8 ports in 4 OSFP cages), rails 2k and 2k+1 in cage k; the two
+    ports go to two different leaves, so such a cage takes a twin-port optic, never copper or a splitter.
+    """
 
     gpus: int
     nic_ports: int
@@ -92,6 +99,8 @@ class ServerHw:
     rack_units: int = 1
     power_w: float = 0.0
     price: float = 0.0
+    nics_built_in: bool = False
+    ports_per_cage: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +133,8 @@ class Optic:
     price: float = 0.0
     # e.g. "MPO-12/APC" or "2x MPO-12/APC" (one per port); "" = match fibre cords by fibre type only.
     connector: str = ""
+    # Flat top for server cages with a riding heat sink (DGX twin-port cages); never in a switch cage.
+    flat_top: bool = False
 
     @property
     def port_connector(self) -> str:
@@ -254,6 +265,12 @@ class DesignSpec:
             _check_int(bad, "server.nic_gbps", server.nic_gbps, 1, 3200)
             _check_number(bad, "server.price", server.price, 0)
             _check_number(bad, "server.power_w", server.power_w, 0)
+            if not isinstance(server.nics_built_in, bool):
+                bad("server.nics_built_in", message("value.boolean", value=repr(server.nics_built_in)))
+            if _check_int(bad, "server.ports_per_cage", server.ports_per_cage, 1, MAX_PORTS_PER_CAGE) and _is_int(
+                    server.nic_ports) and server.nic_ports >= 1 and server.nic_ports % server.ports_per_cage:
+                bad("server.ports_per_cage", message("spec.server_cages_split", ports=server.nic_ports,
+                                                     ports_per_cage=server.ports_per_cage))
         for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
             if hw is None and role != "leaf":
                 continue
@@ -319,6 +336,8 @@ class DesignSpec:
             _check_number(bad, f"{where}.power_w", optic.power_w, 0)
             if optic.fiber not in ("MMF", "SMF"):
                 bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(optic.fiber)))
+            if not isinstance(optic.flat_top, bool):
+                bad(f"{where}.flat_top", message("value.boolean", value=repr(optic.flat_top)))
         for i, cable in enumerate(self.cables):
             where = f"cables[{i}]"
             if not isinstance(cable, CableAssembly):

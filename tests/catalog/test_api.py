@@ -200,3 +200,25 @@ def test_control_characters_in_text_are_field_errors_and_nothing_saved(staff_cli
     assert not SwitchModel.objects.exists()
     response = staff_client.post(reverse("catalog-manufacturer-list"), {"name": "Acme\x00"}, format="json")
     assert response.status_code == 400 and "name" in response.json()
+
+
+def test_schema_documents_built_in_nics_cages_per_server_and_flat_top_optics(user_client):
+    response = user_client.get(reverse("schema"), {"format": "json"})
+    schemas = response.json()["components"]["schemas"]
+    server = schemas["ServerModel"]["properties"]
+    assert server["backend_nics_built_in"]["type"] == "boolean" and server["backend_nics_built_in"]["description"]
+    assert server["backend_ports_per_cage"]["description"]
+    assert schemas["Transceiver"]["properties"]["flat_top"]["description"]
+
+
+def test_a_server_whose_cages_do_not_divide_its_backend_ports_is_a_field_error(staff_client):
+    from apps.catalog.models import ServerModel
+
+    from .factories import ManufacturerFactory
+    maker = ManufacturerFactory()
+    payload = {"sku": "SRV-7", "manufacturer": maker.name, "model": "Odd", "gpus": 8, "gpu_model": "X",
+               "backend_ports": 7, "backend_gbps": 400, "backend_ports_per_cage": 2, "backend_nics_built_in": True,
+               "rack_units": 8, "power_w": 10_000, "list_price": "1.00"}
+    response = staff_client.post(reverse("catalog-server-list"), payload, format="json")
+    assert response.status_code == 400 and "backend_ports_per_cage" in response.json(), response.json()
+    assert not ServerModel.objects.filter(sku="SRV-7").exists()

@@ -5,7 +5,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from apps.catalog.excel import XLSX_CONTENT_TYPE, catalog_export_workbook
-from apps.catalog.models import Manufacturer, NicModel, SwitchModel, Transceiver
+from apps.catalog.models import Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
 from apps.catalog.services import catalog_seed_load
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +65,34 @@ def test_excel_round_trip_changes_a_price(exported, staff_client):
     assert body["updated"] == {"switches": 1}
     assert body["total_created"] == 0
     assert str(SwitchModel.objects.get(sku="DCS-7060X6-64PE").list_price) == "61234.50"
+
+
+def test_excel_round_trip_carries_built_in_nics_cages_and_flat_tops(exported, staff_client):
+    servers = exported["Servers"]
+    dgx = row_of(servers, "DGXH-G640F+P2EDI36")
+    assert servers.cell(dgx, column(servers, "backend_nics_built_in")).value is True
+    assert servers.cell(dgx, column(servers, "backend_ports_per_cage")).value == 2
+    h200 = row_of(servers, "SYS-821GE-TNHR")
+    servers.cell(h200, column(servers, "backend_nics_built_in")).value = True
+    optics = exported["Transceivers"]
+    assert optics.cell(row_of(optics, "MMA4Z00-NS-FLT"), column(optics, "flat_top")).value is True
+    optics.cell(row_of(optics, "MMA4Z00-NS"), column(optics, "flat_top")).value = True
+    response = staff_client.post(reverse("catalog-import"), {"file": workbook_bytes(exported)}, format="multipart")
+    assert response.status_code == 200, response.json()
+    assert response.json()["updated"] == {"servers": 1, "transceivers": 1}
+    assert ServerModel.objects.get(sku="SYS-821GE-TNHR").backend_nics_built_in
+    assert Transceiver.objects.get(sku="MMA4Z00-NS").flat_top
+
+
+def test_a_cage_size_that_does_not_divide_the_backend_ports_is_a_cell_error(exported, staff_client):
+    servers = exported["Servers"]
+    row = row_of(servers, "SYS-821GE-TNHR")
+    servers.cell(row, column(servers, "backend_ports")).value = 7
+    servers.cell(row, column(servers, "backend_ports_per_cage")).value = 2
+    response = staff_client.post(reverse("catalog-import"), {"file": workbook_bytes(exported)}, format="multipart")
+    assert response.status_code == 400
+    assert {(e["sheet"], e["row"], e["column"]) for e in response.json()["errors"]} == {
+        ("Servers", row, "backend_ports_per_cage")}
 
 
 def test_unchanged_export_imports_as_no_change(exported, staff_client):

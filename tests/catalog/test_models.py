@@ -106,6 +106,15 @@ def test_server_backend_ports_must_be_whole_nics():
     assert "default_nic" in errors_of(server)
 
 
+def test_server_backend_ports_per_cage_must_divide_the_backend_ports():
+    server = ServerModelFactory.build(manufacturer=ManufacturerFactory(), backend_ports=3, backend_ports_per_cage=2,
+                                      default_nic=None)
+    assert "backend_ports_per_cage" in errors_of(server)
+    twin = ServerModelFactory.build(manufacturer=ManufacturerFactory(), backend_ports=8, backend_ports_per_cage=2,
+                                    backend_nics_built_in=True, default_nic=None)
+    twin.full_clean()  # 8 ports in 4 twin-port cages, as on a DGX H100
+
+
 def test_sku_is_unique_per_model_type():
     SwitchModelFactory(sku="SAME-1")
     NicModelFactory(sku="SAME-1")  # another type may reuse it

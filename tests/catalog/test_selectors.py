@@ -1,9 +1,9 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from apps.catalog.selectors import interconnect_catalog, nic_hw, server_hw, switch_hw
+from apps.catalog.selectors import interconnect_catalog, nic_hw, optic_hw, server_hw, switch_hw
 from apps.catalog.services import catalog_seed_load
-from apps.catalog.models import NicModel, ServerModel, SwitchModel
+from apps.catalog.models import NicModel, ServerModel, SwitchModel, Transceiver
 from apps.engine.spec import CableAssembly, FiberCord, NicHw, Optic, ServerHw, SwitchHw
 
 from .factories import CableFactory, FiberCordFactory, SwitchModelFactory, TransceiverFactory
@@ -36,11 +36,16 @@ def test_server_and_nic_map_to_engine_hardware():
     server = ServerModel.objects.get(model="DGX H100")
     hw = server_hw(server=server)
     assert hw == ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku=server.sku, name="NVIDIA DGX H100",
-                          scale_up="NVLink 4", rack_units=8, power_w=10200.0, price=float(server.list_price))
+                          scale_up="NVLink 4", rack_units=8, power_w=10200.0, price=float(server.list_price),
+                          nics_built_in=True, ports_per_cage=2)
     nic = nic_hw(nic=server.default_nic)
     assert isinstance(nic, NicHw) and (nic.ports, nic.gbps, nic.form_factor) == (1, 400, "OSFP")
     cx8 = nic_hw(nic=NicModel.objects.get(port_gbps=800))
     assert cx8.gbps == 800
+    pcie = server_hw(server=ServerModel.objects.get(sku="SYS-821GE-TNHR"))  # separate ConnectX-7 cards
+    assert (pcie.nics_built_in, pcie.ports_per_cage) == (False, 1)
+    flat = optic_hw(transceiver=Transceiver.objects.get(sku="MMA4Z00-NS-FLT"))
+    assert flat.flat_top and (flat.ports, flat.gbps, flat.power_w) == (2, 800, 15.0)
 
 
 def test_interconnect_catalog_offers_only_active_items():

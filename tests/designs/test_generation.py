@@ -266,3 +266,30 @@ def test_deleting_a_version_deletes_its_rows(queued_job):
     version.delete()
     assert rows_of(version_id) == 0
     assert not Job.objects.filter(pk=queued_job.pk).exists()
+
+
+def test_a_dgx_h100_design_buys_no_nic_cards_and_a_flat_top_module_per_twin_port_cage(queued_job, member, client):
+    design_generate_task.apply(args=[queued_job.pk])
+    version = DesignVersion.objects.get(pk=queued_job.version_id)
+    lines = {line.sku: line for line in BomLineRecord.objects.filter(version=version)}
+    assert not [line for line in lines.values() if line.category == "nic"]
+    # 64 GPUs = 8 DGX H100, 4 twin-port cages each; the flat-top module is the only one that fits them.
+    server_modules = sum(line.qty for sku, line in lines.items() if sku.endswith("-FLT"))
+    assert server_modules == 8 * 4
+    assert not [sku for sku, line in lines.items() if line.category == "cable" and "1:2" in line.description]
+    assert any(item["code"] == "note.nics_built_in" for item in version.summary["warning_codes"])
+    url = reverse("designs:version-detail", kwargs={"project_pk": version.design.project_id, "version_pk": version.pk})
+    client.force_login(member)
+    body = client.get(url).content.decode()
+    assert "are built into the 8 NVIDIA DGX H100 servers and included in their price and power" in body
+
+
+def test_a_server_with_pcie_nic_cards_still_buys_them(project, member, seed, django_capture_on_commit_callbacks):
+    from apps.catalog.models import ServerModel
+
+    h200 = ServerModel.objects.get(sku="SYS-821GE-TNHR")
+    with django_capture_on_commit_callbacks(execute=True):
+        job = design_create(project=project, user=member, name="H200", data=inputs(seed, server=h200.pk, gpus=64))
+    version = DesignVersion.objects.get(pk=job.version_id)
+    nics = [line for line in BomLineRecord.objects.filter(version=version) if line.category == "nic"]
+    assert [(line.sku, line.qty) for line in nics] == [("MCX75510AAS-NEAT", 64)]

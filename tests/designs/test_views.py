@@ -236,7 +236,9 @@ def test_design_page_shows_headline_figures_bom_cost_breakdown_and_alternatives(
     assert totals["total"] == ready_version.total_cost
     breakdown = page.context["cost_breakdown"]
     assert pytest.approx(sum(row["total"] for row in breakdown)) == float(totals["subtotal"])
-    assert {row["category"] for row in breakdown} >= {"switch", "nic"}
+    # A DGX H100 comes with its ConnectX-7s: switches and optics, no NIC cards.
+    categories = {row["category"] for row in breakdown}
+    assert categories >= {"switch", "transceiver"} and "nic" not in categories
     body = page.content.decode()
     assert 'id="cost-data"' in body and "chart-4.6.1.umd.min.js" in body
     assert f'{totals["total"]:,.2f}' in body

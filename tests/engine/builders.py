@@ -15,6 +15,12 @@ def server(gpus: int = 8, ports: int = 8, gbps: int = 400) -> ServerHw:
     return ServerHw(gpus=gpus, nic_ports=ports, nic_gbps=gbps, sku="SRV-8GPU", name="8-GPU server")
 
 
+def dgx(gpus: int = 8, ports: int = 8, gbps: int = 400) -> ServerHw:
+    """A DGX H100-like server: NICs built in (its price includes them), two backend ports per OSFP cage."""
+    return ServerHw(gpus=gpus, nic_ports=ports, nic_gbps=gbps, sku="DGX-8GPU", name="DGX 8-GPU", power_w=10_200,
+                    price=395_000, nics_built_in=True, ports_per_cage=2)
+
+
 def switch(ports: int = 64, gbps: int = 400, *, twin: bool = False, sku: str = "", price: float = 20_000.0,
            rack_units: int = 2) -> SwitchHw:
     """A switch of `ports` logical ports; twin=True puts two of them on each 800G OSFP cage (2x400G)."""
@@ -33,6 +39,11 @@ OPTICS = (
     Optic("DR-400", "OSFP", 400, 400, 1, "DR", "SMF", 500, power_w=9, price=900, connector="MPO-12/APC"),
     Optic("SR-2x400", "OSFP", 800, 400, 2, "SR", "MMF", 50, power_w=15, price=1_000, connector="2x MPO-12/APC"),
     Optic("DR-2x400", "OSFP", 800, 400, 2, "DR", "SMF", 500, power_w=17, price=1_600, connector="2x MPO-12/APC"),
+    # Flat-top twin-port modules for a server's twin-port cages (DGX); never chosen for a switch cage.
+    Optic("SR-2x400-FLT", "OSFP", 800, 400, 2, "SR", "MMF", 50, power_w=15, price=1_100, connector="2x MPO-12/APC",
+          flat_top=True),
+    Optic("DR-2x400-FLT", "OSFP", 800, 400, 2, "DR", "SMF", 100, power_w=17, price=1_700,
+          connector="2x MPO-12/APC", flat_top=True),
 )
 CABLES = tuple(
     [CableAssembly(f"DAC-400-{m}M", "DAC", "OSFP", "OSFP", 400, 400, 1, m, price=80 + 10 * m) for m in (1, 2, 3)]
@@ -57,4 +68,5 @@ def spec(gpus: int = 5_000, *, leaf: SwitchHw | None = None, catalog: bool = Tru
     return DesignSpec(**values)
 
 
-__all__ = ["AddressPools", "CABLES", "FIBERS", "NIC", "OPTICS", "RackLayout", "replace", "server", "spec", "switch"]
+__all__ = ["AddressPools", "CABLES", "FIBERS", "NIC", "OPTICS", "RackLayout", "dgx", "replace", "server", "spec",
+           "switch"]

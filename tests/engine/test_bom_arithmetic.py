@@ -122,3 +122,47 @@ def test_three_to_one_oversubscription_with_dual_port_nics():
     assert qty(p, "NIC-2P") == 128 * 8 // 2 == 512
     assert qty(p, "SINGLE-SR") == 2 * (1_024 + 384)
     assert p.power_typical_w == pytest.approx(32 * 600 + 512 * 30 + 2 * 1_408 * 8)
+
+
+# A DGX H100: 8 ConnectX-7 400G ports built in (the server's price and power include them), two per
+# OSFP cage. Its cages take a flat-top twin-port module, priced here at two single-port modules.
+DGX_H100 = ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku="DGXH", name="NVIDIA DGX H100", power_w=10_200,
+                    price=395_000, nics_built_in=True, ports_per_cage=2)
+TWIN_SR_FLAT = Optic("TWIN-SR-FLT", "OSFP", 800, 400, 2, "SR", "MMF", 200, power_w=15, price=1_000,
+                     connector="2x MPO-12/APC", flat_top=True)
+
+
+def test_5000_gpus_on_dgx_h100_buy_no_nic_cards_and_a_flat_top_twin_port_module_per_server_cage():
+    kwargs = dict(gpus=5_000, leaf=twin_switch(64, 20_000), nic=NIC, fibers=(CORD,), discount_pct=7.5, currency="EUR")
+    p = plan(DesignSpec(server=DGX_H100, optics=(TWIN_SR, SINGLE_SR, TWIN_SR_FLAT), cables=(SPLITTER,), **kwargs))
+    # The fabric is the one of the first test: 625 servers, 160 leaves, 160 spines, 80 cores.
+    assert (p.tiers, p.switches) == (3, {"leaf": 160, "spine": 160, "core": 80})
+    assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 5_120}
+    assert qty(p, "NIC") == 0 and not [line for line in p.bom if line.category == "nic"]
+    assert any(note.code == "note.nics_built_in" for note in p.notes)
+    # Server end: 625 servers * 4 cages, one flat-top module each (rails 2k and 2k+1 share cage k).
+    assert qty(p, "TWIN-SR-FLT") == 625 * 4 == 2_500
+    assert qty(p, "SINGLE-SR") == 0
+    # Switch ends as before: 2,504 leaf downlink cages + 4 * 2,560 cages up the tiers, finned modules.
+    assert qty(p, "TWIN-SR") == 12_744
+    # The splitter fits the leaf's 800G cage but not the DGX's cage (two rails, two leaves): never used.
+    assert qty(p, "SPLIT-1x2") == 0
+    assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per link: a DGX cage has two
+    subtotal = 400 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50
+    assert subtotal == 24_006_000
+    assert p.subtotal == subtotal
+    assert p.discount == 1_800_450.00  # 7.5 %
+    assert p.total_cost == 22_205_550.00
+    # No NIC power either: the server's power_w includes its NICs.
+    assert p.power_typical_w == 400 * 1_000 + 12_744 * 15 + 2_500 * 15 == 628_660
+    assert p.power_max_w == 400 * 1_800 + 12_744 * 15 + 2_500 * 15 == 948_660
+    assert p.rack_units == 400 * 2
+
+    # The same server bought as separate single-port NIC cards (the old reading of the DGX): the quote
+    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 34,006,000), the twin-port
+    # module costing two single-port ones here.
+    cards = plan(DesignSpec(server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku="DGXH"),
+                            optics=(TWIN_SR, SINGLE_SR), **kwargs))
+    assert qty(cards, "NIC") == 5_000 and qty(cards, "SINGLE-SR") == 5_000
+    assert cards.subtotal == 34_006_000
+    assert cards.subtotal - p.subtotal == 5_000 * 2_000

@@ -12,7 +12,7 @@ from apps.engine.racks import place, raw_lengths
 from apps.engine.spec import InfeasibleSpec, Optic, RackLayout, SpecError
 from apps.engine.topology import device_layout, size_fabric
 
-from .builders import CABLES, FIBERS, OPTICS, spec, switch
+from .builders import CABLES, FIBERS, OPTICS, dgx, spec, switch
 
 # 16 servers per rack: an SU of 32 is [servers][leaf rack][servers]; 3 racks per row: one SU per row.
 COMPACT = RackLayout(servers_per_rack=16, racks_per_row=3, rack_width_m=0.6, row_pitch_m=2.4, slack_m=0.5)
@@ -160,3 +160,43 @@ def test_leaf_rack_stands_in_the_middle_or_at_the_end_of_its_scale_unit():
     with pytest.raises(SpecError) as err:
         spec(64, layout=replace(layout, leaf_rack="top")).validate()
     assert "layout.leaf_rack" in err.value.errors
+
+
+def test_a_dgx_twin_port_cage_takes_one_flat_top_module_for_two_adjacent_rails_and_a_cord_per_link():
+    # Compact racks and DACs/splitters in the catalog: a single-port NIC would get copper here.
+    p = plan(spec(2 * 32 * 8, server=dgx(), leaf=switch(64, twin=True), layout=COMPACT))
+    links = p.links
+    t0 = np.flatnonzero(links.tier == 0)
+    media = {i: p.media[i] for i in np.unique(links.medium[t0]).tolist()}
+    assert all(m.b_sku and m.kind in ("SR", "DR") for m in media.values())  # optics only, no copper, no splitter
+    assert {m.a_sku for m in media.values()} <= {"SR-2x400-FLT", "DR-2x400-FLT"}  # flat top at the server
+    assert {m.b_sku for m in media.values()} <= {"SR-2x400", "DR-2x400"}  # finned at the leaf
+    bom = by_sku(p)
+    server_cages = cages(links.a_dev[t0], links.a_port[t0], 2)
+    assert len(server_cages) == 64 * 4
+    assert bom.get("SR-2x400-FLT", 0) + bom.get("DR-2x400-FLT", 0) == 64 * 4
+    assert "NIC-CX7" not in bom and "SR-400" not in bom and not any(s.startswith("SPLIT-") for s in bom)
+    fibres = sum(qty for sku, qty in bom.items() if sku.startswith(("MMF-", "SMF-")))
+    optical = np.array([bool(m.b_sku) for m in p.media])[links.medium]
+    assert fibres == int(optical.sum()) and optical[t0].all()  # a DGX cage has two links, each its own cord
+    # The two links of one cage are rails 2k and 2k+1 of the server and land on two different leaves.
+    by_cage: dict = {}
+    for i in t0.tolist():
+        by_cage.setdefault((int(links.a_dev[i]), int(links.a_port[i]) // 2), []).append(i)
+    for (srv, cage), members in by_cage.items():
+        assert sorted(int(links.a_port[i]) for i in members) == [2 * cage, 2 * cage + 1]
+        assert len({int(links.b_dev[i]) for i in members}) == 2
+
+
+def test_a_dgx_cage_without_a_flat_top_twin_port_module_in_the_catalog_is_refused_on_the_server_leaf_tier():
+    finned = tuple(o for o in OPTICS if not o.flat_top)
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(256, server=dgx(), leaf=switch(64, twin=True), optics=finned))
+    assert list(err.value.errors) == ["cabling.server-leaf"]
+
+
+def test_a_flat_top_module_never_goes_into_a_switch_cage():
+    # Even when it is the cheapest twin-port module, switch cages keep finned ones.
+    cheap_flat = replace(OPTICS[4], price=1.0)
+    p = plan(spec(2_000, leaf=switch(64, twin=True), optics=OPTICS[:4] + (cheap_flat,), cables=()))
+    assert "SR-2x400-FLT" not in by_sku(p)

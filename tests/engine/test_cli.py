@@ -80,7 +80,10 @@ def test_cli_takes_switches_by_seed_sku_and_breakout(tmp_path):
     report = json.loads(result.stdout)
     skus = {line["sku"]: line for line in report["bom"]}
     assert skus["920-9N42F-00RI-7C0"]["qty"] == report["switches"]["leaf"] + report["switches"]["spine"]
-    assert skus["MCX75310AAS-NEAT"]["qty"] == 1024  # the DGX's default NIC, one per backend port
+    # The DGX's ConnectX-7s are built in: no NIC cards; its 4 twin-port cages take flat-top modules.
+    assert not [line for line in report["bom"] if line["category"] == "nic"]
+    assert skus["MMA4Z00-NS-FLT"]["qty"] == 128 * 4
+    assert any(w["code"] == "note.nics_built_in" for w in report["warning_codes"])
 
 
 def test_cli_alternatives_list_structures_and_mark_the_cheapest(tmp_path):

@@ -16,7 +16,9 @@ from apps.engine.spec import (AddressPools, CableAssembly, FiberCord, Infeasible
 from apps.engine.specio import spec_from_dict
 from apps.engine.topology import size_fabric
 
-from .builders import NIC, server, spec, switch
+from .builders import NIC, OPTICS, dgx, server, spec, switch
+
+OPTICS_FLT = OPTICS[-2]
 
 
 def placeholders(template: str) -> set[str]:
@@ -84,6 +86,9 @@ def seen_codes() -> dict[str, list[Message]]:
     refused(nic=replace(NIC, ports=3))
     refused(server=server(gbps=800), nic=replace(NIC, gbps=800))
     refused(discount_pct=150.0)
+    refused(server=replace(dgx(), nics_built_in="yes", ports_per_cage=3))
+    refused(server=replace(dgx(), nic_ports=7), planes=1)
+    refused(optics=(replace(OPTICS_FLT, flat_top=1),))
     # Structure.
     refused(leaf=switch(2, twin=True))
     with pytest.raises(InfeasibleSpec) as err:  # validation caps o at 16, which always leaves an uplink
@@ -120,6 +125,7 @@ def seen_codes() -> dict[str, list[Message]]:
                     "server": replace(server(), rack_units=8),
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
+    found.extend(plan(spec(1_000, server=dgx())).notes)
     for alt in alternatives(spec(5_000)):
         found.extend(m for _, m in alt.reason_messages)
     out: dict[str, list[Message]] = {}

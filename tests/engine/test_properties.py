@@ -13,7 +13,7 @@ from apps.engine.names import port_name_table
 from apps.engine.plan import plan
 from apps.engine.spec import InfeasibleSpec, RackLayout
 
-from .builders import server, spec, switch
+from .builders import dgx, server, spec, switch
 
 
 def check_plan(p) -> None:
@@ -97,14 +97,14 @@ def check_plan(p) -> None:
     switch_qty = sum(line.qty for line in p.bom if line.category == "switch")
     assert switch_qty == sum(p.switches.values()) == len(leaves) + sum(r in ("spine", "core") for r in role)
     nic_qty = sum(line.qty for line in p.bom if line.category == "nic")
-    assert nic_qty == p.servers * rails // s.nic_hw.ports
+    assert nic_qty == (0 if s.server.nics_built_in else p.servers * rails // s.nic_hw.ports)
     optical = np.array([bool(m.b_sku) for m in p.media])[links.medium]
     fibres = sum(line.qty for line in p.bom if line.category == "fiber")
     assert fibres == int(optical.sum())
     modules: dict[str, set] = defaultdict(set)
     assemblies: dict[str, set] = defaultdict(set)
     for t, (ra, rb) in pairs.items():
-        a_ppc = 1 if t == 0 else s.switch_hw(ra).ports_per_cage
+        a_ppc = s.server.ports_per_cage if t == 0 else s.switch_hw(ra).ports_per_cage
         b_ppc = s.switch_hw(rb).ports_per_cage
         for i in np.unique(links.medium[tier == t]).tolist():
             m = p.media[i]
@@ -122,12 +122,18 @@ def check_plan(p) -> None:
     cage_items: dict[tuple, set] = defaultdict(set)
     for t, (ra, rb) in pairs.items():
         sel = np.flatnonzero(tier == t)
-        a_ppc = 1 if t == 0 else s.switch_hw(ra).ports_per_cage
+        a_ppc = s.server.ports_per_cage if t == 0 else s.switch_hw(ra).ports_per_cage
         b_ppc = s.switch_hw(rb).ports_per_cage
         for i in sel.tolist():
             cage_items[(int(a_dev[i]), int(a_port[i]) // a_ppc)].add(item_at_a[i])
             cage_items[(int(b_dev[i]), int(b_port[i]) // b_ppc)].add(item_at_b[i])
     assert all(len(items) == 1 for items in cage_items.values())
+    # A server's twin-port cage takes a flat-top twin-port optic, never copper; switch cages never take flat tops.
+    used = [p.media[i] for i in np.unique(links.medium).tolist()]
+    flat = {o.sku for o in s.optics if o.flat_top}
+    if s.server.ports_per_cage > 1:
+        assert all(m.b_sku and m.a_sku in flat for m in used if m.tier == 0)
+    assert not any(m.b_sku in flat for m in used) and not any(m.a_sku in flat for m in used if m.tier > 0)
     for sku, cages in modules.items():
         assert bom[sku].qty == len(cages)
     for sku, cages in assemblies.items():
@@ -155,9 +161,12 @@ def specs(draw):
         rack_width_m=draw(st.sampled_from([0.6, 0.8])), row_pitch_m=draw(st.sampled_from([1.8, 2.4, 3.0])),
         slack_m=draw(st.sampled_from([0.5, 1.0, 3.0])), switches_per_rack=draw(st.integers(1, 20)),
     )
+    gpus_per_server = draw(st.sampled_from([1, 2, 4, 8]))
+    # Some servers are DGX-like: NICs built in, two rails per twin-port cage (an even number of rails).
+    built_in = rails % 2 == 0 and draw(st.booleans())
     return spec(
         draw(st.integers(1, 3_000)), leaf=leaf, spine=spine, planes=planes,
-        server=server(gpus=draw(st.sampled_from([1, 2, 4, 8])), ports=rails),
+        server=dgx(gpus=gpus_per_server, ports=rails) if built_in else server(gpus=gpus_per_server, ports=rails),
         oversubscription=draw(st.sampled_from([1.0, 1.5, 2.0, 3.0])), tiers=draw(st.sampled_from(["auto", 2, 3])),
         layout=layout, discount_pct=draw(st.sampled_from([0.0, 10.0])),
     )
@@ -183,6 +192,9 @@ def test_invariants_hold_for_random_specs(s):
     dict(gpus=5_000, leaf=switch(64), planes=8),
     dict(gpus=3_000, leaf=switch(64, twin=True), tiers=3, planes=2),
     dict(gpus=777, leaf=switch(32, twin=True), spine=switch(64), oversubscription=3.0),
+    dict(gpus=5_000, server=dgx(), leaf=switch(64, twin=True)),
+    dict(gpus=2_000, server=dgx(), leaf=switch(64), planes=2),
+    dict(gpus=999, server=dgx(), leaf=switch(32, twin=True), planes=8, tiers=3),
 ])
 def test_invariants_hold_for_the_fixed_specs(kwargs):
     check_plan(plan(spec(**kwargs)))

@@ -40,6 +40,17 @@ def test_servers_bring_their_default_nic_and_interconnects_load_with_connectors(
     assert any(c.legs == 2 for c in cat.cables)
 
 
+def test_dgx_and_hgx_b300_have_their_backend_nics_built_in_and_dgx_cages_hold_two_ports():
+    cat = seed_catalog()
+    cages = {sku: (s.nics_built_in, s.ports_per_cage) for sku, s in cat.servers.items()}
+    assert cages["DGXH-G640F+P2EDI36"] == cages["DGXB-G1440+P2CMI36"] == (True, 2)
+    assert cages["90SF02H1-M00030"] == (True, 1)  # ConnectX-8 on the HGX B300 baseboard
+    assert cages["SYS-821GE-TNHR"] == (False, 1)  # PCIe ConnectX-7 cards, bought separately
+    flat = {o.sku: o for o in cat.optics if o.flat_top}
+    assert {"MMA4Z00-NS-FLT", "MMS4X00-NM-FLT"} <= set(flat)
+    assert all(o.ports == 2 and o.gbps == 800 and o.port_gbps == 400 for o in flat.values())
+
+
 def test_a_malformed_seed_file_names_the_file_entry_and_key(tmp_path):
     (tmp_path / "nics.yaml").write_text("- sku: X1\n  ports: two\n  port_gbps: 400\n  form_factor: OSFP\n")
     with pytest.raises(CatalogError) as err:

@@ -66,3 +66,26 @@ def test_interconnects_that_are_not_a_list_are_a_field_error(kind):
     with pytest.raises(SpecError) as caught:
         spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, kind: 5})
     assert set(caught.value.errors) == {kind}
+
+
+def test_server_nics_built_in_and_ports_per_cage_are_checked_by_field():
+    from dataclasses import replace
+
+    from .builders import dgx
+    with pytest.raises(SpecError) as err:
+        spec(64, server=replace(dgx(), nics_built_in="yes", ports_per_cage=3)).validate()
+    assert {"server.nics_built_in", "server.ports_per_cage"} <= set(err.value.errors)
+    with pytest.raises(SpecError) as err:
+        spec(64, server=replace(dgx(), nic_ports=7, ports_per_cage=2)).validate()
+    assert "server.ports_per_cage" in err.value.errors
+
+
+def test_spec_from_dict_takes_built_in_nics_and_twin_port_cages_inline_and_round_trips():
+    data = {"gpus": 64, "server": {**SERVER, "nics_built_in": True, "ports_per_cage": 2},
+            "leaf": {"ports": 64, "gbps": 400}}
+    s = spec_from_dict(data)
+    assert (s.server.nics_built_in, s.server.ports_per_cage) == (True, 2)
+    assert spec_from_dict(spec_to_dict(s)) == s
+    with pytest.raises(SpecError) as err:
+        spec_from_dict({**data, "server": {**SERVER, "ports_per_cage": "two"}})
+    assert list(err.value.errors) == ["server.ports_per_cage"]

@@ -41,16 +41,16 @@ def test_member_comments_and_every_member_reads_it(version, member_api, owner_ap
 
 def test_comment_is_anchored_to_a_device_or_a_bom_line_of_the_version(version, member_api):
     spine = DeviceRecord.objects.filter(version=version, role="spine").order_by("index").first()
-    nic_line = BomLineRecord.objects.get(version=version, category="nic")
+    optic_line = BomLineRecord.objects.get(version=version, sku="MMA4Z00-NS-FLT")  # the DGX H100 server-end module
 
     on_device = member_api.post(comments_url(version), {
         "body": "Dual-homed?", "anchor_type": "device", "anchor_ref": spine.name}, format="json")
     on_line = member_api.post(comments_url(version), {
-        "body": "Customer has these in stock.", "anchor_type": "bom_line", "anchor_ref": nic_line.sku}, format="json")
+        "body": "Customer has these in stock.", "anchor_type": "bom_line", "anchor_ref": optic_line.sku}, format="json")
 
     assert on_device.status_code == on_line.status_code == 201
     assert (on_device.json()["anchor_type"], on_device.json()["anchor_ref"]) == ("device", spine.name)
-    assert (on_line.json()["anchor_type"], on_line.json()["anchor_ref"]) == ("bom_line", nic_line.sku)
+    assert (on_line.json()["anchor_type"], on_line.json()["anchor_ref"]) == ("bom_line", optic_line.sku)
 
 
 def test_comment_is_anchored_to_a_pod_of_a_three_tier_version(project, member, generate):

@@ -51,9 +51,10 @@ def test_diff_of_versions_with_different_gpu_counts_has_exact_bom_and_cost_delta
         expected = "added" if sku not in lines_a else "removed" if sku not in lines_b else (
             "same" if lines_a[sku] == lines_b[sku] else "changed")
         assert line.status == expected, sku
-    nic = by_sku["MCX75310AAS-NEAT"]
-    assert (nic.status, nic.qty_a, nic.qty_b, nic.unit_price_a) == ("changed", 64, 128, Decimal("2450.00"))
-    assert nic.total_delta == Decimal("156800.00")
+    # The DGX H100's NICs are built in; its twin-port cages take a flat-top module each: 8 -> 16 servers * 4.
+    flat = by_sku["MMA4Z00-NS-FLT"]
+    assert (flat.status, flat.qty_a, flat.qty_b, flat.unit_price_a) == ("changed", 32, 64, Decimal("1400.00"))
+    assert flat.total_delta == Decimal("44800.00")
 
     totals = {row.key: row for row in diff.totals}
     assert totals["total_cost"].delta == version_2.total_cost - version.total_cost
@@ -110,8 +111,8 @@ def test_diff_api_answers_exact_decimal_strings(version, version_2, project, mem
     totals = {row["key"]: row for row in body["totals"]}
     assert Decimal(totals["total_cost"]["delta"]) == version_2.total_cost - version.total_cost
     assert totals["total_cost"]["a"] == str(version.total_cost)
-    nic = next(line for line in body["bom"] if line["sku"] == "MCX75310AAS-NEAT")
-    assert (nic["qty_delta"], nic["total_delta"]) == (64, "156800.00")
+    flat = next(line for line in body["bom"] if line["sku"] == "MMA4Z00-NS-FLT")
+    assert (flat["qty_delta"], flat["total_delta"]) == (32, "44800.00")
     assert body["inputs"] == [{"field": "gpus", "label": "GPUs", "a": "64", "b": "128"}]
     assert body["bom_counts"]["changed"] >= 1
 
@@ -160,8 +161,8 @@ def test_diff_workbook_opens_with_the_expected_rows(version, version_2, project,
     assert rows[0][:7] == ("SKU", "Description", "Category", "Status", "Qty A", "Qty B", "Qty change")
     by_sku = {row[0]: row for row in rows[1:]}
     assert set(by_sku) == set(bom(version)) | set(bom(version_2))
-    assert by_sku["MCX75310AAS-NEAT"][3:7] == ("changed", 64, 128, 64)
-    assert Decimal(str(by_sku["MCX75310AAS-NEAT"][11])) == Decimal("156800")
+    assert by_sku["MMA4Z00-NS-FLT"][3:7] == ("changed", 32, 64, 32)
+    assert Decimal(str(by_sku["MMA4Z00-NS-FLT"][11])) == Decimal("44800")
     assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == f"A1:L{len(rows)}"
     assert AuditEvent.objects.filter(action="exported", data__kind="diff_xlsx").count() == 1
 
@@ -177,7 +178,7 @@ def test_diff_page_shows_two_pickers_and_the_versions_side_by_side(version, vers
     assert 'id="diff-a"' in empty.content.decode() and "diff-bom" not in empty.content.decode()
     html = page.content.decode()
     assert "Fabric A v1" in html and "Fabric A v2" in html
-    assert 'class="bom-changed" data-sku="MCX75310AAS-NEAT"' in html
+    assert 'class="bom-changed" data-sku="MMA4Z00-NS-FLT"' in html
     assert 'data-field="gpus"' in html
     assert page.context["diff"].b.pk == version_2.pk
 

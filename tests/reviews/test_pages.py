@@ -34,7 +34,7 @@ def review_url(name, version, **extra) -> str:
 
 def test_design_page_shows_the_review_badge_panel_and_the_member_actions(version, member):
     comment_create(version=version, author=member, body="Ask @olivia about optics", anchor_type="bom_line",
-                   anchor_ref="MCX75310AAS-NEAT")
+                   anchor_ref="MMA4Z00-NS-FLT")
 
     html = design_page(client_for(member), version).content.decode()
 
@@ -42,7 +42,7 @@ def test_design_page_shows_the_review_badge_panel_and_the_member_actions(version
     assert 'id="panel-review"' in html and 'id="comment-form"' in html
     assert 'id="review-submit"' in html and 'id="review-approve"' not in html
     assert '<span class="mention" data-user="olivia">@olivia</span>' in html
-    assert 'data-bom-sku="MCX75310AAS-NEAT"' in html
+    assert 'data-bom-sku="MMA4Z00-NS-FLT"' in html
     assert 'id="tab-diff"' in html
 
 

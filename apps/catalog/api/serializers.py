@@ -82,7 +82,8 @@ class ServerModelSerializer(CatalogItemSerializer):
         model = ServerModel
         fields = ITEM_FIELDS + [
             "gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "backend_ports", "backend_gbps", "default_nic",
-            "frontend_ports", "frontend_gbps", "rack_units", "power_w",
+            "frontend_ports", "frontend_gbps", "rack_units", "power_w", "backend_nics_built_in",
+            "backend_ports_per_cage",
         ] + PRICE_FIELDS
 
 
@@ -91,6 +92,7 @@ class TransceiverSerializer(CatalogItemSerializer):
         model = Transceiver
         fields = ITEM_FIELDS + [
             "form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w",
+            "flat_top",
         ] + PRICE_FIELDS
 
 

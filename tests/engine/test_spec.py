@@ -66,3 +66,21 @@ def test_interconnects_that_are_not_a_list_are_a_field_error(kind):
     with pytest.raises(SpecError) as caught:
         spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, kind: 5})
     assert set(caught.value.errors) == {kind}
+
+
+@pytest.mark.parametrize("item", [{"sku": [1]}, {"sku": {"a": 1}}, [1], {"sku": None}])
+def test_interconnect_sku_that_is_not_text_is_a_field_error(item):
+    with pytest.raises(SpecError) as caught:
+        spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, "cables": [item]})
+    assert set(caught.value.errors) <= {"cables[0]", "cables[0].sku"} and caught.value.errors
+
+
+@pytest.mark.parametrize("field, value", [
+    ("oversubscription", 10 ** 400), ("discount_pct", -(10 ** 400)),
+    ("layout", {"row_pitch_m": 10 ** 400}), ("server", {**SERVER, "price": 10 ** 400}),
+])
+def test_numbers_too_large_for_a_float_are_a_field_error(field, value):
+    with pytest.raises(SpecError) as caught:
+        spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400, "price": 1}, field: value})
+    name = {"layout": "layout.row_pitch_m", "server": "server.price"}.get(field, field)
+    assert list(caught.value.errors) == [name]

@@ -18,3 +18,57 @@ def exception_handler(exc, context):
 
 def validation_error(field: str, message: str) -> exceptions.ValidationError:
     return exceptions.ValidationError({field: [message]})
+
+
+ERROR_SCHEMAS = {
+    "ErrorDetail": {
+        "type": "object",
+        "description": "Not authenticated, not allowed, not found, or a body that could not be parsed.",
+        "properties": {"detail": {"type": "string"}},
+        "required": ["detail"],
+    },
+    "FieldErrors": {
+        "type": "object",
+        "description": "Bad input, nothing changed: each field (dotted for nested inputs, `non_field_errors` "
+                       "for the whole) with its messages; `detail` when the body could not be parsed.",
+        "additionalProperties": {},
+    },
+}
+_METHODS = ("get", "put", "patch", "post", "delete")
+
+
+def _error(description: str, name: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
+
+
+def document_error_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: document the error answers every endpoint can give.
+
+    400 where a body or query parameters are taken (field errors, or `detail` for an unparsable
+    body), 403 where a login is needed, 404 where the path names an object. A 400 already documented
+    with its own shape (imports: `errors` by sheet and row) also admits field errors.
+    """
+    result.setdefault("components", {}).setdefault("schemas", {}).update(ERROR_SCHEMAS)
+    field_errors = {"$ref": "#/components/schemas/FieldErrors"}
+    for path, item in result.get("paths", {}).items():
+        for method in _METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            responses = operation.setdefault("responses", {})
+            parameters = operation.get("parameters", [])
+            takes_input = "requestBody" in operation or any(p.get("in") == "query" for p in parameters)
+            if takes_input:
+                if "400" not in responses:
+                    responses["400"] = _error("Bad input; nothing changed.", "FieldErrors")
+                else:
+                    for media in responses["400"].get("content", {}).values():
+                        schema = media.get("schema")
+                        if schema and schema != field_errors:
+                            media["schema"] = {"anyOf": [schema, field_errors]}
+            if operation.get("security") != [{}] and {} not in operation.get("security", [{}]):
+                responses.setdefault("403", _error("Not authenticated, or not allowed.", "ErrorDetail"))
+            if any(p.get("in") == "path" for p in parameters):
+                responses.setdefault("404", _error("No such object, or not visible to you.", "ErrorDetail"))
+    return result

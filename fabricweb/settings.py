@@ -136,6 +136,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "fabricweb.api.document_error_responses"],
     "ENUM_NAME_OVERRIDES": {
         "CatalogFormFactorEnum": "apps.catalog.models.FormFactor",
         "NicFormFactorEnum": "apps.catalog.models.NicFormFactor",

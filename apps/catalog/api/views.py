@@ -197,7 +197,7 @@ class SwitchNetboxExportView(APIView):
         tags=["catalog"],
         operation_id="catalog_switches_netbox_yaml",
         summary="A switch model as NetBox device-type YAML",
-        responses={(200, "application/yaml"): OpenApiTypes.STR},
+        responses={(200, "application/yaml"): OpenApiTypes.OBJECT},  # one device-type mapping
     )
     def get(self, request, pk: int):
         switch = get_object_or_404(selectors.switch_list(), pk=pk)

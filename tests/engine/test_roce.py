@@ -406,3 +406,15 @@ def test_configs_of_a_65536_gpu_design_stream_one_device_at_a_time():
 def test_small_nic_mtu_fix_advises_a_jumbo_mtu(three_tier):
     [warning] = by_code(roce_checklist(three_tier, RoceSettings.from_dict({"nic_mtu": 1500})), "mtu", "warning")
     assert "mtu 9000" in warning.fix
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"cnp_dscp": 10 ** 400}, "roce.cnp_dscp"),
+    ({"mtu": "1" * 5000}, "roce.mtu"),
+    ({"roce_mtu": "²"}, "roce.roce_mtu"),  # a digit to str.isdigit(), not to int()
+    ({"roce_mtu": "1" * 5000}, "roce.roce_mtu"),
+])
+def test_roce_numbers_python_cannot_convert_are_field_errors(changes, field):
+    with pytest.raises(SpecError) as caught:
+        RoceSettings.from_dict({**RoceSettings().to_dict(), **changes})
+    assert field in caught.value.errors

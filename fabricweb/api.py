@@ -1,6 +1,7 @@
 """Shared REST framework plumbing: one error shape for every bad input."""
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions, status
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, parsers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -14,6 +15,16 @@ def exception_handler(exc, context):
             detail = {"non_field_errors": [str(m) for m in exc.messages]}
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, with JSON nested past Python's stack a 400 like any other unparsable body."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError(_("JSON parse error - %s") % _("nested too deeply")) from None
 
 
 def validation_error(field: str, message: str) -> exceptions.ValidationError:

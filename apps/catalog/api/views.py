@@ -6,9 +6,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from fabricweb.api import JSONParser
 
 from .. import filtersets, selectors
 from ..excel import XLSX_CONTENT_TYPE, catalog_export_workbook, catalog_import_workbook
@@ -158,7 +160,7 @@ class NetboxImportView(APIView):
     """Files in multipart field `file` (repeatable), or YAML text in `yaml`; several documents per file allowed."""
 
     permission_classes = [permissions.IsAdminUser]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]  # JSONParser: nesting past the stack is a 400
 
     @extend_schema(
         tags=["catalog"],

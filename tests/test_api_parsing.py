@@ -1,0 +1,24 @@
+"""Request bodies the API cannot parse are a 400 with `detail`, whatever breaks the parser."""
+from __future__ import annotations
+
+import pytest
+
+from apps.projects.models import Customer
+
+pytestmark = pytest.mark.django_db
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("path", ["/api/customers/", "/api/catalog/import-netbox/", "/api/catalog/switches/"])
+def test_json_nested_past_the_stack_is_a_400_and_changes_nothing(staff_client, path):
+    response = staff_client.generic("POST", path, DEEP, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("JSON parse error")
+    assert not Customer.objects.exists()
+
+
+def test_json_with_an_integer_past_the_digit_limit_is_a_400(staff_client):
+    response = staff_client.generic("POST", "/api/customers/", '{"name": ' + "1" * 5000 + "}",
+                                    content_type="application/json")
+    assert response.status_code == 400 and "detail" in response.json()

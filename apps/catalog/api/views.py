@@ -14,6 +14,7 @@ from fabricweb.api import JSONParser
 
 from .. import filtersets, selectors
 from ..excel import XLSX_CONTENT_TYPE, catalog_export_workbook, catalog_import_workbook
+from ..forms import UPLOAD_LIMIT
 from ..netbox import NetboxSource, netbox_device_type_yaml, netbox_device_types_import
 from ..services import CatalogImportError
 from . import serializers as s
@@ -21,7 +22,6 @@ from .permissions import IsStaffOrReadOnly
 
 ITEM_SEARCH = ["sku", "model", "description", "manufacturer__name"]
 ITEM_ORDERING = ["sku", "model", "list_price", "manufacturer__name", "updated"]
-UPLOAD_LIMIT = 20 * 1024 * 1024
 
 
 class CatalogViewSet(viewsets.ModelViewSet):

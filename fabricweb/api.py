@@ -1,4 +1,5 @@
 """Shared REST framework plumbing: one error shape for every bad input."""
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, parsers, status
@@ -7,13 +8,19 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 
 def exception_handler(exc, context):
-    """Answer Django validation errors (raised by services) as field-level HTTP 400s."""
+    """Answer Django validation errors (raised by services) as field-level HTTP 400s, upload limits as 400s."""
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "error_dict"):
             detail = {field: [str(m) for e in errors for m in e.messages] for field, errors in exc.error_dict.items()}
         else:
             detail = {"non_field_errors": [str(m) for m in exc.messages]}
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+    # Django's upload limits (DATA_UPLOAD_MAX_*) would otherwise answer an HTML "Bad Request" page.
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"detail": _("The request body is too large; upload large inputs as files.")},
+                        status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        return Response({"detail": _("The request has too many fields.")}, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
 
 

@@ -22,3 +22,18 @@ def test_json_with_an_integer_past_the_digit_limit_is_a_400(staff_client):
     response = staff_client.generic("POST", "/api/customers/", '{"name": ' + "1" * 5000 + "}",
                                     content_type="application/json")
     assert response.status_code == 400 and "detail" in response.json()
+
+
+def test_a_body_over_the_memory_limit_is_a_400_with_detail_not_an_html_page(staff_client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    response = staff_client.post("/api/catalog/import-netbox/", {"yaml": "a" * 4096}, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"detail": "The request body is too large; upload large inputs as files."}
+
+
+def test_a_form_with_too_many_fields_is_a_400_with_detail(staff_client, settings):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    response = staff_client.post("/api/customers/", {f"f{i}": "x" for i in range(20)}, format="multipart")
+    assert response.status_code == 400
+    assert response.json() == {"detail": "The request has too many fields."}
+    assert not Customer.objects.exists()

@@ -2,7 +2,8 @@
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
-from rest_framework import exceptions, parsers, status
+from rest_framework import exceptions, parsers, serializers, status
+from rest_framework.fields import ProhibitNullCharactersValidator
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -32,6 +33,15 @@ class JSONParser(parsers.JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise exceptions.ParseError(_("JSON parse error - %s") % _("nested too deeply")) from None
+
+
+class SlugRelatedField(serializers.SlugRelatedField):
+    """DRF's SlugRelatedField refusing NUL characters before the lookup (PostgreSQL cannot compare them)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            ProhibitNullCharactersValidator()(data)
+        return super().to_internal_value(data)
 
 
 def validation_error(field: str, message: str) -> exceptions.ValidationError:

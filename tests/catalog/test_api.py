@@ -200,3 +200,19 @@ def test_control_characters_in_text_are_field_errors_and_nothing_saved(staff_cli
     assert not SwitchModel.objects.exists()
     response = staff_client.post(reverse("catalog-manufacturer-list"), {"name": "Acme\x00"}, format="json")
     assert response.status_code == 400 and "name" in response.json()
+
+
+@pytest.mark.parametrize("field, value", [("manufacturer", "NVI\x00DIA"), ("manufacturer", "x" * 5000)])
+def test_manufacturer_name_with_a_nul_or_absurd_length_is_a_400_on_that_field(staff_client, field, value):
+    response = staff_client.post(reverse("catalog-switch-list"), switch_payload(**{field: value}), format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == [field]
+    assert not SwitchModel.objects.exists()
+
+
+def test_server_default_nic_sku_with_a_nul_is_a_400_on_that_field(staff_client):
+    server = ServerModelFactory()
+    response = staff_client.patch(reverse("catalog-server-detail", kwargs={"pk": server.pk}),
+                                  {"default_nic": "MCX\x00"}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["default_nic"]

@@ -5,6 +5,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from fabricweb.api import SlugRelatedField
+
 from ..models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
 
 ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
@@ -33,7 +35,7 @@ class ManufacturerSerializer(serializers.ModelSerializer):
 class CatalogItemSerializer(serializers.ModelSerializer):
     """Runs the model's own clean() so the API refuses exactly what the admin and importers refuse."""
 
-    manufacturer = serializers.SlugRelatedField(slug_field="name", queryset=Manufacturer.objects.all())
+    manufacturer = SlugRelatedField(slug_field="name", queryset=Manufacturer.objects.all())
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
@@ -73,7 +75,7 @@ class NicModelSerializer(CatalogItemSerializer):
 
 
 class ServerModelSerializer(CatalogItemSerializer):
-    default_nic = serializers.SlugRelatedField(
+    default_nic = SlugRelatedField(
         slug_field="sku", queryset=NicModel.objects.all(), allow_null=True, required=False,
         help_text=_("SKU of the NIC the server ships with."),
     )

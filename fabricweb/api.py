@@ -1,8 +1,10 @@
 """Shared REST framework plumbing: one error shape for every bad input."""
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import JsonResponse
 from django.utils.translation import gettext as _
-from rest_framework import exceptions, parsers, serializers, status
+from django.views import defaults
+from rest_framework import exceptions, filters, parsers, serializers, status
 from rest_framework.fields import ProhibitNullCharactersValidator
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -33,6 +35,23 @@ class JSONParser(parsers.JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise exceptions.ParseError(_("JSON parse error - %s") % _("nested too deeply")) from None
+
+
+def page_not_found(request, exception, template_name="404.html"):
+    """handler404: an /api/ URL no route matches answers JSON like the API's own 404s; pages stay HTML."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return defaults.page_not_found(request, exception, template_name)
+
+
+class SearchFilter(filters.SearchFilter):
+    """DRF's SearchFilter with its refusals (e.g. a NUL character) on the `search` field, not a bare list."""
+
+    def get_search_terms(self, request):
+        try:
+            return super().get_search_terms(request)
+        except exceptions.ValidationError as exc:
+            raise exceptions.ValidationError({self.search_param: exc.detail}) from None
 
 
 class SlugRelatedField(serializers.SlugRelatedField):
@@ -74,7 +93,7 @@ def document_error_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: document the error answers every endpoint can give.
 
     400 where a body or query parameters are taken (field errors, or `detail` for an unparsable
-    body), 403 where a login is needed, 404 where the path names an object. A 400 already documented
+    body) and on deletes (refusals), 403 where a login is needed, 404 where the path names an object. A 400 already documented
     with its own shape (imports: `errors` by sheet and row) also admits field errors.
     """
     result.setdefault("components", {}).setdefault("schemas", {}).update(ERROR_SCHEMAS)
@@ -86,7 +105,9 @@ def document_error_responses(result, generator, request, public):
                 continue
             responses = operation.setdefault("responses", {})
             parameters = operation.get("parameters", [])
-            takes_input = "requestBody" in operation or any(p.get("in") == "query" for p in parameters)
+            # DELETE: refusals such as a catalog item in use or the project owner removed from members.
+            takes_input = (method == "delete" or "requestBody" in operation
+                           or any(p.get("in") == "query" for p in parameters))
             if takes_input:
                 if "400" not in responses:
                     responses["400"] = _error("Bad input; nothing changed.", "FieldErrors")

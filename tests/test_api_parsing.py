@@ -37,3 +37,22 @@ def test_a_form_with_too_many_fields_is_a_400_with_detail(staff_client, settings
     assert response.status_code == 400
     assert response.json() == {"detail": "The request has too many fields."}
     assert not Customer.objects.exists()
+
+
+@pytest.mark.parametrize("path", ["/api/catalog/cables/abc/", "/api/versions/x/bom/", "/api/no-such-endpoint/"])
+def test_an_api_url_that_matches_no_route_is_a_json_404(staff_client, path):
+    response = staff_client.get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json() == {"detail": "Not found."}
+
+
+def test_a_page_url_that_matches_no_route_stays_an_html_404(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+def test_a_search_term_with_a_nul_is_a_400_on_the_search_field(staff_client):
+    response = staff_client.get("/api/customers/", {"search": "a\x00b"})
+    assert response.status_code == 400
+    assert list(response.json()) == ["search"]

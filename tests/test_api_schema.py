@@ -50,3 +50,9 @@ def test_imports_document_both_their_row_errors_and_field_errors(schema, path):
 def test_structured_documents_are_documented_as_objects(schema, path, media):
     # A client (or schemathesis) parses JSON and YAML answers; a "string" schema never matches them.
     assert schema["paths"][path]["get"]["responses"]["200"]["content"][media]["schema"]["type"] == "object"
+
+
+def test_deletes_document_their_400_refusals(schema):
+    # e.g. a catalog item in use, or the owner removed from a project's members
+    missing = [name for name, op in operations(schema) if name.startswith("DELETE") and "400" not in op["responses"]]
+    assert missing == []

@@ -216,3 +216,15 @@ def test_server_default_nic_sku_with_a_nul_is_a_400_on_that_field(staff_client):
                                   {"default_nic": "MCX\x00"}, format="json")
     assert response.status_code == 400, response.content
     assert list(response.json()) == ["default_nic"]
+
+
+def test_manufacturer_name_with_control_characters_is_refused_like_every_catalog_text(staff_client):
+    response = staff_client.post(reverse("catalog-manufacturer-list"), {"name": "Bell\x07Co"}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["name"]
+    maker = ManufacturerFactory(name="Arista")
+    response = staff_client.patch(reverse("catalog-manufacturer-detail", kwargs={"pk": maker.pk}),
+                                  {"name": "Ari\x02sta"}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["name"]
+    maker.refresh_from_db()
+    assert maker.name == "Arista"

@@ -29,6 +29,14 @@ class ManufacturerSerializer(serializers.ModelSerializer):
             if Manufacturer.objects.filter(slug=slug).exists():
                 raise serializers.ValidationError({"slug": [_("Slug %(slug)s is taken; give another.") % {"slug": slug}]})
             attrs["slug"] = slug
+        # The model's own clean() (control characters), as CatalogItemSerializer does for items.
+        candidate = copy.copy(self.instance) if self.instance is not None else Manufacturer()
+        for field, value in attrs.items():
+            setattr(candidate, field, value)
+        try:
+            candidate.clean()
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
         return attrs
 
 

@@ -93,8 +93,9 @@ def document_error_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: document the error answers every endpoint can give.
 
     400 where a body or query parameters are taken (field errors, or `detail` for an unparsable
-    body) and on deletes (refusals), 403 where a login is needed, 404 where the path names an object. A 400 already documented
-    with its own shape (imports: `errors` by sheet and row) also admits field errors.
+    body) and on deletes (refusals), 403 where a login is needed, 404 where the path names an
+    object. A 400 already documented with its own shape (imports: `errors` by sheet and row) also
+    admits field errors.
     """
     result.setdefault("components", {}).setdefault("schemas", {}).update(ERROR_SCHEMAS)
     field_errors = {"$ref": "#/components/schemas/FieldErrors"}
@@ -116,7 +117,8 @@ def document_error_responses(result, generator, request, public):
                         schema = media.get("schema")
                         if schema and schema != field_errors:
                             media["schema"] = {"anyOf": [schema, field_errors]}
-            if operation.get("security") != [{}] and {} not in operation.get("security", [{}]):
+            security = operation.get("security", [])
+            if security and {} not in security:  # {} would mean "no login needed"
                 responses.setdefault("403", _error("Not authenticated, or not allowed.", "ErrorDetail"))
             if any(p.get("in") == "path" for p in parameters):
                 responses.setdefault("404", _error("No such object, or not visible to you.", "ErrorDetail"))

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
-from rest_framework import exceptions, filters, parsers, serializers, status
+from rest_framework import exceptions, filters, pagination, parsers, serializers, status
 from rest_framework.fields import ProhibitNullCharactersValidator
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -42,6 +42,12 @@ def page_not_found(request, exception, template_name="404.html"):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Not found.")}, status=404)
     return defaults.page_not_found(request, exception, template_name)
+
+
+class LimitOffsetPagination(pagination.LimitOffsetPagination):
+    """DRF's default pagination with a largest page: a ?limit= past the database's range was a 500."""
+
+    max_limit = 1000
 
 
 class SearchFilter(filters.SearchFilter):

@@ -126,7 +126,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
         "fabricweb.api.SearchFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "fabricweb.api.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "fabricweb.api.exception_handler",

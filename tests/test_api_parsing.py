@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from apps.projects.models import Customer
+from tests.projects.factories import CustomerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +57,11 @@ def test_a_search_term_with_a_nul_is_a_400_on_the_search_field(staff_client):
     response = staff_client.get("/api/customers/", {"search": "a\x00b"})
     assert response.status_code == 400
     assert list(response.json()) == ["search"]
+
+
+@pytest.mark.parametrize("params", [{"limit": "83632559719832092672"}, {"limit": "5", "offset": "9" * 30}])
+def test_a_page_size_or_offset_past_the_database_range_is_not_a_500(staff, staff_client, params):
+    CustomerFactory(created_by=staff)
+    response = staff_client.get("/api/customers/", params)
+    assert response.status_code == 200
+    assert len(response.json()["results"]) == (0 if "offset" in params else 1)

@@ -3,6 +3,9 @@ from django.utils.translation import gettext_lazy as _
 
 from .kinds import ITEM_KINDS
 
+# The same limit as the API's imports: a bigger upload is refused before it is read.
+UPLOAD_LIMIT = 20 * 1024 * 1024
+
 KIND_TITLES = {
     "switches": _("Switches"), "nics": _("NICs"), "servers": _("GPU servers"), "transceivers": _("Transceivers"),
     "cables": _("Cables"), "fibers": _("Fibre patch cords"),
@@ -18,9 +21,18 @@ class CatalogSearchForm(forms.Form):
     )
 
 
+def _check_size(upload):
+    if upload is not None and upload.size > UPLOAD_LIMIT:
+        raise forms.ValidationError(_("The file is larger than 20 MB."))
+    return upload
+
+
 class ExcelImportForm(forms.Form):
     file = forms.FileField(label=_("Excel workbook (.xlsx)"),
                            widget=forms.ClearableFileInput(attrs={"accept": ".xlsx"}))
+
+    def clean_file(self):
+        return _check_size(self.cleaned_data.get("file"))
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -33,10 +45,11 @@ class MultipleFileField(forms.FileField):
         super().__init__(*args, **kwargs)
 
     def clean(self, data, initial=None):
-        single = super().clean
+        def single(item):
+            return _check_size(super(MultipleFileField, self).clean(item, initial))
         if isinstance(data, (list, tuple)):
-            return [single(item, initial) for item in data if item]
-        return [single(data, initial)] if data else []
+            return [single(item) for item in data if item]
+        return [single(data)] if data else []
 
 
 class NetboxImportForm(forms.Form):

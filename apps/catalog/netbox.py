@@ -112,7 +112,7 @@ def _number(value: Any) -> float | None:
         return None
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past the float range
         return None
     return number if math.isfinite(number) else None
 
@@ -240,6 +240,12 @@ def netbox_rows(*, sources: list[NetboxSource]) -> tuple[list[CatalogRow], list[
             where = _(" (line %(line)s)") % {"line": mark.line + 1} if mark else ""
             issues.append(ImportIssue(source.name, None, "", _("Not valid YAML%(where)s: %(problem)s")
                                       % {"where": where, "problem": getattr(exc, "problem", None) or exc}))
+            continue
+        except (ValueError, RecursionError) as exc:  # past int()'s digit limit, or nested past the stack
+            problem = (_("nested too deeply") if isinstance(exc, RecursionError)
+                       else _("a number has too many digits"))
+            issues.append(ImportIssue(source.name, None, "", _("Not valid YAML%(where)s: %(problem)s")
+                                      % {"where": "", "problem": problem}))
             continue
         flat: list[Any] = []
         for document in documents:

@@ -56,11 +56,18 @@ def write_links_csv(plan_: Plan, path: Path | str) -> int:
 
 
 def _load(path: str) -> object:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError({"spec": [f"not UTF-8 text: byte {exc.start} cannot be decoded"]}) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise SpecError({"spec": [f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]}) from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise SpecError({"spec": [f"not valid JSON: {exc}"]}) from None
+    except RecursionError:
+        raise SpecError({"spec": ["not valid JSON: nested too deeply"]}) from None
 
 
 def _fail(errors: dict[str, list[str]]) -> int:

@@ -410,7 +410,7 @@ def _is_int(value: Any) -> bool:
 
 def _check_int(bad, name: str, value: Any, low: int, high: int) -> bool:
     if not _is_int(value):
-        bad(name, message("value.whole_number", value=repr(value)))
+        bad(name, message("value.whole_number", value=_short_repr(value)))
         return False
     if value < low:
         bad(name, message("value.int_at_least", low=low, value=value))
@@ -421,11 +421,24 @@ def _check_int(bad, name: str, value: Any, low: int, high: int) -> bool:
     return True
 
 
+def _finite(value: int | float) -> bool:
+    """Whether `value` is a finite number a float can hold (JSON allows integers of any size)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _short_repr(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def _check_number(bad, name: str, value: Any, low: float, high: float = math.inf, *, open_low: bool = False,
                   hint: Message | None = None) -> bool:
     """Whether `value` is a finite number in range; else reports why (`hint` explains the range, not for open_low)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        bad(name, message("value.number", value=repr(value)))
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
+        bad(name, message("value.number", value=_short_repr(value)))
         return False
     extra = {"hint": hint} if hint is not None else {}
     suffix = "_hint" if hint is not None else ""

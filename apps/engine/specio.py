@@ -102,7 +102,7 @@ def _items(values: Any, name: str, cls, pool: tuple, errs: _Errors) -> tuple:
         where = f"{name}[{i}]"
         if isinstance(value, str) or (isinstance(value, dict) and set(value) == {"sku"}):
             sku = value if isinstance(value, str) else value["sku"]
-            if sku in by_sku:
+            if isinstance(sku, str) and sku in by_sku:
                 out.append(by_sku[sku])
             else:
                 errs.add(f"{where}.sku", message("catalog.unknown_sku", kind=name[:-1], sku=repr(sku)))

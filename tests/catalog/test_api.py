@@ -222,3 +222,31 @@ def test_a_server_whose_cages_do_not_divide_its_backend_ports_is_a_field_error(s
     response = staff_client.post(reverse("catalog-server-list"), payload, format="json")
     assert response.status_code == 400 and "backend_ports_per_cage" in response.json(), response.json()
     assert not ServerModel.objects.filter(sku="SRV-7").exists()
+
+
+@pytest.mark.parametrize("field, value", [("manufacturer", "NVI\x00DIA"), ("manufacturer", "x" * 5000)])
+def test_manufacturer_name_with_a_nul_or_absurd_length_is_a_400_on_that_field(staff_client, field, value):
+    response = staff_client.post(reverse("catalog-switch-list"), switch_payload(**{field: value}), format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == [field]
+    assert not SwitchModel.objects.exists()
+
+
+def test_server_default_nic_sku_with_a_nul_is_a_400_on_that_field(staff_client):
+    server = ServerModelFactory()
+    response = staff_client.patch(reverse("catalog-server-detail", kwargs={"pk": server.pk}),
+                                  {"default_nic": "MCX\x00"}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["default_nic"]
+
+
+def test_manufacturer_name_with_control_characters_is_refused_like_every_catalog_text(staff_client):
+    response = staff_client.post(reverse("catalog-manufacturer-list"), {"name": "Bell\x07Co"}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["name"]
+    maker = ManufacturerFactory(name="Arista")
+    response = staff_client.patch(reverse("catalog-manufacturer-detail", kwargs={"pk": maker.pk}),
+                                  {"name": "Ari\x02sta"}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["name"]
+    maker.refresh_from_db()
+    assert maker.name == "Arista"

@@ -141,3 +141,23 @@ def test_switch_exports_to_netbox_yaml_and_imports_back(user_client, staff_clien
     back = SwitchModel.objects.get(sku="Z9864F-ON")
     assert (back.cages, back.cage_gbps, back.cage_form_factor, back.rack_units) == (64, 800, "OSFP", 2)
     assert (back.power_typical_w, back.power_max_w) == (1080, 2250)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("a: " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    (device_type("800gbase-x-osfp").replace("u_height: 2", "u_height: " + "9" * 5000), "too many digits"),
+], ids=["deep-nesting", "5000-digit-number"])
+def test_yaml_python_cannot_load_is_a_400_naming_the_problem(staff_client, text, problem):
+    response = staff_client.post(reverse("catalog-import-netbox"), {"yaml": text}, format="json")
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["message"].startswith("Not valid YAML") and problem in error["message"]
+    assert not SwitchModel.objects.exists() and not Manufacturer.objects.exists()
+
+
+def test_a_number_past_the_float_range_is_a_field_error(staff_client):
+    text = device_type("800gbase-x-osfp").replace("u_height: 2", "u_height: " + "9" * 400)
+    response = staff_client.post(reverse("catalog-import-netbox"), {"yaml": text}, format="json")
+    assert response.status_code == 400
+    assert [e["column"] for e in response.json()["errors"]] == ["u_height"]
+    assert not SwitchModel.objects.exists()

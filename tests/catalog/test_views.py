@@ -140,3 +140,22 @@ def test_catalog_scale_up_domain_counts_gpus_in_chinese(client, seeded):
     html = client.get(reverse("catalog:index")).content.decode()
     assert "(8 个 GPU)" in html
     assert " GPUs)" not in html
+
+
+def test_excel_upload_over_the_size_limit_is_refused_on_the_file_field(client, seeded, monkeypatch):
+    monkeypatch.setattr("apps.catalog.forms.UPLOAD_LIMIT", 1024)
+    signed_in(client, staff=True)
+    upload = SimpleUploadedFile("big.xlsx", catalog_export_workbook(), content_type=XLSX)
+    response = client.post(reverse("catalog:import-excel"), {"file": upload})
+    assert response.status_code == 200
+    assert [str(e) for e in response.context["excel_form"].errors["file"]] == ["The file is larger than 20 MB."]
+
+
+def test_netbox_upload_over_the_size_limit_is_refused_on_the_files_field(client, monkeypatch):
+    monkeypatch.setattr("apps.catalog.forms.UPLOAD_LIMIT", 10)
+    signed_in(client, staff=True)
+    upload = SimpleUploadedFile("big.yaml", b"manufacturer: Arista\n" * 10, content_type="application/yaml")
+    response = client.post(reverse("catalog:import-netbox"), {"files": [upload]})
+    assert response.status_code == 200
+    assert [str(e) for e in response.context["netbox_form"].errors["files"]] == ["The file is larger than 20 MB."]
+    assert not SwitchModel.objects.exists()

@@ -367,3 +367,17 @@ def test_panels_for_generated_versions_stay_off_until_the_version_is_ready(clien
 def test_a_panel_needs_a_known_slot():
     with pytest.raises(ValueError):
         DesignPanel(key="x", template_name="x.html", slot="sidebar")
+
+
+def test_new_version_form_ignores_a_from_of_non_ascii_digits(client_for_member, project, ready_version):
+    # "²" and "٣" are digits to str.isdigit(); neither is a version id.
+    form_url = url("version-create", project, design_pk=ready_version.design_id)
+    for ignored in ("²", "1²"):
+        page = client_for_member.get(form_url, {"from": ignored})
+        assert page.status_code == 200
+        assert page.context["source_version"] == ready_version
+
+
+def test_design_page_ignores_a_traffic_choice_of_non_ascii_digits(client_for_member, project, ready_version):
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk), {"traffic": "²"})
+    assert page.status_code == 200

@@ -152,3 +152,16 @@ def test_cli_reads_stdin_and_size_prints_counts_without_links():
     sizing = json.loads(result.stdout)
     assert sizing["switches"] == {"leaf": 80, "spine": 40, "core": 0}
     assert sizing["max_gpus"] == 8_192
+
+
+@pytest.mark.parametrize("content", [
+    b'{"gpus": ' + b"1" * 5000 + b"}",  # past Python's digit limit for int()
+    b"\xff\xfe{}",  # not UTF-8
+    b"[" * 100_000 + b"]" * 100_000,  # deeper than the JSON decoder's recursion limit
+], ids=["huge-integer", "not-utf8", "deep-nesting"])
+def test_cli_rejects_unreadable_spec_files_without_a_traceback(tmp_path, content):
+    path = tmp_path / "spec.json"
+    path.write_bytes(content)
+    result = run(["plan", str(path)])
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("spec: ") and "Traceback" not in result.stderr

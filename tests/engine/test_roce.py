@@ -434,3 +434,15 @@ def test_split_cages_get_a_breakout_table_naming_every_parent_port_and_native_mo
     assert {port_name(leaf, 2 * (p // 2)) for p in range(128) if port_name(leaf, p) in config["PORT"]} <= set(breakout)
     native = next(name for name in default_configs if name.startswith("leaf/"))
     assert "BREAKOUT_CFG" not in json.loads(default_configs[native])
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"cnp_dscp": 10 ** 400}, "roce.cnp_dscp"),
+    ({"mtu": "1" * 5000}, "roce.mtu"),
+    ({"roce_mtu": "²"}, "roce.roce_mtu"),  # a digit to str.isdigit(), not to int()
+    ({"roce_mtu": "1" * 5000}, "roce.roce_mtu"),
+])
+def test_roce_numbers_python_cannot_convert_are_field_errors(changes, field):
+    with pytest.raises(SpecError) as caught:
+        RoceSettings.from_dict({**RoceSettings().to_dict(), **changes})
+    assert field in caught.value.errors

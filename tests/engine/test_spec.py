@@ -89,3 +89,21 @@ def test_spec_from_dict_takes_built_in_nics_and_twin_port_cages_inline_and_round
     with pytest.raises(SpecError) as err:
         spec_from_dict({**data, "server": {**SERVER, "ports_per_cage": "two"}})
     assert list(err.value.errors) == ["server.ports_per_cage"]
+
+
+@pytest.mark.parametrize("item", [{"sku": [1]}, {"sku": {"a": 1}}, [1], {"sku": None}])
+def test_interconnect_sku_that_is_not_text_is_a_field_error(item):
+    with pytest.raises(SpecError) as caught:
+        spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400}, "cables": [item]})
+    assert set(caught.value.errors) <= {"cables[0]", "cables[0].sku"} and caught.value.errors
+
+
+@pytest.mark.parametrize("field, value", [
+    ("oversubscription", 10 ** 400), ("discount_pct", -(10 ** 400)),
+    ("layout", {"row_pitch_m": 10 ** 400}), ("server", {**SERVER, "price": 10 ** 400}),
+])
+def test_numbers_too_large_for_a_float_are_a_field_error(field, value):
+    with pytest.raises(SpecError) as caught:
+        spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400, "price": 1}, field: value})
+    name = {"layout": "layout.row_pitch_m", "server": "server.price"}.get(field, field)
+    assert list(caught.value.errors) == [name]

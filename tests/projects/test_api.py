@@ -351,3 +351,13 @@ def test_schema_for_project_routes_is_valid_and_warning_free():
         "/api/projects/{project_pk}/members/",
         "/api/projects/{project_pk}/members/{user_id}/",
     } <= set(schema["paths"])
+
+
+def test_owner_username_with_a_nul_is_a_400_on_owner_and_changes_nothing(user, user_client):
+    project = ProjectFactory(owner=user)
+    url = reverse("api-project-detail", kwargs={"pk": project.pk})
+    response = user_client.patch(url, {"owner": "us\x00er"}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["owner"]
+    project.refresh_from_db()
+    assert project.owner == user

@@ -5,6 +5,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from fabricweb.api import SlugRelatedField
+
 from ..models import Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
 
 ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
@@ -27,13 +29,21 @@ class ManufacturerSerializer(serializers.ModelSerializer):
             if Manufacturer.objects.filter(slug=slug).exists():
                 raise serializers.ValidationError({"slug": [_("Slug %(slug)s is taken; give another.") % {"slug": slug}]})
             attrs["slug"] = slug
+        # The model's own clean() (control characters), as CatalogItemSerializer does for items.
+        candidate = copy.copy(self.instance) if self.instance is not None else Manufacturer()
+        for field, value in attrs.items():
+            setattr(candidate, field, value)
+        try:
+            candidate.clean()
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
         return attrs
 
 
 class CatalogItemSerializer(serializers.ModelSerializer):
     """Runs the model's own clean() so the API refuses exactly what the admin and importers refuse."""
 
-    manufacturer = serializers.SlugRelatedField(slug_field="name", queryset=Manufacturer.objects.all())
+    manufacturer = SlugRelatedField(slug_field="name", queryset=Manufacturer.objects.all())
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
@@ -73,7 +83,7 @@ class NicModelSerializer(CatalogItemSerializer):
 
 
 class ServerModelSerializer(CatalogItemSerializer):
-    default_nic = serializers.SlugRelatedField(
+    default_nic = SlugRelatedField(
         slug_field="sku", queryset=NicModel.objects.all(), allow_null=True, required=False,
         help_text=_("SKU of the NIC the server ships with."),
     )

@@ -6,12 +6,15 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from fabricweb.api import JSONParser
+
 from .. import filtersets, selectors
 from ..excel import XLSX_CONTENT_TYPE, catalog_export_workbook, catalog_import_workbook
+from ..forms import UPLOAD_LIMIT
 from ..netbox import NetboxSource, netbox_device_type_yaml, netbox_device_types_import
 from ..services import CatalogImportError
 from . import serializers as s
@@ -19,7 +22,6 @@ from .permissions import IsStaffOrReadOnly
 
 ITEM_SEARCH = ["sku", "model", "description", "manufacturer__name"]
 ITEM_ORDERING = ["sku", "model", "list_price", "manufacturer__name", "updated"]
-UPLOAD_LIMIT = 20 * 1024 * 1024
 
 
 class CatalogViewSet(viewsets.ModelViewSet):
@@ -169,7 +171,7 @@ class NetboxImportView(APIView):
     """Files in multipart field `file` (repeatable), or YAML text in `yaml`; several documents per file allowed."""
 
     permission_classes = [permissions.IsAdminUser]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]  # JSONParser: nesting past the stack is a 400
 
     @extend_schema(
         tags=["catalog"],
@@ -208,7 +210,7 @@ class SwitchNetboxExportView(APIView):
         tags=["catalog"],
         operation_id="catalog_switches_netbox_yaml",
         summary="A switch model as NetBox device-type YAML",
-        responses={(200, "application/yaml"): OpenApiTypes.STR},
+        responses={(200, "application/yaml"): OpenApiTypes.OBJECT},  # one device-type mapping
     )
     def get(self, request, pk: int):
         switch = get_object_or_404(selectors.switch_list(), pk=pk)

@@ -216,7 +216,7 @@ def traffic_pattern_rows(analysis: TrafficAnalysis) -> list[dict[str, Any]]:
 def _chosen_analysis(request, version) -> TrafficAnalysis | None:
     """?traffic=<id> shows that analysis of the version (a re-run); otherwise the default one."""
     chosen = request.GET.get("traffic", "")
-    if chosen.isdigit():
+    if chosen.isascii() and chosen.isdigit():  # not "²", a digit to isdigit() only
         analysis = traffic_analysis_list(version=version).filter(pk=int(chosen)).first()
         if analysis is not None:
             return analysis

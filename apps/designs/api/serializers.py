@@ -110,13 +110,18 @@ class VersionBriefSerializer(serializers.ModelSerializer):
 class DesignSerializer(serializers.ModelSerializer):
     project = serializers.IntegerField(source="project_id", read_only=True)
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
-    version_count = serializers.IntegerField(read_only=True, default=None)
+    version_count = serializers.SerializerMethodField()
     latest_version = serializers.SerializerMethodField()
 
     class Meta:
         model = Design
         fields = ["id", "project", "name", "description", "created_by", "created_at", "version_count",
                   "latest_version"]
+
+    def get_version_count(self, design) -> int:
+        # Lists annotate the count; a single design (detail, create answer) counts its versions.
+        count = getattr(design, "version_count", None)
+        return count if count is not None else design.versions.count()
 
     @extend_schema_field(VersionBriefSerializer(allow_null=True))
     def get_latest_version(self, design):

@@ -125,7 +125,7 @@ class VersionCreateView(DesignFormMixin, View):
         self.design = project_design(project=self.project, pk=design_pk)
         source = str(self.request.GET.get("from") or self.request.POST.get("from") or "")
         versions = self.design.versions.order_by("-number")
-        if source.isdigit():
+        if source.isascii() and source.isdigit():  # not "²", a digit to isdigit() only
             self.source_version = project_version(project=self.project, pk=source)
             if self.source_version.design_id != self.design.pk:
                 self.source_version = versions.first()

@@ -257,7 +257,7 @@ class _Parser:
             return None
         try:
             number = float(value)
-        except ValueError:
+        except (ValueError, OverflowError):  # OverflowError: an integer past the float range
             self.error(path, "Enter a whole number.")
             return None
         if not math.isfinite(number) or number != int(number):
@@ -275,7 +275,7 @@ class _Parser:
             return None
         try:
             number = float(value)
-        except ValueError:
+        except (ValueError, OverflowError):  # OverflowError: an integer past the float range
             self.error(path, "Enter a number.")
             return None
         if not math.isfinite(number) or not lo <= number <= hi:
@@ -294,8 +294,10 @@ class _Parser:
     def choice(self, path: str, value: Any, choices: tuple) -> Any:
         if value in choices and not isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.strip().isdigit() and int(value) in choices:
-            return int(value)
+        text = value.strip() if isinstance(value, str) else ""
+        # ASCII digits only: "²" is a digit to str.isdigit() but not to int(); long strings exceed int()'s limit.
+        if text.isascii() and text.isdigit() and len(text) <= 12 and int(text) in choices:
+            return int(text)
         self.error(path, f"Must be one of {', '.join(str(c) for c in choices)}.")
         return None
 

@@ -3,6 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from fabricweb.api import SlugRelatedField
+
 from ..models import Customer, Project, ProjectMembership
 from ..selectors import customer_list_for_user, customer_user_can_manage, project_user_can_manage
 
@@ -44,7 +46,7 @@ class ProjectSerializer(serializers.ModelSerializer):
         help_text=_("Customer by name: the existing one with this name, or a new customer."),
     )
     customer_name = serializers.CharField(source="customer.name", read_only=True)
-    owner = serializers.SlugRelatedField(
+    owner = SlugRelatedField(
         slug_field="username",
         queryset=get_user_model().objects.filter(is_active=True),
         required=False,

@@ -137,7 +137,7 @@ class VersionRoceConfigsZipView(ReadyVersionMixin, generics.GenericAPIView):
 @extend_schema(
     summary="One device's RoCE config: a SONiC config_db.json fragment (switch) or an mlnx_qos script (server)",
     parameters=[OpenApiParameter("device_name", str, OpenApiParameter.PATH, description="device name")],
-    responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.BINARY),
+    responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
                (200, "text/x-shellscript"): OpenApiResponse(OpenApiTypes.STR),
                404: OpenApiResponse(description="no such device"), 409: OpenApiResponse(
                    description="not generated yet")},

@@ -7,7 +7,6 @@ from django.views import defaults
 from rest_framework import exceptions, filters, pagination, parsers, serializers, status
 from rest_framework.fields import ProhibitNullCharactersValidator
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 
 def exception_handler(exc, context):
@@ -24,6 +23,10 @@ def exception_handler(exc, context):
                         status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
         return Response({"detail": _("The request has too many fields.")}, status=status.HTTP_400_BAD_REQUEST)
+    # Imported here: rest_framework.views reads DEFAULT_PARSER_CLASSES, which names this module's JSONParser,
+    # so importing it at the top made "import fabricweb.api" circular (a celery worker failed to start).
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     return drf_exception_handler(exc, context)
 
 

@@ -220,6 +220,15 @@ def spec_error_details(exc: SpecError) -> dict[str, list[dict[str, Any]]]:
     return {path: [dict(msg.to_dict(), text=msg.text) for msg in messages] for path, messages in exc.details.items()}
 
 
+def summary_bom_notes(summary: Mapping[str, Any] | None) -> list[str]:
+    """The engine's notes about what the BOM leaves out on purpose ("note.*" codes), in the active language."""
+    codes = (summary or {}).get("warning_codes")
+    if not isinstance(codes, list):
+        return []
+    return [engine_text(str(item["code"]), item.get("params") or {}) for item in codes
+            if isinstance(item, Mapping) and str(item.get("code") or "").startswith("note.")]
+
+
 def summary_warnings(summary: Mapping[str, Any] | None) -> list[str]:
     """A stored version summary's points to raise in the review, in the active language.
 

@@ -293,3 +293,22 @@ def test_a_server_with_pcie_nic_cards_still_buys_them(project, member, seed, dja
     version = DesignVersion.objects.get(pk=job.version_id)
     nics = [line for line in BomLineRecord.objects.filter(version=version) if line.category == "nic"]
     assert [(line.sku, line.qty) for line in nics] == [("MCX75510AAS-NEAT", 64)]
+
+
+def test_the_bom_says_why_a_dgx_design_has_no_nic_line_on_the_page_and_in_the_workbook(queued_job, member, client,
+                                                                                      tmp_path):
+    import openpyxl
+
+    from apps.designs.exports.excel import version_workbook_write
+
+    design_generate_task.apply(args=[queued_job.pk])
+    version = DesignVersion.objects.get(pk=queued_job.version_id)
+    note = ("The 64 backend NIC ports (NVIDIA ConnectX-7 400G OSFP) are built into the 8 NVIDIA DGX H100 servers and "
+            "included in their price and power: the BOM lists no NIC cards.")
+    client.force_login(member)
+    url = reverse("designs:version-detail", kwargs={"project_pk": version.design.project_id, "version_pk": version.pk})
+    assert f"<p class=\"help\" data-bom-note>{note}</p>" in client.get(url).content.decode()
+    path = tmp_path / "fabric.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path), user=member)
+    bom_sheet = openpyxl.load_workbook(path, read_only=True)["BOM"]
+    assert note in [row[0] for row in bom_sheet.iter_rows(values_only=True) if row]

@@ -44,11 +44,12 @@ from typing import IO, Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import capfirst
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine_text import summary_warnings
+from ..engine_text import summary_bom_notes, summary_warnings
 from ..job_text import sheet_stage
 from ..models import BomLineRecord, DesignVersion, Role, Tier
 from .selectors import (
@@ -523,6 +524,8 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
                                "confirm them with the vendor before ordering."), "warning")])
     sheet.append([Styled(_("Quantities, unit prices and the discount (shaded) may be changed: extended prices, "
                            "subtotals and totals are formulas and follow."), "note")])
+    for note in summary_bom_notes(ctx.summary):  # e.g. NICs that come with the servers, so no NIC line
+        sheet.append([Styled(capfirst(note) + ".", "note")])
 
 
 # Cabling, IP plan, loopbacks, ASN plan ---------------------------------------------------------------------

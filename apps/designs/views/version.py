@@ -13,7 +13,7 @@ from django.views import View
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..api.topology import LEVELS
-from ..engine_text import alternative_label, alternative_reason, summary_warnings
+from ..engine_text import alternative_label, alternative_reason, summary_bom_notes, summary_warnings
 from ..job_text import job_error
 from ..models import DesignVersion
 from ..panels import design_panels_render
@@ -186,6 +186,7 @@ class VersionDetailView(VersionPageMixin, View):
                 cost_breakdown=cost_breakdown(lines),
                 alternatives=_alternatives(version),
                 warnings=summary_warnings(version.summary),
+                bom_notes=summary_bom_notes(version.summary),
                 structure_rows=structure_rows(version),
             )
         context["inputs"] = version_inputs(version)

@@ -32,9 +32,9 @@ class CatalogItemAdmin(admin.ModelAdmin):
 
 @admin.register(SwitchModel)
 class SwitchModelAdmin(CatalogItemAdmin):
-    list_display = ("sku", "manufacturer", "model", "asic", "cages", "cage_form_factor", "cage_gbps",
+    list_display = ("sku", "manufacturer", "model", "fabric", "asic", "cages", "cage_form_factor", "cage_gbps",
                     "breakout_modes", "rack_units", "power_typical_w", "list_price", "price_is_example", "active")
-    list_filter = ITEM_FILTERS + ("cage_form_factor", "cage_gbps", "asic")
+    list_filter = ITEM_FILTERS + ("fabric", "cage_form_factor", "cage_gbps", "asic")
 
     @admin.display(description=_("breakout modes"))
     def breakout_modes(self, obj):

@@ -39,9 +39,9 @@ def _kind(key, sheet, model, specific: tuple[str, ...], optional: tuple[str, ...
 MANUFACTURERS = CatalogKind("manufacturers", "Manufacturers", Manufacturer, ("name", "slug"), ("name",))
 SWITCHES = _kind(
     "switches", "Switches", SwitchModel,
-    ("asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "rack_units",
+    ("fabric", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "rack_units",
      "power_typical_w", "power_max_w"),
-    optional=("asic",),
+    optional=("fabric", "asic"),
 )
 NICS = _kind(
     "nics", "NICs", NicModel, ("ports", "port_gbps", "form_factor", "host_interface", "power_w"),

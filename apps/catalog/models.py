@@ -162,7 +162,17 @@ def _not_negative(errors: dict, field: str, value) -> None:
         errors.setdefault(field, []).append(_("Must not be negative."))
 
 
+class Fabric(models.TextChoices):
+    ETHERNET = "ethernet", _("Ethernet (RoCEv2)")
+    INFINIBAND = "infiniband", _("InfiniBand")
+
+
 class SwitchModel(CatalogItem):
+    fabric = models.CharField(
+        _("fabric"), max_length=16, choices=Fabric.choices, default=Fabric.ETHERNET,
+        help_text=_("Ethernet switches carry RoCEv2 (PFC/ECN, BGP, ECMP); InfiniBand switches are lossless by "
+                    "credit-based flow control and routed by the subnet manager. One fabric never mixes them."),
+    )
     asic = models.CharField(_("ASIC"), max_length=64, blank=True, default="")
     asic_tbps = models.DecimalField(
         _("ASIC Tb/s"), max_digits=6, decimal_places=2, validators=[MinValueValidator(Decimal("0"))]

@@ -8,6 +8,11 @@ Import rules:
   ("800gbase-osfp800", "400gbase-x-osfp-rhs", ...) both work;
 - management-only interfaces, non-physical ones (virtual, lag, ...) and ports below 100G
   (1000base-t management, 10/25G SFP) are not fabric ports and are skipped;
+- InfiniBand slugs (`infiniband-edr`, `-hdr`, `-ndr`, `-xdr`) make an InfiniBand switch: NetBox
+  lists IB ports, not cages, and NDR/XDR switches (Quantum-2, Quantum-X800) carry two ports per
+  OSFP cage, so 64 `infiniband-ndr` ports are 32 800G OSFP cages split 2x400G; HDR is one port
+  per QSFP56 cage, EDR one per QSFP28. Export writes one interface per port the same way, so a
+  switch imports back to the same cages; older generations (SDR..FDR) are below 100G, not fabric ports;
 - cages = the number of interfaces of the most common high-speed (speed, form factor);
   other high-speed interfaces are reported as a warning;
 - breakouts = the native mode plus the standard splits for that speed;
@@ -33,7 +38,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .kinds import SWITCHES
-from .models import FormFactor, SwitchModel
+from .models import Fabric, FormFactor, SwitchModel, parse_breakout
 from .services import CatalogImportError, CatalogRow, ImportIssue, ImportResult, catalog_rows_upsert
 
 MIN_FABRIC_GBPS = 100
@@ -63,7 +68,15 @@ NOT_PORTS = {"virtual", "bridge", "lag", "other", "other-wireless"}
 NOT_PORT_PREFIXES = ("ieee802.11", "gsm", "cdma", "lte", "4g", "5g", "t1", "e1", "t3", "e3", "xdsl", "docsis",
                      "bpon", "epon", "gpon", "xg-pon", "xgs-pon", "ng-pon", "10g-epon", "cisco-stackwise",
                      "juniper-vcp", "extreme-summitstack", "sonet-", "1gfc", "2gfc", "4gfc", "8gfc", "16gfc",
-                     "32gfc", "64gfc", "128gfc", "infiniband-", "moca", "bluetooth")
+                     "32gfc", "64gfc", "128gfc", "moca", "bluetooth")
+# NetBox InfiniBand slugs: (port Gb/s, cage form factor, ports per cage). Names carry no cage.
+INFINIBAND_TYPES: dict[str, tuple[float, str, int]] = {
+    "infiniband-sdr": (10, "", 1), "infiniband-ddr": (20, "", 1), "infiniband-qdr": (40, "", 1),
+    "infiniband-fdr10": (40, "", 1), "infiniband-fdr": (56, "", 1), "infiniband-edr": (100, FormFactor.QSFP28, 1),
+    "infiniband-hdr": (200, FormFactor.QSFP56, 1), "infiniband-ndr": (400, FormFactor.OSFP, 2),
+    "infiniband-xdr": (800, FormFactor.OSFP, 2),
+}
+INFINIBAND_TYPE_BY_GBPS = {gbps: slug for slug, (gbps, _ff, _n) in INFINIBAND_TYPES.items() if gbps >= 100}
 SPEED_RE = re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>[gtm]?)base", re.IGNORECASE)
 # Longest first: "qsfpdd" must win over a bare "qsfp", "qsfp112" over "qsfp".
 FORM_FACTOR_TOKENS = (
@@ -76,11 +89,18 @@ FORM_FACTOR_TOKENS = (
 class InterfaceKind:
     gbps: float  # 0 when the interface is not a physical port
     form_factor: str  # "" when the cage is not one the catalog knows
+    fabric: str = Fabric.ETHERNET
+    ports_per_cage: int = 1
 
 
 def _parse_type(slug: str) -> InterfaceKind | None:
     """(speed, form factor) of a NetBox interface type slug; None if the slug means nothing to us."""
     text = slug.strip().lower()
+    if text in INFINIBAND_TYPES:
+        gbps, form_factor, per_cage = INFINIBAND_TYPES[text]
+        return InterfaceKind(gbps, form_factor, Fabric.INFINIBAND, per_cage)
+    if text.startswith("infiniband-"):
+        return None
     if text in NOT_PORTS or text.startswith(NOT_PORT_PREFIXES):
         return InterfaceKind(0, "")
     match = SPEED_RE.match(text)
@@ -131,7 +151,7 @@ def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
     model = str(doc.get("model") or "").strip()
 
     interfaces = doc.get("interfaces")
-    counts: Counter[tuple[int, str]] = Counter()
+    counts: Counter[tuple[int, str, str, int]] = Counter()
     if not isinstance(interfaces, list) or not interfaces:
         issue("interfaces", _("Required: list the device's interfaces with name and type."))
         interfaces = []
@@ -151,11 +171,11 @@ def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
         kind = _parse_type(slug)
         if kind is None or (kind.gbps >= MIN_FABRIC_GBPS and not kind.form_factor):
             issue(f"{key}.type", _('Unknown interface type "%(type)s": expected a type such as 800gbase-x-osfp, '
-                                   '400gbase-x-qsfpdd or 400gbase-x-qsfp112.') % {"type": slug})
+                                   '400gbase-x-qsfpdd, 400gbase-x-qsfp112 or infiniband-ndr.') % {"type": slug})
             continue
         if kind.gbps < MIN_FABRIC_GBPS:
             continue  # management, console-speed and non-physical ports are not fabric ports
-        counts[(int(kind.gbps), kind.form_factor)] += 1
+        counts[(int(kind.gbps), kind.form_factor, kind.fabric, kind.ports_per_cage)] += 1
     if interfaces and not counts and len(issues) == start:
         issue("interfaces", _("No data interfaces of %(gbps)sG or faster.") % {"gbps": MIN_FABRIC_GBPS})
 
@@ -190,8 +210,9 @@ def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
     if len(issues) > start:
         return None
 
-    (gbps, form_factor), cages = max(counts.items(), key=lambda item: (item[1], item[0][0]))
-    others = sum(counts.values()) - cages
+    (port_gbps, form_factor, fabric, per_cage), ports = max(counts.items(), key=lambda item: (item[1], item[0][0]))
+    others = sum(counts.values()) - ports
+    cages, gbps = math.ceil(ports / per_cage), port_gbps * per_cage
     label = f"{manufacturer} {model}"
     if others:
         warnings.append(_("%(switch)s: %(n)s interface(s) of other types were not counted as cages.")
@@ -200,8 +221,10 @@ def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
         warnings.append(_("%(switch)s: no power draw in the file; power set to 0 W.") % {"switch": label})
     sku = part_number or slug or slugify(f"{manufacturer}-{model}")
     breakouts = STANDARD_BREAKOUTS.get(gbps, [f"1x{gbps}G"])
+    if per_cage > 1:  # a twin-port cage never runs as one port; its native mode is the split
+        breakouts = [mode for mode in breakouts if not mode.startswith("1x")]
     values: dict[str, Any] = {
-        "sku": sku, "manufacturer": manufacturer, "model": model,
+        "sku": sku, "manufacturer": manufacturer, "model": model, "fabric": fabric,
         "description": str(doc.get("comments") or "").strip()
         or _("Imported from the NetBox device-type library (%(slug)s).") % {"slug": slug or sku},
         "asic_tbps": Decimal(cages * gbps) / 1000, "cages": cages, "cage_form_factor": form_factor,
@@ -286,6 +309,9 @@ def netbox_device_type_yaml(*, switch: SwitchModel) -> str:
         (switch.cage_gbps, switch.cage_form_factor),
         f"{switch.cage_gbps}gbase-x-{switch.cage_form_factor.lower().replace('-', '')}",
     )
+    interfaces = [{"name": f"Ethernet{i}", "type": interface_type} for i in range(1, switch.cages + 1)]
+    if switch.fabric == Fabric.INFINIBAND:
+        interfaces = _infiniband_interfaces(switch)
     document: dict[str, Any] = {
         "manufacturer": switch.manufacturer.name,
         "model": switch.model,
@@ -294,7 +320,7 @@ def netbox_device_type_yaml(*, switch: SwitchModel) -> str:
         "u_height": switch.rack_units,
         "is_full_depth": True,
         "comments": switch.description,
-        "interfaces": [{"name": f"Ethernet{i}", "type": interface_type} for i in range(1, switch.cages + 1)],
+        "interfaces": interfaces,
         "power-ports": [
             {"name": f"PSU{i}", "type": "iec-60320-c20", "maximum_draw": round(switch.power_max_w),
              "allocated_draw": round(switch.power_typical_w)}
@@ -304,3 +330,16 @@ def netbox_device_type_yaml(*, switch: SwitchModel) -> str:
     if not switch.description:
         del document["comments"]
     return "---\n" + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=120)
+
+
+def _infiniband_interfaces(switch: SwitchModel) -> list[dict[str, str]]:
+    """One NetBox interface per IB port of the native mode (QM9700: IB1/1, IB1/2, ... infiniband-ndr)."""
+    try:
+        per_cage, port_gbps = parse_breakout(switch.native_breakout)
+    except ValueError:
+        per_cage, port_gbps = 1, switch.cage_gbps
+    slug = INFINIBAND_TYPE_BY_GBPS.get(port_gbps, "infiniband-ndr")
+    if per_cage == 1:
+        return [{"name": f"IB{i}", "type": slug} for i in range(1, switch.cages + 1)]
+    return [{"name": f"IB{cage}/{port}", "type": slug}
+            for cage in range(1, switch.cages + 1) for port in range(1, per_cage + 1)]

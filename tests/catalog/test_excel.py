@@ -84,6 +84,27 @@ def test_excel_round_trip_carries_built_in_nics_cages_and_flat_tops(exported, st
     assert Transceiver.objects.get(sku="MMA4Z00-NS").flat_top
 
 
+def test_excel_round_trip_carries_the_switch_fabric(exported, staff_client):
+    switches = exported["Switches"]
+    assert switches.cell(row_of(switches, "MQM9700-NS2F"), column(switches, "fabric")).value == "infiniband"
+    assert switches.cell(row_of(switches, "DCS-7060X6-64PE"), column(switches, "fabric")).value == "ethernet"
+    switches.cell(row_of(switches, "DCS-7060X6-64PE"), column(switches, "fabric")).value = "infiniband"
+    response = staff_client.post(reverse("catalog-import"), {"file": workbook_bytes(exported)}, format="multipart")
+    assert response.status_code == 200, response.json()
+    assert response.json()["updated"] == {"switches": 1}
+    assert SwitchModel.objects.get(sku="DCS-7060X6-64PE").fabric == "infiniband"
+
+
+def test_an_unknown_fabric_is_a_cell_error(exported, staff_client):
+    switches = exported["Switches"]
+    row = row_of(switches, "MQM9700-NS2F")
+    switches.cell(row, column(switches, "fabric")).value = "omni-path"
+    response = staff_client.post(reverse("catalog-import"), {"file": workbook_bytes(exported)}, format="multipart")
+    assert response.status_code == 400
+    assert {(e["sheet"], e["row"], e["column"]) for e in response.json()["errors"]} == {("Switches", row, "fabric")}
+    assert SwitchModel.objects.get(sku="MQM9700-NS2F").fabric == "infiniband"
+
+
 def test_a_cage_size_that_does_not_divide_the_backend_ports_is_a_cell_error(exported, staff_client):
     servers = exported["Servers"]
     row = row_of(servers, "SYS-821GE-TNHR")

@@ -53,6 +53,7 @@ def test_netbox_sn5600_gives_64_cages_at_800g(staff_client, interface_type):
         ("400gbase-x-qsfp112", (400, "QSFP112")), ("200gbase-x-qsfp56", (200, "QSFP56")),
         ("100gbase-x-qsfp28", (100, "QSFP28")), ("800gbase-x-qsfpdd", (800, "QSFP-DD")),
         ("1000base-t", None), ("25gbase-x-sfp28", None), ("virtual", None),
+        ("infiniband-ndr", (400, "OSFP")), ("infiniband-hdr", (200, "QSFP56")), ("infiniband-fdr", None),
     ],
 )
 def test_interface_type_slugs_are_normalised(slug, expected):
@@ -161,3 +162,34 @@ def test_a_number_past_the_float_range_is_a_field_error(staff_client):
     assert response.status_code == 400
     assert [e["column"] for e in response.json()["errors"]] == ["u_height"]
     assert not SwitchModel.objects.exists()
+
+
+def test_infiniband_ndr_ports_import_as_an_infiniband_switch_of_twin_port_cages(staff_client):
+    text = device_type("infiniband-ndr", part_number="MQM9790-NS2F", cages=64)
+    response = staff_client.post(reverse("catalog-import-netbox"), {"yaml": text}, format="json")
+    assert response.status_code == 200, response.json()
+    switch = SwitchModel.objects.get(sku="MQM9790-NS2F")
+    assert switch.fabric == "infiniband"
+    assert (switch.cages, switch.cage_gbps, switch.cage_form_factor) == (32, 800, "OSFP")
+    assert switch.breakouts == ["2x400G", "4x200G"]
+
+
+def test_ethernet_import_stays_ethernet(staff_client):
+    response = staff_client.post(reverse("catalog-import-netbox"), {"yaml": device_type("800gbase-x-osfp")},
+                                 format="json")
+    assert response.status_code == 200, response.json()
+    assert SwitchModel.objects.get(sku="920-9N42F-00RI-7C0").fabric == "ethernet"
+
+
+def test_infiniband_switch_exports_ndr_ports_and_imports_back(user_client, staff_client):
+    switch = SwitchModelFactory(sku="MQM9700-NS2F", model="Quantum-2 QM9700", fabric="infiniband", cages=32,
+                                cage_gbps=800, breakouts=["2x400G", "4x200G"], rack_units=1)
+    response = user_client.get(reverse("catalog-switch-netbox", args=[switch.pk]))
+    doc = yaml.safe_load(response.content)
+    assert len(doc["interfaces"]) == 64 and {i["type"] for i in doc["interfaces"]} == {"infiniband-ndr"}
+    assert doc["interfaces"][1]["name"] == "IB1/2"
+    switch.delete()
+    response = staff_client.post(reverse("catalog-import-netbox"), {"yaml": response.content.decode()}, format="json")
+    assert response.status_code == 200, response.json()
+    back = SwitchModel.objects.get(sku="MQM9700-NS2F")
+    assert (back.fabric, back.cages, back.cage_gbps, back.breakouts) == ("infiniband", 32, 800, ["2x400G", "4x200G"])

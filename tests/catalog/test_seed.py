@@ -63,6 +63,11 @@ def test_seed_covers_the_hardware_a_presales_engineer_quotes():
     assert not ServerModel.objects.filter(default_nic__isnull=True).exists()
 
 
+def test_seed_quantum2_is_the_only_infiniband_switch():
+    catalog_seed_load()
+    assert list(SwitchModel.objects.filter(fabric="infiniband").values_list("sku", flat=True)) == ["MQM9700-NS2F"]
+
+
 def test_seed_has_optics_cables_and_fibres_at_every_reach_tier():
     catalog_seed_load()
     # Copper in the rack, active copper next rack, AEC/AOC across the row.

@@ -71,7 +71,7 @@ class SwitchModelSerializer(CatalogItemSerializer):
     class Meta:
         model = SwitchModel
         fields = ITEM_FIELDS + [
-            "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "native_breakout",
+            "fabric", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "native_breakout",
             "logical_ports", "rack_units", "power_typical_w", "power_max_w",
         ] + PRICE_FIELDS
 

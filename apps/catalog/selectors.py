@@ -163,7 +163,7 @@ def switch_hw(*, switch: SwitchModel, breakout: str, prices: PriceConverter | No
         ports=switch.cages * n, gbps=gbps, cages=switch.cages, cage_gbps=switch.cage_gbps,
         form_factor=switch.cage_form_factor, sku=switch.sku, name=_name(switch), breakout=breakout,
         rack_units=switch.rack_units, power_typical_w=float(switch.power_typical_w),
-        power_max_w=float(switch.power_max_w), price=_price(switch, prices),
+        power_max_w=float(switch.power_max_w), price=_price(switch, prices), fabric=switch.fabric,
     )
 
 

@@ -68,7 +68,11 @@ MESSAGES = {
     "spec.sku_or_inline": gettext_lazy("give either a catalog sku (with breakout) or the hardware inline"),
     "catalog.unknown_sku": gettext_lazy("no %(kind)s %(sku)s in the seed catalog"),
     "catalog.breakout_not_offered": gettext_lazy("%(switch)s offers %(modes)s, not %(breakout)s"),
+    "spec.fabric_choice": gettext_lazy("must be \"ethernet\" or \"infiniband\", not %(value)s"),
     # Parts that don't work together.
+    "fabric.mixed": gettext_lazy(
+        "the %(role)s switch %(switch)s is %(fabric)s but the %(other_role)s switch %(other_switch)s is "
+        "%(other_fabric)s; one fabric can't mix Ethernet and InfiniBand switches"),
     "speed.choose_breakout": gettext_lazy(
         "ports run at %(gbps)sG in %(mode)s but the server NICs are %(nic_gbps)sG; "
         "choose breakout %(count)sx%(nic_gbps)sG"),
@@ -110,6 +114,7 @@ MESSAGES = {
     "addressing.what_host": gettext_lazy("a /31 per NIC port"),
     "addressing.what_p2p": gettext_lazy("a /31 per switch-to-switch link"),
     "addressing.what_loopback": gettext_lazy("a /32 per switch"),
+    "addressing.what_ipoib_host": gettext_lazy("an IPoIB address per NIC port"),
     "addressing.asn_range": gettext_lazy(
         "needs %(count)s ASNs from %(asn_base)s, past the last 4-byte ASN %(max_asn)s; start at %(start)s or lower"),
     "addressing.asn_reserved": gettext_lazy(
@@ -139,6 +144,10 @@ MESSAGES = {
         "%(uplinks)s leaf uplinks over %(spines)s spines: each leaf has %(fewer)s or %(more)s links to each spine, "
         "so All-to-All traffic meets spine hotspots that no routing removes; %(even)s spines would spread the "
         "uplinks evenly"),
+    "note.infiniband_subnet_manager": gettext_lazy(
+        "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) assigns LIDs and computes the "
+        "routes, and credit-based flow control makes it lossless; no point-to-point /31s, loopbacks, BGP ASNs, "
+        "PFC/ECN or ECMP hashing to plan. Hosts get one IPoIB address per NIC port from %(cidr)s"),
     "note.nics_built_in": gettext_lazy(
         "the %(ports)s backend NIC ports (%(nic)s) are built into the %(servers)s %(server)s servers and included "
         "in their price and power: the BOM lists no NIC cards"),
@@ -154,6 +163,7 @@ WORDS = {
         "server-leaf": gettext_lazy("server-leaf"), "leaf-spine": gettext_lazy("leaf-spine"),
         "spine-core": gettext_lazy("spine-core"),
     },
+    "fabric": {"ethernet": gettext_lazy("Ethernet"), "infiniband": gettext_lazy("InfiniBand")},
     "kind": {
         "switch": pgettext_lazy("catalog kind", "switch"), "server": pgettext_lazy("catalog kind", "server"),
         "NIC": pgettext_lazy("catalog kind", "NIC"), "optic": pgettext_lazy("catalog kind", "optic"),
@@ -161,6 +171,8 @@ WORDS = {
     },
 }
 
+WORDS["other_role"] = WORDS["role"]
+WORDS["other_fabric"] = WORDS["fabric"]
 
 # Params that count things: grouped by thousands even where the engine's English doesn't ("3128 leaves").
 COUNTS = frozenset({

@@ -12,6 +12,12 @@
   64496-64511 and 65536-65551, 65535 and the IANA-reserved 65552-131071), so a range started in the
   2-byte private block 64512-65534 must end inside it; otherwise InfeasibleSpec on pools.asn_base
   names the first reserved ASN and suggests the private 4-byte range (RFC 6996) at 4,200,000,000.
+- InfiniBand (spec.fabric == "infiniband"): the subnet manager (OpenSM or UFM) assigns LIDs and
+  routes, so no p2p /31s, loopbacks or ASNs are planned (switches keep loopback 0 and asn 0, links
+  above tier 0 keep subnet 0) and only the host pool is checked. What a user still needs from the
+  plan is each host port's IPoIB address (NCCL bootstrap, storage, ssh over the backend): every
+  NIC port gets one address, host pool first address + link index, and LinkTable.subnet of a
+  server-leaf link holds that address itself (not a /31; see `ipoib_host_addresses`).
 - Pools may not overlap (DesignSpec.validate); a pool too small is InfeasibleSpec on that pool
   with what is needed and what it holds. Addresses are uint32 arithmetic, no per-link objects.
 """
@@ -47,9 +53,16 @@ def _prefix_for(addresses: int) -> int:
     return 32 - max(0, math.ceil(math.log2(max(1, addresses))))
 
 
-def pool_needs(sz: Sizing) -> dict[str, int]:
-    """Addresses each pool must hold for this fabric."""
+def ipoib_host_addresses(spec: DesignSpec) -> bool:
+    """True when server-leaf links carry one IPoIB host address each (InfiniBand), not a /31."""
+    return spec.infiniband
+
+
+def pool_needs(sz: Sizing, spec: DesignSpec | None = None) -> dict[str, int]:
+    """Addresses each pool must hold for this fabric (only the host pool on InfiniBand)."""
     t0, t1, t2 = (sz.links_by_tier[name] for name in TIER_NAMES)
+    if spec is not None and spec.infiniband:
+        return {"host": t0}
     return {"host": 2 * t0, "p2p": 2 * (t1 + t2), "loopback": sum(sz.switches.values())}
 
 
@@ -63,15 +76,20 @@ def check_pools(spec: DesignSpec, sz: Sizing) -> dict[str, dict]:
     """Raise InfeasibleSpec for every pool too small; return the pool usage report."""
     errors: dict[str, list[Message]] = {}
     report: dict[str, dict] = {}
-    for name, needed in pool_needs(sz).items():
+    for name, needed in pool_needs(sz, spec).items():
         cidr = getattr(spec.pools, name)
         first, size = parse_cidr(cidr)
+        what = "ipoib_host" if spec.infiniband else name
         if needed > size:
             errors.setdefault(f"pools.{name}", []).append(message(
-                "addressing.pool_too_small", needed=needed, what=message(f"addressing.what_{name}"), cidr=cidr,
+                "addressing.pool_too_small", needed=needed, what=message(f"addressing.what_{what}"), cidr=cidr,
                 size=size, prefix=_prefix_for(needed)))
         report[name] = {"cidr": cidr, "size": size, "used": needed, "first": _dotted(first),
                         "last": _dotted(first + needed - 1) if needed else None}
+    if spec.infiniband:
+        if errors:
+            raise InfeasibleSpec(errors)
+        return report
     per_plane, _ = asn_layout(sz)
     count = per_plane * sz.planes
     last = spec.pools.asn_base + count - 1
@@ -95,6 +113,11 @@ def assign(spec: DesignSpec, sz: Sizing, lay: Layout, links: LinkTable, devices:
     """Fill links.subnet and each switch's asn and loopback; return the pool usage report."""
     report = check_pools(spec, sz)
     host, _ = parse_cidr(spec.pools.host)
+    if spec.infiniband:
+        n0 = sz.links_by_tier["server-leaf"]
+        links.subnet[:] = 0
+        links.subnet[:n0] = np.uint32(host) + np.arange(n0, dtype=np.uint32)
+        return report
     p2p, _ = parse_cidr(spec.pools.p2p)
     loop, _ = parse_cidr(spec.pools.loopback)
     n0 = sz.links_by_tier["server-leaf"]

@@ -40,6 +40,7 @@ TEMPLATES: dict[str, str] = {
     "spec.tiers_choice": "must be \"auto\", 2 or 3, not {value}",
     "spec.placement_choice": "must be \"middle\" or \"end\", not {value}",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
+    "spec.fabric_choice": "must be \"ethernet\" or \"infiniband\", not {value}",
     "spec.planes_divide": "{planes} planes don't divide the server's {rails} backend ports (rails); "
                           "choose one of {choices}",
     "spec.server_cages_split": "the server's {ports} backend ports don't split evenly into cages of {ports_per_cage}",
@@ -64,6 +65,8 @@ TEMPLATES: dict[str, str] = {
                         "every tier must run the NICs' {nic_gbps}G",
     "nic.speed": "the NIC runs at {gbps}G but the server's backend ports are {server_gbps}G",
     "nic.ports": "{ports} backend ports can't be made of {nic_ports}-port NICs",
+    "fabric.mixed": "the {role} switch {switch} is {fabric} but the {other_role} switch {other_switch} is "
+                    "{other_fabric}; one fabric can't mix Ethernet and InfiniBand switches",
     # Structure (engine.topology).
     "topology.no_downlinks": "{ports}-port leaves at {oversubscription:g}:1 leave no port for servers",
     "topology.no_uplinks": "{ports}-port leaves at {oversubscription:g}:1 leave no uplink; "
@@ -89,6 +92,7 @@ TEMPLATES: dict[str, str] = {
     "addressing.pool_too_small": "needs {needed:,} addresses ({what}) but {cidr} holds {size:,}; "
                                  "use a /{prefix} or larger",
     "addressing.what_host": "a /31 per NIC port",
+    "addressing.what_ipoib_host": "an IPoIB address per NIC port",
     "addressing.what_p2p": "a /31 per switch-to-switch link",
     "addressing.what_loopback": "a /32 per switch",
     "addressing.asn_range": "needs {count:,} ASNs from {asn_base:,}, past the last 4-byte ASN {max_asn:,}; "
@@ -113,6 +117,10 @@ TEMPLATES: dict[str, str] = {
     "warning.uneven_uplinks": "{uplinks} leaf uplinks over {spines} spines: each leaf has {fewer} or {more} links "
                               "to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
                               "{even} spines would spread the uplinks evenly",
+    "note.infiniband_subnet_manager": "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) "
+                                      "assigns LIDs and computes the routes, and credit-based flow control makes "
+                                      "it lossless; no point-to-point /31s, loopbacks, BGP ASNs, PFC/ECN or ECMP "
+                                      "hashing to plan. Hosts get one IPoIB address per NIC port from {cidr}",
     "note.nics_built_in": "the {ports:,} backend NIC ports ({nic}) are built into the {servers:,} {server} servers "
                           "and included in their price and power: the BOM lists no NIC cards",
 }

@@ -4,7 +4,7 @@ Read as files, not through the catalog app, so the engine stays plain Python. Us
 to resolve hardware given by SKU, and by plan() for interconnects when a spec carries none.
 
 Mapping: a switch in breakout "NxSG" -> SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps,
-form_factor = cage_form_factor, breakout, ...); a server -> ServerHw(nic_ports = backend_ports,
+form_factor = cage_form_factor, breakout, fabric (default "ethernet"), ...); a server -> ServerHw(nic_ports = backend_ports,
 nic_gbps = backend_gbps, nics_built_in = backend_nics_built_in,
 ports_per_cage = backend_ports_per_cage); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
 FiberCord; price = list_price; name = "manufacturer model".
@@ -53,6 +53,7 @@ class SwitchModel:
     power_typical_w: float
     power_max_w: float
     price: float
+    fabric: str = "ethernet"
 
     def hw(self, breakout: str | None = None, *, gbps: int | None = None) -> SwitchHw:
         """The switch in `breakout`, or in the first mode whose port speed is `gbps`, or native."""
@@ -66,7 +67,7 @@ class SwitchModel:
         return SwitchHw(ports=self.cages * n, gbps=speed, cages=self.cages, cage_gbps=self.cage_gbps,
                         form_factor=self.form_factor, sku=self.sku, name=self.name, breakout=breakout,
                         rack_units=self.rack_units, power_typical_w=self.power_typical_w,
-                        power_max_w=self.power_max_w, price=self.price)
+                        power_max_w=self.power_max_w, price=self.price, fabric=self.fabric)
 
 
 @dataclass(slots=True)
@@ -180,7 +181,8 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                     sku=sku, name=_name(row), cages=r.int("cages"), cage_gbps=r.int("cage_gbps"),
                     form_factor=r.text("cage_form_factor"), breakouts=tuple(str(m) for m in breakouts),
                     rack_units=r.int("rack_units", 1), power_typical_w=r.num("power_typical_w", 0),
-                    power_max_w=r.num("power_max_w", 0), price=r.num("list_price", 0))
+                    power_max_w=r.num("power_max_w", 0), price=r.num("list_price", 0),
+                    fabric=r.text("fabric", "ethernet"))
             elif name == "nics":
                 cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
                                       sku=sku, name=_name(row), power_w=r.num("power_w", 0),

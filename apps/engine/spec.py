@@ -20,6 +20,8 @@ MAX_GPUS = 1_000_000
 MAX_ASN = 4_294_967_294  # 4-byte ASNs; 4294967295 is reserved (RFC 7300)
 MAX_OVERSUBSCRIPTION = 16.0
 TIER_ROLES = ("leaf", "spine", "core")
+ETHERNET, INFINIBAND = "ethernet", "infiniband"
+FABRICS = (ETHERNET, INFINIBAND)
 MAX_PORTS_PER_CAGE = 2  # server backend cages: single or twin-port (OSFP 2x400G)
 
 
@@ -52,6 +54,7 @@ class SwitchHw:
     `ports` are logical ports after breakout (a 64-cage 800G switch in 2x400G has 128),
     `gbps` is the logical port speed. `cages`/`cage_gbps` describe the physical cages;
     `ports_per_cage` > 1 means two (or four) logical ports share a cage and its module.
+    `fabric` is "ethernet" (RoCEv2) or "infiniband"; every tier of a design runs the same fabric.
     """
 
     ports: int
@@ -66,6 +69,7 @@ class SwitchHw:
     power_typical_w: float = 0.0
     power_max_w: float = 0.0
     price: float = 0.0
+    fabric: str = ETHERNET
 
     @property
     def physical_cages(self) -> int:
@@ -242,6 +246,15 @@ class DesignSpec:
     def servers(self) -> int:
         return -(-self.gpus // self.server.gpus)
 
+    @property
+    def fabric(self) -> str:
+        """"ethernet" or "infiniband": the leaf's, which validate() makes every tier's."""
+        return self.leaf.fabric
+
+    @property
+    def infiniband(self) -> bool:
+        return self.leaf.fabric == INFINIBAND
+
     def switch_hw(self, role: str) -> SwitchHw:
         return {"leaf": self.leaf, "spine": self.spine_hw, "core": self.core_hw}[role]
 
@@ -361,6 +374,15 @@ class DesignSpec:
             raise SpecError(errors)
 
         # Well-formed: do the parts work together?
+        below = ("leaf", self.leaf)
+        for role, hw in (("spine", self.spine), ("core", self.core)):
+            if hw is None:
+                continue
+            if hw.fabric != below[1].fabric:
+                bad(role, message("fabric.mixed", role=role, switch=hw.name or hw.sku, fabric=hw.fabric,
+                                  other_role=below[0], other_switch=below[1].name or below[1].sku,
+                                  other_fabric=below[1].fabric))
+            below = (role, hw)
         nic_gbps = server.nic_gbps
         for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
             # A tier without its own model uses the tier below it, already reported.
@@ -462,6 +484,8 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
         if hw.ports % hw.cages:
             bad(f"{role}.ports", message("spec.cages_split", ports=hw.ports, cages=hw.cages))
     _check_int(bad, f"{role}.cage_gbps", hw.cage_gbps, 0, 6400)
+    if hw.fabric not in FABRICS:
+        bad(f"{role}.fabric", message("spec.fabric_choice", value=_short_repr(hw.fabric)))
     _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
     _check_number(bad, f"{role}.price", hw.price, 0)
     _check_number(bad, f"{role}.power_typical_w", hw.power_typical_w, 0)

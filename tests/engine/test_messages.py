@@ -89,6 +89,8 @@ def seen_codes() -> dict[str, list[Message]]:
     refused(server=replace(dgx(), nics_built_in="yes", ports_per_cage=3))
     refused(server=replace(dgx(), nic_ports=7), planes=1)
     refused(optics=(replace(OPTICS_FLT, flat_top=1),))
+    refused(leaf=replace(twin, fabric="omni-path"))
+    refused(leaf=replace(twin, fabric="infiniband"), spine=twin)
     # Structure.
     refused(leaf=switch(2, twin=True))
     with pytest.raises(InfeasibleSpec) as err:  # validation caps o at 16, which always leaves an uplink
@@ -126,6 +128,9 @@ def seen_codes() -> dict[str, list[Message]]:
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
     found.extend(plan(spec(1_000, server=dgx())).notes)
+    found.extend(plan(spec(1_000, leaf=replace(twin, fabric="infiniband"))).notes)
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, fabric="infiniband"),
+                                           pools=AddressPools(host="10.0.0.0/28")))))
     for alt in alternatives(spec(5_000)):
         found.extend(m for _, m in alt.reason_messages)
     out: dict[str, list[Message]] = {}

@@ -10,6 +10,9 @@ Rules:
   foreign keys are computed here, never looked up.
 - Ports are the link ends (two per link), sorted by device then port number; a port used
   twice would be an engine bug and is refused.
+- Addresses: Ethernet links carry their /31 and both ends' addresses; on InfiniBand only a
+  server-leaf link has one, the NIC port's IPoIB address (a_ip) with the host pool as its
+  subnet, and switches have no loopback or ASN (NULL).
 """
 from __future__ import annotations
 
@@ -182,14 +185,23 @@ def link_tables(*, version_id: int, plan: Plan) -> tuple[Table, Table]:
 
     subnet = links.subnet.astype(np.uint32)
     unaddressed = subnet == 0
-    # Tier 0: the NIC (a end) holds the odd address; switch-to-switch links give it to the b end.
-    a_ip = np.where(tier == 0, subnet + 1, subnet).astype(np.uint32)
-    b_ip = np.where(tier == 0, subnet, subnet + 1).astype(np.uint32)
-    subnet_text = ipv4_text(subnet) + "/31"
-    a_ip_text, b_ip_text = ipv4_text(a_ip), ipv4_text(b_ip)
-    for text in (subnet_text, a_ip_text, b_ip_text):
-        text[unaddressed] = None
-    subnet_text[unaddressed] = ""
+    if plan.spec.infiniband:
+        # The NIC port's IPoIB address itself (engine.addressing), in the host pool's subnet; the
+        # switch end and switch-to-switch links have none (the subnet manager routes by LID).
+        a_ip_text = ipv4_text(subnet)
+        a_ip_text[unaddressed] = None
+        b_ip_text = np.full(count, None, dtype=object)
+        subnet_text = np.full(count, plan.spec.pools.host, dtype=object)
+        subnet_text[unaddressed] = ""
+    else:
+        # Tier 0: the NIC (a end) holds the odd address; switch-to-switch links give it to the b end.
+        a_ip = np.where(tier == 0, subnet + 1, subnet).astype(np.uint32)
+        b_ip = np.where(tier == 0, subnet, subnet + 1).astype(np.uint32)
+        subnet_text = ipv4_text(subnet) + "/31"
+        a_ip_text, b_ip_text = ipv4_text(a_ip), ipv4_text(b_ip)
+        for text in (subnet_text, a_ip_text, b_ip_text):
+            text[unaddressed] = None
+        subnet_text[unaddressed] = ""
     table.add("subnet", subnet_text)
     table.add("a_ip", a_ip_text)
     table.add("b_ip", b_ip_text)

@@ -10,6 +10,8 @@
   strategy), the summary and per-hop tables (simulated vs closed-form ECMP collisions), the
   sampling notes and the assumptions, and a form to run the analysis again (another seed,
   sample size or collective) through the API.
+- On an InfiniBand design the badge and the nav link are left out and both sections say in one
+  sentence why they don't apply (credit-based flow control; subnet-manager routing).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..fabric_text import roce_not_applicable, traffic_not_applicable
 from ..panels import DesignPanel, design_panel_register
 from .forms import roce_form_build
 from .models import TrafficAnalysis
@@ -136,6 +139,8 @@ def headroom_rows(review) -> list[dict[str, Any]]:
 
 
 def _roce_context(request, version) -> dict[str, Any]:
+    if version.is_infiniband:
+        return {"not_applicable": roce_not_applicable()}
     review = _review(request, version)
     context: dict[str, Any] = {"review": review, "checklist": checklist_rows(review),
                                "counts": {s: review.count(s) for s in ("error", "warning", "ok")}}
@@ -156,11 +161,15 @@ def _roce_context(request, version) -> dict[str, Any]:
 
 
 def _badge_context(request, version) -> dict[str, Any]:
+    if version.is_infiniband:
+        return {"not_applicable": roce_not_applicable()}
     review = _review(request, version)
     return {"counts": {s: review.count(s) for s in ("error", "warning", "ok")}, "review": review}
 
 
 def _nav_context(request, version) -> dict[str, Any]:
+    if version.is_infiniband:
+        return {"not_applicable": roce_not_applicable()}
     return {"settings_url": reverse("design-analysis:roce-settings",
                                     kwargs={"project_pk": version.design.project_id, "version_pk": version.pk})}
 
@@ -224,6 +233,8 @@ def _chosen_analysis(request, version) -> TrafficAnalysis | None:
 
 
 def _traffic_context(request, version) -> dict[str, Any]:
+    if version.is_infiniband:
+        return {"not_applicable": traffic_not_applicable()}
     analysis = _chosen_analysis(request, version)
     context: dict[str, Any] = {
         "analysis": analysis,

@@ -34,6 +34,7 @@ from apps.engine.roce.headroom import link_classes
 from apps.engine.spec import SpecError
 from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, analyze
 
+from ..fabric_text import traffic_not_applicable
 from ..models import DesignVersion, Job
 from ..services.job import JobNotActive
 from .models import RoceReview, TrafficAnalysis
@@ -87,8 +88,8 @@ class TrafficResult:
 
 @dataclass
 class VersionAnalysis:
-    roce: RoceResult
-    traffic: TrafficResult
+    roce: RoceResult | None  # None for an InfiniBand design: no RoCE settings, no ECMP to analyse
+    traffic: TrafficResult | None
 
 
 def _finding_dict(f) -> dict[str, Any]:
@@ -129,8 +130,12 @@ def version_analysis_compute(*, plan: Plan, roce: dict[str, Any] | None, progres
     """The traffic analysis (both collectives, default sampling) and the RoCE review of a planned version.
 
     progress(stage, percent) gets the stages "traffic" then "roce", percent 0-100 over both.
+    An InfiniBand plan gets neither (credit-based flow control, subnet-manager routing).
     """
     report = progress or (lambda stage, percent: None)
+    if plan.spec.infiniband:
+        report("roce", 100)
+        return VersionAnalysis(roce=None, traffic=None)
     traffic = TrafficResult()
     started = time.perf_counter()
     try:
@@ -161,6 +166,8 @@ def version_analysis_compute(*, plan: Plan, roce: dict[str, Any] | None, progres
 
 def version_analysis_save(*, version: DesignVersion, analysis: VersionAnalysis) -> None:
     """Store the results with the version; call inside the generation's transaction."""
+    if analysis.roce is None or analysis.traffic is None:
+        return
     r = analysis.roce
     RoceReview.objects.update_or_create(version=version, defaults={
         "settings": r.settings, "findings": r.findings, "headroom": r.headroom,
@@ -232,6 +239,8 @@ def traffic_analysis_request(*, version: DesignVersion, user: Any, data: dict[st
     """Run (small designs) or queue (large ones) a traffic analysis of a generated version."""
     if not version.is_ready:
         raise ValidationError({"non_field_errors": [_("The version is not generated yet.")]})
+    if version.is_infiniband:
+        raise ValidationError({"fabric": [traffic_not_applicable()]})
     values = traffic_request_clean(data=data)
     analysis = TrafficAnalysis.objects.create(version=version, source=TrafficAnalysis.Source.ON_DEMAND,
                                               created_by=user if getattr(user, "pk", None) else None, **values)

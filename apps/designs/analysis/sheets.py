@@ -7,7 +7,9 @@ Traffic (order 70): one row per collective and strategy (TrafficReport.summary_r
 table, then one row per hop (hop_rows) with the simulated and closed-form ECMP collision
 shares, then the sampling notes and the assumptions.
 Both read what generation stored; for a version generated before that, they are computed from
-its frozen spec (not stored). Texts are in the exporting user's language.
+its frozen spec (not stored). Texts are in the exporting user's language. On an InfiniBand
+design each holds one line saying why it does not apply (credit-based flow control; the subnet
+manager routes, no ECMP hashing).
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from django.utils.translation import gettext_lazy
 
 from apps.engine.traffic import TrafficReport, analyze
 
-from ..exports.excel import WorkbookContext, workbook_sheet_register
+from ..exports.excel import WorkbookContext, not_applicable_sheet, workbook_sheet_register
+from ..fabric_text import roce_not_applicable, traffic_not_applicable
 from ..exports.workbook import Column, Sheet, Styled
 from .selectors import roce_review_get, traffic_analysis_default, version_plan
 from .settings import roce_changes
@@ -61,6 +64,9 @@ def _section(sheet: Sheet, title: str) -> None:
 
 
 def roce_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
+    if ctx.version.is_infiniband:
+        not_applicable_sheet(sheet, roce_not_applicable())
+        return None
     review = roce_review_get(version=ctx.version)
     sheet.columns([
         Column(_("Severity"), 10), Column(_("Rule"), 24), Column(_("Device class"), 12),
@@ -117,6 +123,9 @@ def _traffic_report(version) -> tuple[TrafficReport | None, str]:
 
 
 def traffic_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
+    if ctx.version.is_infiniband:
+        not_applicable_sheet(sheet, traffic_not_applicable())
+        return None
     ctx.progress(_("analysing traffic"), 3)
     report, error = _traffic_report(ctx.version)
     sheet.columns([

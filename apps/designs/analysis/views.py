@@ -3,7 +3,8 @@
 GET shows the form prefilled with the version's settings in force. POST creates a new version of
 the design from this version's inputs with the posted settings (design_version_create) and goes
 to its generation job; bad values re-render the form (200) with each message on its input and
-nothing created. Any project member may create versions, as on the design form.
+nothing created. Any project member may create versions, as on the design form. An InfiniBand
+version has no RoCE settings: the page says so and a POST creates nothing.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from apps.engine.roce import RoceSettings
 from apps.engine.spec import SpecError
 from apps.projects.views import ProjectScopedViewMixin
 
+from ..fabric_text import roce_not_applicable
 from ..views.common import project_version
 from .forms import roce_form_build, roce_form_data, roce_form_settings
 from .selectors import roce_review_get
@@ -39,11 +41,15 @@ class RoceSettingsView(ProjectScopedViewMixin, View):
 
     def get(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)
+        if version.is_infiniband:
+            return self._render(version, None)
         form = roce_form_build(settings=_settings_of(version))
         return self._render(version, form)
 
     def post(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)
+        if version.is_infiniband:
+            return self._render(version, None)
         data = roce_form_data(request.POST)
         roce = roce_form_settings(data)
         try:
@@ -61,4 +67,5 @@ class RoceSettingsView(ProjectScopedViewMixin, View):
         return render(self.request, self.template_name, {
             "project": self.project, "design": version.design, "version": version, "form": form,
             "can_manage": self.can_manage(),
+            "not_applicable": roce_not_applicable() if version.is_infiniband else "",
         })

@@ -16,6 +16,9 @@ Sheets, in registry order (`workbook_sheet_register` adds more without editing t
   30 IP plan    every link: both ends (device, port, address) and its /31.
   40 Loopbacks  every switch: its /32 loopback.
   50 ASN plan   every switch: role, plane, pod, scale unit, rail, group and eBGP ASN.
+An InfiniBand design (the subnet manager assigns LIDs and routes) has no /31s, loopbacks or ASNs:
+its IP plan lists each NIC port's IPoIB address (server-leaf links only) under a line saying so,
+and the Loopbacks and ASN plan sheets hold one line saying they don't apply, not an empty table.
 
 Every table has a styled, frozen header row, an auto-filter, set column widths and number
 formats (#,##0 counts, #,##0.00 money, 0.0 metres; ASNs and indexes without separators).
@@ -50,6 +53,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..engine_text import summary_bom_notes, summary_warnings
+from ..fabric_text import roce_not_applicable, underlay_not_applicable
 from ..job_text import sheet_stage
 from ..models import BomLineRecord, DesignVersion, Role, Tier
 from .selectors import (
@@ -305,6 +309,7 @@ POOL_LABELS = {
     "loopback": gettext_lazy("Loopback pool (a /32 per switch)"),
     "asn_base": gettext_lazy("First ASN"),
 }
+IPOIB_POOL_LABEL = gettext_lazy("Host pool (an IPoIB address per NIC port)")
 
 
 def _ordered(values: dict, labels: dict) -> list[str]:
@@ -371,6 +376,7 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     section(_("Inputs"))
     pair(_("GPU server"), _item(version.server))
     pair(_("Backend NIC"), _item(version.nic))
+    pair(_("Fabric"), _("InfiniBand") if version.is_infiniband else _("Ethernet (RoCEv2)"))
     pair(_("Leaf switch"), _item(version.leaf_switch, version.leaf_breakout))
     planned = summary.get("switches") or {}
     if planned.get("spine", 1):
@@ -387,8 +393,14 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         pair(LAYOUT_LABELS.get(key, key), value, "decimal" if isinstance(value, float) else "int")
     pools = ctx.spec.get("pools") or version.pools or {}
     for key in _ordered(pools, POOL_LABELS):
-        pair(POOL_LABELS.get(key, key), pools[key], "id")
-    for key, value in _flat("", version.roce or {}):
+        if version.is_infiniband and key != "host":
+            continue  # the subnet manager routes: no p2p, loopback or ASN pool is used
+        label = IPOIB_POOL_LABEL if version.is_infiniband else POOL_LABELS.get(key, key)
+        pair(label, pools[key], "id")
+    if version.is_infiniband:
+        pair(_("Addressing and routing"), underlay_not_applicable(), "note")
+        pair(_("RoCE settings"), roce_not_applicable(), "note")
+    for key, value in ([] if version.is_infiniband else _flat("", version.roce or {})):
         pair(_("RoCE: %(setting)s") % {"setting": key}, value if isinstance(value, (int, float)) else str(value),
              "decimal" if isinstance(value, float) else "int")
     pair(_("Discount (%)"), version.discount_pct, "ratio")
@@ -453,7 +465,8 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
             continue
         size = usage.get("size") or 0
         share = 100 * usage.get("used", 0) / size if size else 0
-        pair(POOL_LABELS.get(key, key), _("%(cidr)s: %(used)s of %(size)s addresses used (%(share).1f%%)") % {
+        label = IPOIB_POOL_LABEL if version.is_infiniband and key == "host" else POOL_LABELS.get(key, key)
+        pair(label, _("%(cidr)s: %(used)s of %(size)s addresses used (%(share).1f%%)") % {
             "cidr": usage.get("cidr", ""), "used": f"{usage.get('used', 0):,}", "size": f"{size:,}", "share": share})
     asn = pools_used.get("asn")
     if asn:
@@ -569,7 +582,36 @@ def _cabling_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     sheet.stream(rows(), count=version_link_count(version=version))
 
 
+def not_applicable_sheet(sheet: Sheet, text: str) -> None:
+    """A sheet holding one sentence saying why it does not apply (an InfiniBand design)."""
+    sheet.columns([Column(_("Not applicable"), 140, "wrap")], freeze=False, auto_filter=False)
+    sheet.append([Styled(text, "note")])
+
+
+def _ipoib_plan_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
+    sheet.set_widths([140])
+    sheet.append([Styled(underlay_not_applicable(), "note")])
+    sheet.columns([
+        Column(_("Link index"), 10, "id"), Column(_("Plane"), 7, "id"), Column(_("Server"), 20),
+        Column(_("Port"), 13), Column(_("IPoIB address"), 15), Column(_("Leaf"), 20), Column(_("Leaf port"), 13),
+    ])
+    version = ctx.version
+
+    def rows() -> Iterator[tuple]:
+        devices = version_device_map(version=version)
+        for index, tier, plane, a_id, a_port, a_ip, b_id, b_port, _b_ip, _subnet in version_link_rows(
+            version=version, fields=LINK_ADDRESS_FIELDS
+        ):
+            if tier == Tier.SERVER_LEAF:
+                yield index, plane, devices[a_id].name, a_port, a_ip, devices[b_id].name, b_port
+
+    host_links = int((ctx.summary.get("links") or {}).get("server-leaf") or 0)
+    sheet.stream(rows(), count=host_links)
+
+
 def _ip_plan_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
+    if ctx.version.is_infiniband:
+        return _ipoib_plan_sheet(ctx, sheet)
     sheet.columns([
         Column(_("Link index"), 10, "id"), Column(_("Tier"), 12), Column(_("Plane"), 7, "id"),
         Column(_("A device"), 20), Column(_("A port"), 13), Column(_("A address"), 15),
@@ -591,6 +633,8 @@ def _ip_plan_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
 
 
 def _loopback_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
+    if ctx.version.is_infiniband:
+        return not_applicable_sheet(sheet, underlay_not_applicable())
     sheet.columns([
         Column(_("Device"), 20), Column(_("Role"), 9), Column(_("Plane"), 7, "id"), Column(_("Pod"), 6, "id"),
         Column(_("Group"), 7, "id"), Column(_("Rack"), 10), Column(_("Loopback (/32)"), 18),
@@ -606,6 +650,8 @@ def _loopback_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
 
 
 def _asn_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
+    if ctx.version.is_infiniband:
+        return not_applicable_sheet(sheet, underlay_not_applicable())
     sheet.columns([
         Column(_("Device"), 20), Column(_("Role"), 9), Column(_("Plane"), 7, "id"), Column(_("Pod"), 6, "id"),
         Column(_("Scale unit"), 10, "id"), Column(_("Rail"), 6, "id"), Column(_("Group"), 7, "id"),

@@ -25,6 +25,10 @@ Rules:
   aoc, multimode optics -> mmf-om4, single-mode optics -> smf-os2. One cable row per link: a
   1:2 splitter or a twin-port assembly (one BOM item) is two NetBox cables, one per leg.
 - ASNs stay in the workbook (NetBox ASNs need an RIR the customer chooses).
+- InfiniBand designs: every port (HCA and switch) is typed with NetBox's InfiniBand slug for
+  its speed (400G NDR -> infiniband-ndr, 200G -> infiniband-hdr, 800G -> infiniband-xdr,
+  100G -> infiniband-edr); switches get no Loopback0, and ip_addresses.csv holds only the
+  hosts' IPoIB addresses (prefix of the host pool): the subnet manager assigns LIDs and routes.
 """
 from __future__ import annotations
 
@@ -93,7 +97,12 @@ ROLES = {
 }
 
 
-def interface_type(gbps: int, form_factor: str) -> str:
+INFINIBAND_TYPES = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+
+
+def interface_type(gbps: int, form_factor: str, *, infiniband: bool = False) -> str:
+    if infiniband:
+        return INFINIBAND_TYPES.get(int(gbps), "other")
     return INTERFACE_TYPES.get((int(gbps), (form_factor or "").upper()), "other")
 
 
@@ -124,6 +133,7 @@ class PortPlan:
     prefix: str
     type: str
     speed_kbps: int
+    loopback: bool = True  # a switch's Loopback0 (not on InfiniBand)
 
     def names(self, count: int | None = None) -> Iterable[str]:
         return (f"{self.prefix}{port * self.step}" for port in range(self.count if count is None else count))
@@ -144,14 +154,17 @@ def _device_type(item: Any) -> DeviceType:
 def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     spec = spec_from_dict(version.spec)
     nic = spec.nic_hw
+    ib = spec.infiniband
     plans = {
-        Role.SERVER: PortPlan(spec.server.nic_ports, 1, "eth", interface_type(spec.server.nic_gbps, nic.form_factor),
+        Role.SERVER: PortPlan(spec.server.nic_ports, 1, "eth",
+                              interface_type(spec.server.nic_gbps, nic.form_factor, infiniband=ib),
                               spec.server.nic_gbps * 1_000_000),
     }
     for role in (Role.LEAF, Role.SPINE, Role.CORE):
         hw = spec.switch_hw(role.value)
         plans[role] = PortPlan(hw.ports, engine_names.lanes_per_port(hw), "Ethernet",
-                               interface_type(hw.gbps, hw.form_factor), hw.gbps * 1_000_000)
+                               interface_type(hw.gbps, hw.form_factor, infiniband=ib), hw.gbps * 1_000_000,
+                               loopback=not ib)
     return plans
 
 
@@ -257,11 +270,20 @@ def _interface_rows(devices: list[tuple], plans: dict[str, PortPlan]) -> Iterabl
         plan = plans[role]
         for port in plan.names(ports):
             yield name, port, plan.type, plan.speed_kbps
-        if role != Role.SERVER:
+        if role != Role.SERVER and plan.loopback:
             yield name, LOOPBACK, "virtual", ""
 
 
 def _address_rows(version: DesignVersion, devices: list[tuple], device_names: dict[int, str]) -> Iterable[tuple]:
+    if version.is_infiniband:
+        # IPoIB host addresses only, in the host pool's subnet; no switch addresses on InfiniBand.
+        for a, a_port, a_ip, subnet in version_link_rows(
+            version=version, fields=("a_device_id", "a_port", "a_ip", "subnet")
+        ):
+            if a_ip:
+                prefix = subnet.rsplit("/", 1)[-1] if "/" in (subnet or "") else "32"
+                yield f"{a_ip}/{prefix}", "reserved", "", device_names[a], a_port, "IPoIB"
+        return
     for a, a_port, a_ip, b, b_port, b_ip in version_link_rows(
         version=version, fields=("a_device_id", "a_port", "a_ip", "b_device_id", "b_port", "b_ip")
     ):
@@ -315,6 +337,14 @@ def readme_text(*, version: DesignVersion, site: str, user: Any = None) -> str:
         "  materials) is two NetBox cables, one per leg; both carry the design's label.",
         "- Status is 'planned' (devices, racks, site, cables) and 'reserved' (addresses) until the",
         "  fabric is built. ASNs are in the Excel workbook (NetBox ASNs need your RIR).",
+    ]
+    if version.is_infiniband:
+        lines += [
+            "- InfiniBand fabric: ports are typed infiniband-ndr (or the IB type of their speed);",
+            "  there are no switch loopbacks, /31 links or ASNs (the subnet manager, OpenSM or UFM,",
+            "  assigns LIDs and routes). ip_addresses.csv holds the hosts' IPoIB addresses only.",
+        ]
+    lines += [
         "- Large files: NetBox's import page may time out on hundreds of thousands of rows; split",
         "  the file (keep the header line) or load it through the REST API.",
         "",

@@ -147,3 +147,13 @@ class DesignVersion(models.Model):
     @property
     def is_ready(self) -> bool:
         return self.status == self.Status.READY
+
+    @property
+    def fabric(self) -> str:
+        """"ethernet" or "infiniband", as frozen in the spec (versions from before fabrics are Ethernet)."""
+        leaf = (self.spec or {}).get("leaf") if isinstance(self.spec, dict) else None
+        return str((leaf or {}).get("fabric") or "ethernet") if isinstance(leaf, dict) else "ethernet"
+
+    @property
+    def is_infiniband(self) -> bool:
+        return self.fabric == "infiniband"

@@ -267,7 +267,8 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
             version_analysis_save(version=version, analysis=analysis)
             summary["timings_s"] = {
                 "plan": round(planned - started, 3), "save": round(saved.seconds, 3),
-                "traffic": analysis.traffic.seconds, "roce": analysis.roce.seconds,
+                "traffic": analysis.traffic.seconds if analysis.traffic else 0.0,
+                "roce": analysis.roce.seconds if analysis.roce else 0.0,
             }
             now = timezone.now()
             DesignVersion.objects.filter(pk=version.pk).update(

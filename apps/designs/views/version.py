@@ -14,6 +14,7 @@ from apps.projects.views import ProjectScopedViewMixin
 
 from ..api.topology import LEVELS
 from ..engine_text import alternative_label, alternative_reason, summary_bom_notes, summary_warnings
+from ..fabric_text import underlay_not_applicable
 from ..job_text import job_error
 from ..models import DesignVersion
 from ..panels import design_panels_render
@@ -93,6 +94,7 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
     """The inputs the version was generated from, as (label, value) rows."""
     same = _("same as leaf")
     rows = [
+        (_("Fabric"), _("InfiniBand") if version.is_infiniband else _("Ethernet (RoCEv2)")),
         (_("GPU server"), f"{version.server.manufacturer.name} {version.server.model} ({version.server.sku})"),
         (_("Backend NIC"), f"{version.nic.manufacturer.name} {version.nic.model} ({version.nic.sku})"),
         (_("Leaf switch"), f"{version.leaf_switch.model} ({version.leaf_switch.sku}), {version.leaf_breakout}"),
@@ -107,7 +109,8 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
         (_("Oversubscription at the leaf (o:1)"), f"{version.oversubscription:g}:1"),
         (_("Tiers"), version.get_tiers_display()),
         (_("Rack layout"), ", ".join(f"{k} {v}" for k, v in (version.layout or {}).items()) or _("defaults")),
-        (_("Address pools"), ", ".join(f"{k} {v}" for k, v in (version.pools or {}).items()) or _("defaults")),
+        (_("Address pools"), ", ".join(f"{k} {v}" for k, v in (version.pools or {}).items()) or _("defaults"))
+        if not version.is_infiniband else (_("Addressing and routing"), underlay_not_applicable()),
         (_("Discount (%)"), version.discount_pct),
         (_("Currency"), version.currency),
     ]

@@ -1,7 +1,9 @@
 """REST endpoints of a version's RoCE review, configs and traffic analyses. Thin: selectors read, services write.
 
 Visibility is the version's: a non-member gets 404 on every method of every URL (the version is
-resolved in initial(), before the handler). A version that is not generated yet answers 409.
+resolved in initial(), before the handler). A version that is not generated yet answers 409, and so does every
+endpoint here for an InfiniBand version, with {"fabric": ["Not applicable on InfiniBand: ..."]}: it has
+no RoCE settings or configs (credit-based flow control) and no ECMP hashing (subnet-manager routing).
 Traffic: GET gives the stored report; POST runs another analysis, inline (201) for designs up
 to SYNC_MAX_GPUS GPUs at the default sample size, else queued for a worker (202: poll
 GET /api/versions/{id}/traffic/{analysis_id}/ until its status is succeeded or failed).
@@ -20,6 +22,7 @@ from rest_framework.response import Response
 
 from apps.designs.api.views import VersionScopedMixin
 from apps.designs.engine_text import spec_error_messages
+from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
 from apps.engine.spec import SpecError
 
 from ..configs import configs_zip_stream, device_config
@@ -47,7 +50,23 @@ class VersionNotReady(APIException):
     default_code = "not_ready"
 
 
+class NotApplicable(APIException):
+    """409 with {"fabric": [why]}: RoCE and ECMP sections of an InfiniBand design."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "Not applicable on InfiniBand."
+    default_code = "not_applicable"
+
+
+NOT_READY_OR_INFINIBAND = OpenApiResponse(description=(
+    "not generated yet; or an InfiniBand design, which has no RoCE settings, configs or ECMP analysis "
+    '(credit-based flow control, subnet-manager routing): body {"fabric": ["Not applicable on InfiniBand: ..."]}'))
+
+
 class ReadyVersionMixin(VersionScopedMixin):
+    # Ethernet-only sections answer 409 {"fabric": [...]} for an InfiniBand version.
+    not_applicable_on_infiniband = staticmethod(roce_not_applicable)
+
     def perform_content_negotiation(self, request, force=False):
         # Files are not rendered by DRF: a client asking only for application/zip must not get 406.
         return super().perform_content_negotiation(request, force=True)
@@ -56,6 +75,8 @@ class ReadyVersionMixin(VersionScopedMixin):
         super().initial(request, *args, **kwargs)
         if not getattr(self, "swagger_fake_view", False) and not self.version.is_ready:
             raise VersionNotReady(_("The version is not generated yet."))
+        if not getattr(self, "swagger_fake_view", False) and self.version.is_infiniband:
+            raise NotApplicable({"fabric": [self.not_applicable_on_infiniband()]})
 
 
 class PlanUnavailable(APIException):
@@ -100,7 +121,7 @@ def roce_review_payload(*, version, request=None) -> dict:
 
 @extend_schema(
     summary="A version's RoCE settings (defaults filled in), checklist findings and PFC headroom per link class",
-    responses={200: RoceReviewSerializer, 409: OpenApiResponse(description="not generated yet")},
+    responses={200: RoceReviewSerializer, 409: NOT_READY_OR_INFINIBAND},
     tags=["roce"],
 )
 class VersionRoceView(ReadyVersionMixin, generics.GenericAPIView):
@@ -115,8 +136,7 @@ class VersionRoceView(ReadyVersionMixin, generics.GenericAPIView):
 
 @extend_schema(
     summary="Every device's RoCE config in one zip, streamed (SONiC config_db fragments, NIC scripts)",
-    responses={(200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY), 409: OpenApiResponse(
-        description="not generated yet")},
+    responses={(200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY), 409: NOT_READY_OR_INFINIBAND},
     tags=["roce"],
 )
 class VersionRoceConfigsZipView(ReadyVersionMixin, generics.GenericAPIView):
@@ -139,8 +159,7 @@ class VersionRoceConfigsZipView(ReadyVersionMixin, generics.GenericAPIView):
     parameters=[OpenApiParameter("device_name", str, OpenApiParameter.PATH, description="device name")],
     responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
                (200, "text/x-shellscript"): OpenApiResponse(OpenApiTypes.STR),
-               404: OpenApiResponse(description="no such device"), 409: OpenApiResponse(
-                   description="not generated yet")},
+               404: OpenApiResponse(description="no such device"), 409: NOT_READY_OR_INFINIBAND},
     tags=["roce"],
 )
 class VersionRoceDeviceConfigView(ReadyVersionMixin, generics.GenericAPIView):
@@ -162,7 +181,7 @@ class VersionRoceDeviceConfigView(ReadyVersionMixin, generics.GenericAPIView):
     get=extend_schema(
         summary="A version's stored traffic analysis (ring All-Reduce and All-to-All, ECMP vs hash-aware) "
                 "and the list of its analyses",
-        responses={200: VersionTrafficSerializer, 409: OpenApiResponse(description="not generated yet")},
+        responses={200: VersionTrafficSerializer, 409: NOT_READY_OR_INFINIBAND},
         tags=["traffic"],
     ),
     post=extend_schema(
@@ -172,12 +191,13 @@ class VersionRoceDeviceConfigView(ReadyVersionMixin, generics.GenericAPIView):
                     "GET /api/versions/{id}/traffic/{analysis_id}/). Bad values answer 400 on the field.",
         request=TrafficRequestSerializer,
         responses={201: TrafficAnalysisSerializer, 202: TrafficAnalysisSerializer,
-                   409: OpenApiResponse(description="not generated yet")},
+                   409: NOT_READY_OR_INFINIBAND},
         tags=["traffic"],
     ),
 )
 class VersionTrafficView(ReadyVersionMixin, generics.GenericAPIView):
     serializer_class = VersionTrafficSerializer
+    not_applicable_on_infiniband = staticmethod(traffic_not_applicable)
 
     def get(self, request, *args, **kwargs):
         version = self.version

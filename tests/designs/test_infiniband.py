@@ -1,0 +1,177 @@
+"""A design on the seed catalog's InfiniBand switch (NVIDIA Quantum-2 QM9700), as a presales engineer sees it.
+
+InfiniBand is lossless by credit-based flow control and routed by the subnet manager: the design
+has the same devices, cabling and BOM as on Ethernet, but no RoCE settings or configs, no ECMP
+traffic analysis, no /31s, loopbacks or ASNs; its NetBox interfaces are infiniband-ndr.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+
+import openpyxl
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from apps.catalog.models import SwitchModel
+from apps.designs.analysis.models import RoceReview, TrafficAnalysis
+from apps.designs.exports.excel import version_workbook_write
+from apps.designs.exports.netbox import version_netbox_write
+from apps.designs.models import DesignVersion, DeviceRecord, Job, LinkRecord
+from tests.designs.conftest import inputs
+
+pytestmark = pytest.mark.django_db
+
+QM9700 = "MQM9700-NS2F"
+NOT_APPLICABLE = "Not applicable on InfiniBand"
+
+
+def generate(client, project, data, capture, name):
+    with capture(execute=True):
+        response = client.post(reverse("api-design-list", kwargs={"project_pk": project.pk}), {"name": name, **data},
+                               format="json")
+    assert response.status_code == 202, response.content
+    version = DesignVersion.objects.get(pk=response.json()["version"]["id"])
+    assert version.status == DesignVersion.Status.READY, Job.objects.get(version=version).error
+    return version
+
+
+def ib_inputs(seed, **changes):
+    """512 GPUs (64 DGX H100) on QM9700 leaves and spines in 2x400G: two scale units, two tiers."""
+    qm9700 = SwitchModel.objects.get(sku=QM9700)
+    return inputs(seed, leaf_switch=qm9700.pk, leaf_breakout="2x400G", gpus=512, **changes)
+
+
+@pytest.fixture
+def ib_version(member_client, project, seed, django_capture_on_commit_callbacks):
+    return generate(member_client, project, ib_inputs(seed), django_capture_on_commit_callbacks, "IB fabric")
+
+
+def test_an_infiniband_design_generates_with_the_bom_and_cabling_of_the_same_hardware_on_ethernet(
+        member_client, project, seed, ib_version, django_capture_on_commit_callbacks):
+    assert ib_version.fabric == "infiniband"
+    assert ib_version.summary["fabric"] == "infiniband" and ib_version.summary["addressing"] == "subnet-manager"
+    SwitchModel.objects.filter(sku=QM9700).update(fabric="ethernet")
+    eth = generate(member_client, project, ib_inputs(seed), django_capture_on_commit_callbacks, "Same on Ethernet")
+    assert eth.fabric == "ethernet"
+
+    def bom(version):
+        body = member_client.get(reverse("api-version-bom", kwargs={"pk": version.pk})).json()
+        return sorted((line["sku"], line["qty"]) for line in body["lines"]), body["totals"]["total"]
+
+    def cabling(version):
+        return list(LinkRecord.objects.filter(version=version).order_by("index").values_list(
+            "a_port", "b_port", "medium", "length_m", "label_a", "label_b"))
+
+    assert bom(ib_version) == bom(eth)
+    assert cabling(ib_version) == cabling(eth)
+    assert ib_version.summary["switches"] == eth.summary["switches"]
+
+
+def test_an_infiniband_design_has_ipoib_host_addresses_and_no_p2p_loopbacks_or_asns(member_client, ib_version):
+    switches = DeviceRecord.objects.filter(version=ib_version).exclude(role="server")
+    assert not switches.exclude(asn__isnull=True).exists() and not switches.exclude(loopback__isnull=True).exists()
+    fabric_links = LinkRecord.objects.filter(version=ib_version, tier__gt=0)
+    assert fabric_links.exists() and not fabric_links.exclude(subnet="").exists()
+    assert not fabric_links.exclude(a_ip__isnull=True).exists()
+    hosts = LinkRecord.objects.filter(version=ib_version, tier=0)
+    addresses = list(hosts.values_list("a_ip", flat=True))
+    assert None not in addresses and len(set(addresses)) == len(addresses) == 512
+    assert not hosts.exclude(b_ip__isnull=True).exists()
+    assert set(ib_version.summary["pools"]) == {"host"}
+    assert any(w["code"] == "note.infiniband_subnet_manager" for w in ib_version.summary["warning_codes"])
+    links = member_client.get(reverse("api-version-link-list", kwargs={"pk": ib_version.pk}), {"tier": 1}).json()
+    assert all(link["a_ip"] is None and link["b_ip"] is None and link["subnet"] == "" for link in links["results"])
+
+
+def test_mixed_ethernet_and_infiniband_tiers_are_refused_on_the_spine_field(member_client, project, seed):
+    data = ib_inputs(seed, spine_switch=seed["sn5600"].pk, spine_breakout="2x400G")
+    response = member_client.post(reverse("api-design-list", kwargs={"project_pk": project.pk}),
+                                  {"name": "Mixed", **data}, format="json")
+    assert response.status_code == 400, response.content
+    errors = response.json()
+    (message,) = errors["spine_switch"]
+    assert "QM9700" in message and "SN5600" in message
+    assert not DesignVersion.objects.filter(design__name="Mixed").exists()
+
+
+def test_no_roce_review_or_traffic_analysis_is_stored(ib_version):
+    assert not RoceReview.objects.filter(version=ib_version).exists()
+    assert not TrafficAnalysis.objects.filter(version=ib_version).exists()
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("api-version-roce", {}),
+    ("api-version-roce-configs-zip", {}),
+    ("api-version-roce-device-config", {"device_name": "p0-su00-leaf-r0"}),
+    ("api-version-traffic", {}),
+])
+def test_roce_and_traffic_endpoints_answer_409_not_applicable(member_client, ib_version, name, kwargs):
+    response = member_client.get(reverse(name, kwargs={"pk": ib_version.pk, **kwargs}))
+    assert response.status_code == 409
+    assert response["Content-Type"].startswith("application/json")
+    (message,) = response.json()["fabric"]
+    assert message.startswith(NOT_APPLICABLE)
+
+
+def test_running_a_traffic_analysis_answers_409_and_runs_nothing(member_client, ib_version):
+    response = member_client.post(reverse("api-version-traffic", kwargs={"pk": ib_version.pk}), {"seed": 3},
+                                  format="json")
+    assert response.status_code == 409 and "ECMP" in response.json()["fabric"][0]
+    assert not TrafficAnalysis.objects.filter(version=ib_version).exists()
+
+
+def test_design_page_says_roce_and_traffic_do_not_apply(member, ib_version):
+    client = Client()
+    client.force_login(member)
+    url = reverse("designs:version-detail", kwargs={"project_pk": ib_version.design.project_id,
+                                                    "version_pk": ib_version.pk})
+    html = client.get(url).content.decode()
+    assert 'id="roce-not-applicable"' in html and 'id="traffic-not-applicable"' in html
+    assert "credit-based" in html and "subnet manager" in html
+    assert 'id="roce-verdict"' not in html and 'id="tab-roce-settings"' not in html
+    assert 'id="roce-settings-table"' not in html and 'id="traffic-meta"' not in html
+    settings = client.get(reverse("design-analysis:roce-settings", kwargs={
+        "project_pk": ib_version.design.project_id, "version_pk": ib_version.pk})).content.decode()
+    assert 'id="roce-not-applicable"' in settings and "<form" not in settings.split('id="roce-settings"')[1]
+    with translation.override("zh-hans"):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "InfiniBand" in html and NOT_APPLICABLE not in html
+
+
+def test_workbook_lists_ipoib_addresses_and_says_loopbacks_asns_roce_and_traffic_do_not_apply(
+        ib_version, member, tmp_path):
+    path = tmp_path / "ib.xlsx"
+    version_workbook_write(version=ib_version, path_or_stream=str(path), user=member)
+    wb = openpyxl.load_workbook(path, read_only=True)
+    ip_rows = [row for row in wb["IP plan"].iter_rows(values_only=True) if any(v is not None for v in row)]
+    assert ip_rows[0][0].startswith(NOT_APPLICABLE)
+    header, *data = ip_rows[1:]
+    assert "IPoIB address" in header and len(data) == 512
+    hosts = dict(LinkRecord.objects.filter(version=ib_version, tier=0).values_list("index", "a_ip"))
+    assert all(row[header.index("IPoIB address")] == hosts[row[0]] for row in data)
+    for sheet in ("Loopbacks", "ASN plan", "RoCE", "Traffic"):
+        cells = [v for row in wb[sheet].iter_rows(values_only=True) for v in row if v is not None]
+        assert len(cells) == 2 and cells[1].startswith(NOT_APPLICABLE), (sheet, cells)
+    summary = {row[0]: row[1] for row in openpyxl.load_workbook(path)["Summary"].iter_rows(values_only=True)
+               if row[0]}
+    assert summary["Fabric"] == "InfiniBand"
+    assert "Switch-to-switch pool (a /31 per link)" not in summary and "First ASN" not in summary
+    assert "ASN range" not in summary
+
+
+def test_netbox_interfaces_are_infiniband_ndr_and_addresses_ipoib_only(ib_version, tmp_path):
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=ib_version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    interfaces = list(csv.DictReader(io.StringIO(files["interfaces.csv"])))
+    assert {row["type"] for row in interfaces} == {"infiniband-ndr"}
+    assert not any(row["name"] == "Loopback0" for row in interfaces)
+    addresses = list(csv.DictReader(io.StringIO(files["ip_addresses.csv"])))
+    assert len(addresses) == 512 and {row["description"] for row in addresses} == {"IPoIB"}
+    assert all(row["address"].endswith("/12") for row in addresses)
+    assert "InfiniBand" in files["README.txt"]

@@ -163,7 +163,6 @@ WORDS = {
         "server-leaf": gettext_lazy("server-leaf"), "leaf-spine": gettext_lazy("leaf-spine"),
         "spine-core": gettext_lazy("spine-core"),
     },
-    "fabric": {"ethernet": gettext_lazy("Ethernet"), "infiniband": gettext_lazy("InfiniBand")},
     "kind": {
         "switch": pgettext_lazy("catalog kind", "switch"), "server": pgettext_lazy("catalog kind", "server"),
         "NIC": pgettext_lazy("catalog kind", "NIC"), "optic": pgettext_lazy("catalog kind", "optic"),
@@ -172,7 +171,6 @@ WORDS = {
 }
 
 WORDS["other_role"] = WORDS["role"]
-WORDS["other_fabric"] = WORDS["fabric"]
 
 # Params that count things: grouped by thousands even where the engine's English doesn't ("3128 leaves").
 COUNTS = frozenset({

@@ -22,6 +22,7 @@ MAX_OVERSUBSCRIPTION = 16.0
 TIER_ROLES = ("leaf", "spine", "core")
 ETHERNET, INFINIBAND = "ethernet", "infiniband"
 FABRICS = (ETHERNET, INFINIBAND)
+FABRIC_NAMES = {ETHERNET: "Ethernet", INFINIBAND: "InfiniBand"}  # proper nouns, the same in every language
 MAX_PORTS_PER_CAGE = 2  # server backend cages: single or twin-port (OSFP 2x400G)
 
 
@@ -379,9 +380,10 @@ class DesignSpec:
             if hw is None:
                 continue
             if hw.fabric != below[1].fabric:
-                bad(role, message("fabric.mixed", role=role, switch=hw.name or hw.sku, fabric=hw.fabric,
-                                  other_role=below[0], other_switch=below[1].name or below[1].sku,
-                                  other_fabric=below[1].fabric))
+                bad(role, message("fabric.mixed", role=role, switch=hw.name or hw.sku,
+                                  fabric=FABRIC_NAMES.get(hw.fabric, hw.fabric), other_role=below[0],
+                                  other_switch=below[1].name or below[1].sku,
+                                  other_fabric=FABRIC_NAMES.get(below[1].fabric, below[1].fabric)))
             below = (role, hw)
         nic_gbps = server.nic_gbps
         for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):

@@ -40,7 +40,9 @@ def nic_label(nic: NicModel) -> str:
 
 
 def switch_label(switch: SwitchModel) -> str:
-    return f"{switch.manufacturer.name} {switch.model} — {switch.cages}×{switch.cage_gbps}G {switch.cage_form_factor}"
+    label = f"{switch.manufacturer.name} {switch.model} — {switch.cages}×{switch.cage_gbps}G {switch.cage_form_factor}"
+    # Ethernet is the default; an InfiniBand switch says so, as it can't join an Ethernet fabric.
+    return f"{label}, {switch.get_fabric_display()}" if switch.fabric == "infiniband" else label
 
 
 class CatalogChoiceField(forms.ModelChoiceField):

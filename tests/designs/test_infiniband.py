@@ -54,6 +54,8 @@ def test_an_infiniband_design_generates_with_the_bom_and_cabling_of_the_same_har
         member_client, project, seed, ib_version, django_capture_on_commit_callbacks):
     assert ib_version.fabric == "infiniband"
     assert ib_version.summary["fabric"] == "infiniband" and ib_version.summary["addressing"] == "subnet-manager"
+    api = member_client.get(reverse("api-version-detail", kwargs={"pk": ib_version.pk})).json()
+    assert api["fabric"] == "infiniband" and api["summary"]["fabric"] == "infiniband"
     SwitchModel.objects.filter(sku=QM9700).update(fabric="ethernet")
     eth = generate(member_client, project, ib_inputs(seed), django_capture_on_commit_callbacks, "Same on Ethernet")
     assert eth.fabric == "ethernet"

@@ -199,11 +199,17 @@ class VersionSerializer(serializers.ModelSerializer):
     inputs = serializers.SerializerMethodField()
     totals = serializers.SerializerMethodField()
     job = serializers.SerializerMethodField()
+    fabric = serializers.ChoiceField(
+        choices=["ethernet", "infiniband"], read_only=True,
+        help_text="The leaf switch's fabric, as frozen in the spec. An InfiniBand version has no RoCE settings, "
+                  "configs or ECMP traffic analysis (those endpoints answer 409 {\"fabric\": [...]}) and no p2p "
+                  "/31s, loopbacks or ASNs: the subnet manager routes it; hosts get IPoIB addresses.",
+    )
 
     class Meta:
         model = DesignVersion
-        fields = ["id", "design", "design_name", "project", "number", "status", "inputs", "summary", "totals", "job",
-                  "created_by", "created_at", "generated_at"]
+        fields = ["id", "design", "design_name", "project", "number", "status", "fabric", "inputs", "summary",
+                  "totals", "job", "created_by", "created_at", "generated_at"]
         read_only_fields = fields
 
     @extend_schema_field(VersionInputsSerializer)

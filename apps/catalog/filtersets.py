@@ -3,8 +3,8 @@ import django_filters
 from django.db.models import Q
 
 from .models import (
-    Cable, CableMedia, Fiber, FiberCord, FormFactor, Manufacturer, NicFormFactor, NicModel, OpticMedia, ServerModel,
-    SwitchModel, Transceiver,
+    Cable, CableMedia, Fabric, Fiber, FiberCord, FormFactor, Manufacturer, NicFormFactor, NicModel, OpticMedia,
+    ServerModel, SwitchModel, Transceiver,
 )
 
 
@@ -36,6 +36,7 @@ class ManufacturerFilterSet(django_filters.FilterSet):
 
 class SwitchModelFilterSet(CatalogItemFilterSet):
     cage_form_factor = django_filters.ChoiceFilter(choices=FormFactor.choices)
+    fabric = django_filters.ChoiceFilter(choices=Fabric.choices, label="Ethernet or InfiniBand")
     breakout = django_filters.CharFilter(method="filter_breakout", label='Offers this breakout mode, e.g. "2x400G"')
     speed = django_filters.NumberFilter(method="filter_speed", label="Offers logical ports of this speed (Gb/s)")
     cages_min = django_filters.NumberFilter(field_name="cages", lookup_expr="gte")

@@ -1,16 +1,16 @@
 """The JSON report of a plan: what the CLI prints and what the web app stores as a design summary.
 
 Keys (all plain JSON types):
-  name, fabric ("ethernet" or "infiniband"), tiers, planes, gpus, servers, gpus_per_server, rails, rails_per_plane, su_servers,
-  scale_units, pods, sus_per_pod, switches {leaf, spine, core}, links {server-leaf, leaf-spine,
+  name, fabric ("ethernet" or "infiniband"), tiers, planes, gpus, servers, gpus_per_server, rails,
+  rails_per_plane, su_servers, scale_units, pods, sus_per_pod, switches {leaf, spine, core}, links {server-leaf, leaf-spine,
   spine-core}, total_links, max_gpus, max_hops, oversubscription {leaf[, spine]}, bisection_gbps,
   free_ports {leaf, spine, core}, bom [{sku, description, category, qty, unit_price, total,
   power_typical_w, power_max_w, rack_units}], subtotal, discount, discount_pct, total_cost,
   currency, power_w (typical), power_typical_w, power_max_w, rack_units, media [{key, kind, fiber,
   tier, length_m, links}], pools {host, p2p, loopback: {cidr, size, used, first, last}, asn:
   {first, last, used}} (InfiniBand: host only, the IPoIB addresses; the subnet manager routes),
-  addressing ("ipv4-bgp": /31s, loopbacks, eBGP ASNs; "subnet-manager": IPoIB hosts only), warnings [..], warning_codes [{code, params}] (the warnings, one for one,
-  as engine.messages codes), and alternatives [..] when asked for; an infeasible alternative has
+  addressing ("ipv4-bgp": /31s, loopbacks, eBGP ASNs; "subnet-manager": IPoIB hosts only),
+  warnings [..], warning_codes [{code, params}] (the warnings, one for one, as engine.messages codes), and alternatives [..] when asked for; an infeasible alternative has
   reason (English), reason_code and reason_params (its first reason) and reason_codes [{field,
   code, params}] (every reason).
 """

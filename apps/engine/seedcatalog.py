@@ -4,7 +4,8 @@ Read as files, not through the catalog app, so the engine stays plain Python. Us
 to resolve hardware given by SKU, and by plan() for interconnects when a spec carries none.
 
 Mapping: a switch in breakout "NxSG" -> SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps,
-form_factor = cage_form_factor, breakout, fabric (default "ethernet"), ...); a server -> ServerHw(nic_ports = backend_ports,
+form_factor = cage_form_factor, breakout, fabric (default "ethernet"), ...);
+a server -> ServerHw(nic_ports = backend_ports,
 nic_gbps = backend_gbps, nics_built_in = backend_nics_built_in,
 ports_per_cage = backend_ports_per_cage); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
 FiberCord; price = list_price; name = "manufacturer model".

@@ -7,7 +7,8 @@
                 {"sku": "DGXH-G640F+P2EDI36"} / "DGXH-G640F+P2EDI36"   from the seed catalog
       "nic": {"ports": 1, "gbps": 400, "form_factor": "OSFP"} or {"sku": ...}   optional; a server
                 given by SKU brings its default NIC
-      "leaf": {"ports": 64, "gbps": 400[, "fabric": "infiniband"]} or {"sku": "920-9N42F-00RI-7C0", "breakout": "2x400G"}
+      "leaf": {"ports": 64, "gbps": 400[, "fabric": "infiniband"]}
+              or {"sku": "920-9N42F-00RI-7C0", "breakout": "2x400G"}
               (breakout optional: the first mode at the NIC speed)
       "spine", "core": as leaf, optional (default: the tier below)
       "planes": 1, "oversubscription": 1 or "3:1", "tiers": "auto" | 2 | 3,

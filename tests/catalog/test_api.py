@@ -144,6 +144,8 @@ def test_staff_creates_a_manufacturer_with_a_generated_slug(staff_client):
         ("catalog-switch", {"manufacturer": "acme"}, {"SW-400"}),
         ("catalog-switch", {"q": "tomahawk"}, {"SW-400"}),
         ("catalog-switch", {"cage_form_factor": "QSFP-DD"}, {"SW-400"}),
+        ("catalog-switch", {"fabric": "infiniband"}, {"SW-400"}),
+        ("catalog-switch", {"fabric": "ethernet"}, {"SW-800"}),
         ("catalog-transceiver", {"fiber": "SMF", "reach_min": 400}, {"DR-500"}),
         ("catalog-transceiver", {"media": "SR"}, {"SR-50"}),
         ("catalog-transceiver", {"reach_max": 100}, {"SR-50"}),
@@ -156,7 +158,7 @@ def test_filters(user_client, basename, query, expected):
     acme = ManufacturerFactory(name="Acme", slug="acme")
     SwitchModelFactory(sku="SW-800")
     SwitchModelFactory(sku="SW-400", manufacturer=acme, asic="Tomahawk 4", asic_tbps="25.6", cage_form_factor="QSFP-DD",
-                       cage_gbps=400, breakouts=["1x400G", "2x200G", "4x100G"])
+                       cage_gbps=400, breakouts=["1x400G", "2x200G", "4x100G"], fabric="infiniband")
     TransceiverFactory(sku="SR-50")
     TransceiverFactory(sku="DR-500", media="DR", fiber="SMF", reach_m=500)
     CableFactory(sku="DAC-1", length_m=1)

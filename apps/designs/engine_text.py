@@ -144,7 +144,7 @@ MESSAGES = {
         "%(uplinks)s leaf uplinks over %(spines)s spines: each leaf has %(fewer)s or %(more)s links to each spine, "
         "so All-to-All traffic meets spine hotspots that no routing removes; %(even)s spines would spread the "
         "uplinks evenly"),
-    "note.infiniband_subnet_manager": gettext_lazy(
+    "fabric.infiniband_subnet_manager": gettext_lazy(
         "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) assigns LIDs and computes the "
         "routes, and credit-based flow control makes it lossless; no point-to-point /31s, loopbacks, BGP ASNs, "
         "PFC/ECN or ECMP hashing to plan. Hosts get one IPoIB address per NIC port from %(cidr)s"),

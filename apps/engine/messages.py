@@ -117,7 +117,7 @@ TEMPLATES: dict[str, str] = {
     "warning.uneven_uplinks": "{uplinks} leaf uplinks over {spines} spines: each leaf has {fewer} or {more} links "
                               "to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
                               "{even} spines would spread the uplinks evenly",
-    "note.infiniband_subnet_manager": "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) "
+    "fabric.infiniband_subnet_manager": "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) "
                                       "assigns LIDs and computes the routes, and credit-based flow control makes "
                                       "it lossless; no point-to-point /31s, loopbacks, BGP ASNs, PFC/ECN or ECMP "
                                       "hashing to plan. Hosts get one IPoIB address per NIC port from {cidr}",

@@ -170,7 +170,7 @@ def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
             out.append(message("warning.uneven_uplinks", uplinks=sz.leaf_uplinks, spines=spines, fewer=q, more=q + 1,
                                even=even))
     if spec.infiniband:
-        out.append(message("note.infiniband_subnet_manager", cidr=spec.pools.host))
+        out.append(message("fabric.infiniband_subnet_manager", cidr=spec.pools.host))
     if spec.server.nics_built_in:
         nic = spec.nic_hw
         out.append(message("note.nics_built_in", ports=sz.servers * spec.server.nic_ports,

@@ -84,7 +84,7 @@ def test_an_infiniband_design_has_ipoib_host_addresses_and_no_p2p_loopbacks_or_a
     assert None not in addresses and len(set(addresses)) == len(addresses) == 512
     assert not hosts.exclude(b_ip__isnull=True).exists()
     assert set(ib_version.summary["pools"]) == {"host"}
-    assert any(w["code"] == "note.infiniband_subnet_manager" for w in ib_version.summary["warning_codes"])
+    assert any(w["code"] == "fabric.infiniband_subnet_manager" for w in ib_version.summary["warning_codes"])
     links = member_client.get(reverse("api-version-link-list", kwargs={"pk": ib_version.pk}), {"tier": 1}).json()
     assert all(link["a_ip"] is None and link["b_ip"] is None and link["subnet"] == "" for link in links["results"])
 

@@ -52,7 +52,7 @@ def test_an_infiniband_plan_has_no_p2p_loopbacks_or_asns_and_one_ipoib_address_p
     first = int(ipaddress.ip_network(pools.host).network_address)
     assert list(host) == list(range(first, first + int(tier0.sum())))
     assert set(p.pools) == {"host"} and p.pools["host"]["used"] == int(tier0.sum())
-    assert any(note.code == "note.infiniband_subnet_manager" for note in p.notes)
+    assert any(note.code == "fabric.infiniband_subnet_manager" for note in p.notes)
 
 
 def test_an_infiniband_plan_ignores_p2p_and_loopback_pools_too_small_for_ethernet():

@@ -318,6 +318,7 @@ def test_netbox_zip_holds_the_csv_files_with_netbox_headers_and_a_readme(netbox_
     order = [readme.index(name) for name in ("manufacturers.csv", "device_types.csv", "devices.csv",
                                               "interfaces.csv", "cables.csv")]
     assert order == sorted(order)
+    assert "ASNs are in the Excel workbook" in readme  # an Ethernet fabric has an ASN plan there
 
 
 def test_netbox_cables_join_devices_and_interfaces_by_name(netbox_files, version):

@@ -177,3 +177,4 @@ def test_netbox_interfaces_are_infiniband_ndr_and_addresses_ipoib_only(ib_versio
     assert len(addresses) == 512 and {row["description"] for row in addresses} == {"IPoIB"}
     assert all(row["address"].endswith("/12") for row in addresses)
     assert "InfiniBand" in files["README.txt"]
+    assert "ASNs are in the Excel workbook" not in files["README.txt"]

@@ -336,9 +336,11 @@ def readme_text(*, version: DesignVersion, site: str, user: Any = None) -> str:
         "- One cable row per link. A 1:2 splitter or a twin-port cable (one item on the bill of",
         "  materials) is two NetBox cables, one per leg; both carry the design's label.",
         "- Status is 'planned' (devices, racks, site, cables) and 'reserved' (addresses) until the",
-        "  fabric is built. ASNs are in the Excel workbook (NetBox ASNs need your RIR).",
+        "  fabric is built.",
     ]
-    if version.is_infiniband:
+    if not version.is_infiniband:
+        lines.append("- ASNs are in the Excel workbook (NetBox ASNs need your RIR).")
+    else:
         lines += [
             "- InfiniBand fabric: ports are typed infiniband-ndr (or the IB type of their speed);",
             "  there are no switch loopbacks, /31 links or ASNs (the subnet manager, OpenSM or UFM,",

@@ -13,7 +13,22 @@ ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
 PRICE_FIELDS = ["list_price", "currency", "price_is_example", "active", "created", "updated"]
 
 
-class ManufacturerSerializer(serializers.ModelSerializer):
+class ModelCleanSerializer(serializers.ModelSerializer):
+    """Runs the model's own clean() so the API refuses exactly what the admin and importers refuse."""
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        candidate = copy.copy(self.instance) if self.instance is not None else self.Meta.model()
+        for name, value in attrs.items():
+            setattr(candidate, name, value)
+        try:
+            candidate.clean()
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        return attrs
+
+
+class ManufacturerSerializer(ModelCleanSerializer):
     class Meta:
         model = Manufacturer
         fields = ["id", "name", "slug", "created", "updated"]
@@ -29,32 +44,11 @@ class ManufacturerSerializer(serializers.ModelSerializer):
             if Manufacturer.objects.filter(slug=slug).exists():
                 raise serializers.ValidationError({"slug": [_("Slug %(slug)s is taken; give another.") % {"slug": slug}]})
             attrs["slug"] = slug
-        # The model's own clean() (control characters), as CatalogItemSerializer does for items.
-        candidate = copy.copy(self.instance) if self.instance is not None else Manufacturer()
-        for field, value in attrs.items():
-            setattr(candidate, field, value)
-        try:
-            candidate.clean()
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.message_dict) from None
-        return attrs
+        return super().validate(attrs)  # the model's clean(): control characters
 
 
-class CatalogItemSerializer(serializers.ModelSerializer):
-    """Runs the model's own clean() so the API refuses exactly what the admin and importers refuse."""
-
+class CatalogItemSerializer(ModelCleanSerializer):
     manufacturer = SlugRelatedField(slug_field="name", queryset=Manufacturer.objects.all())
-
-    def validate(self, attrs):
-        attrs = super().validate(attrs)
-        candidate = copy.copy(self.instance) if self.instance is not None else self.Meta.model()
-        for name, value in attrs.items():
-            setattr(candidate, name, value)
-        try:
-            candidate.clean()
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.message_dict) from None
-        return attrs
 
 
 class SwitchModelSerializer(CatalogItemSerializer):
@@ -163,22 +157,11 @@ class ImportErrorSerializer(serializers.Serializer):
     errors = ImportIssueSerializer(many=True)
 
 
-class ExchangeRateSerializer(serializers.ModelSerializer):
-    """Runs the model's clean() (codes, a positive rate, one row per currency pair)."""
+class ExchangeRateSerializer(ModelCleanSerializer):
+    """The model's clean() checks the codes, a positive rate and one row per currency pair."""
 
     class Meta:
         model = ExchangeRate
         fields = ["id", "from_currency", "to_currency", "rate", "rate_is_example", "updated"]
         read_only_fields = ["updated"]
         validators = []  # the pair's uniqueness is checked by clean(), on to_currency, both ways round
-
-    def validate(self, attrs):
-        attrs = super().validate(attrs)
-        candidate = copy.copy(self.instance) if self.instance is not None else ExchangeRate()
-        for name, value in attrs.items():
-            setattr(candidate, name, value)
-        try:
-            candidate.clean()
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.message_dict) from None
-        return attrs

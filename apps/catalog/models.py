@@ -23,6 +23,7 @@ from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+CURRENCY_CODE_RE = re.compile(r"[A-Z]{3}")  # use fullmatch
 BREAKOUT_RE = re.compile(r"^(?P<n>[1-9]\d*)x(?P<speed>[1-9]\d*)G$")
 
 
@@ -142,7 +143,7 @@ class CatalogItem(models.Model):
     def clean(self) -> None:
         errors: dict[str, list[str]] = {}
         control_characters_check(self, errors)
-        if self.currency and not re.fullmatch(r"[A-Z]{3}", self.currency):
+        if self.currency and not CURRENCY_CODE_RE.fullmatch(self.currency):
             errors.setdefault("currency", []).append(_("Use a three-letter ISO currency code such as USD."))
         self.check_rules(errors)
         if errors:
@@ -391,9 +392,6 @@ class FiberCord(CatalogItem):
         _positive(errors, "length_m", self.length_m)
 
 
-CURRENCY_CODE_RE = re.compile(r"^[A-Z]{3}$")
-
-
 class ExchangeRate(models.Model):
     """How many units of `to_currency` one unit of `from_currency` buys, for pricing designs.
 
@@ -429,7 +427,7 @@ class ExchangeRate(models.Model):
         errors: dict[str, list[str]] = {}
         for name in ("from_currency", "to_currency"):
             value = getattr(self, name)
-            if not isinstance(value, str) or not CURRENCY_CODE_RE.match(value):
+            if not isinstance(value, str) or not CURRENCY_CODE_RE.fullmatch(value):
                 errors.setdefault(name, []).append(_("Use a three-letter ISO currency code such as USD."))
         if not errors and self.from_currency == self.to_currency:
             errors.setdefault("to_currency", []).append(_("Convert to another currency than the one converted from."))

@@ -409,7 +409,7 @@ def exchange_rates_seed_load(*, path: Path | None = None) -> int:
     if not isinstance(data, list):
         raise CatalogImportError([ImportIssue(path.name, None, "", _("Expected a list of items."))])
     issues: list[ImportIssue] = []
-    rates: list[ExchangeRate] = []  # every row, to find a pair given twice
+    pairs: set[frozenset[str]] = set()  # every row's pair, either way round, to find one given twice
     new: list[ExchangeRate] = []  # rows whose pair the catalog lacks
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict):
@@ -428,11 +428,11 @@ def exchange_rates_seed_load(*, path: Path | None = None) -> int:
             from_currency=str(item.get("from_currency") or ""), to_currency=str(item.get("to_currency") or ""),
             rate=rate, rate_is_example=bool(item.get("rate_is_example", False)),
         )
-        pairs = {(r.from_currency, r.to_currency) for r in rates}
-        if {(candidate.from_currency, candidate.to_currency), (candidate.to_currency, candidate.from_currency)} & pairs:
+        pair = frozenset((candidate.from_currency, candidate.to_currency))
+        if pair in pairs:
             issues.append(ImportIssue(path.name, number, "to_currency", _("This currency pair is given twice.")))
             continue
-        rates.append(candidate)
+        pairs.add(pair)
         known = ExchangeRate.objects.filter(
             models.Q(from_currency=candidate.from_currency, to_currency=candidate.to_currency)
             | models.Q(from_currency=candidate.to_currency, to_currency=candidate.from_currency))

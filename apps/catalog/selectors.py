@@ -36,12 +36,11 @@ class MissingExchangeRate(LookupError):
 
 @dataclass
 class PriceConverter:
-    """List prices in `currency`: the catalog's rates, and the ones a design used (from-currency -> rate)."""
+    """List prices in `currency`, from the catalog's rates ((from, to) -> rate; examples flagged)."""
 
     currency: str
     rates: dict[tuple[str, str], Decimal]
     examples: set[tuple[str, str]] = field(default_factory=set)
-    used: dict[str, Decimal] = field(default_factory=dict)
 
     def rate(self, from_currency: str) -> Decimal:
         """Units of `currency` for one unit of `from_currency`; MissingExchangeRate when none is known."""
@@ -59,12 +58,10 @@ class PriceConverter:
         return bool({(from_currency, self.currency), (self.currency, from_currency)} & self.examples)
 
     def price(self, item) -> float:
-        """The item's list price in `currency`, to the cent; records the rate used."""
+        """The item's list price in `currency`, to the cent."""
         amount = Decimal(item.list_price)
         if item.currency and item.currency != self.currency:
-            rate = self.rate(item.currency)
-            self.used[item.currency] = rate
-            amount = (amount * rate).quantize(CENT, rounding=ROUND_HALF_UP)
+            amount = (amount * self.rate(item.currency)).quantize(CENT, rounding=ROUND_HALF_UP)
         return float(amount)
 
 

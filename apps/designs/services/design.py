@@ -81,7 +81,7 @@ def _spec_json(spec: DesignSpec) -> dict[str, Any]:
 def _version_create(*, design: Design, inputs: DesignInputs, spec: DesignSpec, user: Any, number: int) -> Job:
     version = DesignVersion.objects.create(
         design=design, number=number, spec=_spec_json(spec), created_by=user,
-        exchange_rates=inputs.exchange_rates(), **inputs.version_fields()
+        exchange_rates=inputs.exchange_rates, **inputs.version_fields()
     )
     job = Job.objects.create(project=design.project, version=version, kind=Job.Kind.GENERATE, created_by=user)
     _enqueue_generate(job)

@@ -102,17 +102,11 @@ class DesignInputs:
     roce: dict = field(default_factory=dict)
     discount_pct: Decimal = Decimal("0")
     currency: str = "USD"
-    # Converts list prices into `currency`; records the rates the spec used.
+    # Converts list prices into `currency`.
     prices: PriceConverter | None = field(default=None, compare=False, repr=False)
-
-    def exchange_rates(self) -> dict[str, dict[str, Any]]:
-        """The rates the last spec() converted with: {"USD": {"rate": "7.1", "example": true}} for a CNY design."""
-        if self.prices is None:
-            return {}
-        return {
-            source: {"rate": format(rate.normalize(), "f"), "example": self.prices.is_example(source)}
-            for source, rate in sorted(self.prices.used.items())
-        }
+    # The rates spec() converts with, from each other currency its parts are priced in:
+    # {"USD": {"rate": "7.1", "example": true}} for a CNY design.
+    exchange_rates: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
 
     def version_fields(self) -> dict[str, Any]:
         """Keyword arguments for DesignVersion (inputs only)."""
@@ -412,11 +406,11 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         low_message=_("A discount is 0 to 100 %."), high_message=_("A discount is 0 to 100 %."),
     )
     currency = str(data.get("currency") or project.currency).strip().upper()
-    prices = None
+    prices, exchange_rates = None, {}
     if currency not in Currency.values:
         errors.add("currency", _("Choose one of %(currencies)s.") % {"currencies": ", ".join(Currency.values)})
     else:
-        prices = _prices_check(errors, currency, (server, nic, leaf, spine, core))
+        prices, exchange_rates = _prices_check(errors, currency, (server, nic, leaf, spine, core))
 
     if server is not None and planes and server.backend_ports % planes:
         divisors = [str(n) for n in range(1, server.backend_ports + 1) if server.backend_ports % n == 0]
@@ -457,24 +451,28 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         spine_breakout=spine_breakout, core_switch=core, core_breakout=core_breakout, gpus=gpus, planes=planes,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
         discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
+        exchange_rates=exchange_rates,
     )
 
 
-def _prices_check(errors: Errors, currency: str, items: tuple) -> PriceConverter:
-    """A converter into `currency`; an error on "currency" when a part's price currency has no rate to it."""
+def _prices_check(errors: Errors, currency: str, items: tuple) -> tuple[PriceConverter, dict[str, dict[str, Any]]]:
+    """A converter into `currency` and the rates it will use (DesignInputs.exchange_rates); an error on
+    "currency" when a part's price currency has no rate to it."""
     prices = price_converter(currency=currency)
-    missing = []
-    for source in sorted(catalog_currencies(items=items)):
+    missing, rates = [], {}
+    for source in sorted(catalog_currencies(items=items) - {currency}):
         try:
-            prices.rate(source)
+            rate = prices.rate(source)
         except MissingExchangeRate:
             missing.append(source)
+        else:
+            rates[source] = {"rate": format(rate.normalize(), "f"), "example": prices.is_example(source)}
     if missing:
         errors.add("currency", _(
             "The catalog prices parts in %(missing)s and has no exchange rate to %(currency)s: staff add one "
             "under Catalog, Exchange rates; or quote in %(first)s."
         ) % {"missing": ", ".join(missing), "currency": currency, "first": missing[0]})
-    return prices
+    return prices, rates
 
 
 # Engine spec fields (first dotted part, or the whole path) -> the input a user changes.

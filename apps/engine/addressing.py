@@ -17,7 +17,7 @@
   above tier 0 keep subnet 0) and only the host pool is checked. What a user still needs from the
   plan is each host port's IPoIB address (NCCL bootstrap, storage, ssh over the backend): every
   NIC port gets one address, host pool first address + link index, and LinkTable.subnet of a
-  server-leaf link holds that address itself (not a /31; see `ipoib_host_addresses`).
+  server-leaf link holds that address itself (not a /31).
 - Pools may not overlap (DesignSpec.validate); a pool too small is InfeasibleSpec on that pool
   with what is needed and what it holds. Addresses are uint32 arithmetic, no per-link objects.
 """
@@ -53,15 +53,10 @@ def _prefix_for(addresses: int) -> int:
     return 32 - max(0, math.ceil(math.log2(max(1, addresses))))
 
 
-def ipoib_host_addresses(spec: DesignSpec) -> bool:
-    """True when server-leaf links carry one IPoIB host address each (InfiniBand), not a /31."""
-    return spec.infiniband
-
-
-def pool_needs(sz: Sizing, spec: DesignSpec | None = None) -> dict[str, int]:
+def pool_needs(sz: Sizing, spec: DesignSpec) -> dict[str, int]:
     """Addresses each pool must hold for this fabric (only the host pool on InfiniBand)."""
     t0, t1, t2 = (sz.links_by_tier[name] for name in TIER_NAMES)
-    if spec is not None and spec.infiniband:
+    if spec.infiniband:
         return {"host": t0}
     return {"host": 2 * t0, "p2p": 2 * (t1 + t2), "loopback": sum(sz.switches.values())}
 

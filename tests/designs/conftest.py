@@ -5,6 +5,7 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from rest_framework.test import APIClient
 
 from apps.catalog.models import NicModel, ServerModel, SwitchModel
@@ -46,6 +47,14 @@ def project(member):
 def member_client(member):
     client = APIClient()
     client.force_authenticate(member)
+    return client
+
+
+@pytest.fixture
+def client_for_member(member) -> Client:
+    """A browser session of the project member (HTML pages)."""
+    client = Client()
+    client.force_login(member)
     return client
 
 

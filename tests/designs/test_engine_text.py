@@ -292,9 +292,3 @@ def test_the_rack_position_fields_are_labelled_in_chinese(chinese_client, projec
     body = chinese_client.get(reverse("designs:design-create", kwargs={"project_pk": project.pk})).content.decode()
     assert "Leaf 机柜位置" in body and "Spine 与 Core 机柜排" in body and "计算机柜排之间" in body
 
-
-@pytest.fixture
-def client_for_member(member) -> Client:
-    client = Client()
-    client.force_login(member)
-    return client

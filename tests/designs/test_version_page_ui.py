@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from apps.accounts.services import profile_set_language
@@ -13,13 +12,6 @@ from apps.designs.services.design import design_create
 from tests.designs.conftest import inputs
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def client_for_member(member) -> Client:
-    client = Client()
-    client.force_login(member)
-    return client
 
 
 @pytest.fixture

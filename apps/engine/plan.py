@@ -228,11 +228,14 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
     is listed last, marked blocking with its wiring proof, and never marked cheapest.
     """
     spec.validate()
-    own = size_fabric(spec)
+    try:
+        own: Sizing | None = size_fabric(spec)
+    except InfeasibleSpec:  # the other structures may still fit (the live check lists them)
+        own = None
     rails = spec.server.nic_ports
     options: list[tuple[int, int | str]] = [(1, 2), (1, 3)]
     options += [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
-    if (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
+    if own is not None and (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
         options.append((spec.planes, own.tiers))
     out: list[Alternative] = []
     seen = set()
@@ -258,9 +261,9 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
     if feasible:
         min(feasible, key=lambda a: (a.total_cost, a.planes, a.tiers)).cheapest = True
     for alt in out:
-        alt.current = alt.planes == spec.planes and alt.tiers == own.tiers
+        alt.current = own is not None and alt.planes == spec.planes and alt.tiers == own.tiers
     current = next((a for a in out if a.current and a.feasible), None)
-    blocking = _uneven(spec, own) if current is not None else None
+    blocking = _uneven(spec, own) if current is not None and own is not None else None
     if blocking is not None and blocking.total_cost < current.total_cost:
         out.append(blocking)
     return out

@@ -25,10 +25,14 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
 - 3 tiers (per plane): a pod holds floor((P_S/2) / (r/p)) SUs; spines use P_S/2 ports down and P_S/2
   up. Spines per pod follow the same rule with P_S/2 in place of P_S, counted from the pod's own
   leaves, so a partly filled last pod gets fewer spines (the quote buys what is cabled; filling the
-  pod later adds spines and re-spreads its leaf uplinks). Every spine cables all P_S/2 uplinks;
-  spine uplink j of the plane (spine-major order) goes to core j mod C on core port j div C, so each
-  spine spreads over distinct cores and each core ends within one link of the others;
-  C = cores per plane = ceil(all spine uplinks of the plane / P_C). Feasible only if pods <= P_C.
+  pod later adds spines and re-spreads its leaf uplinks). Every spine cables all h = P_S/2 uplinks;
+  C = cores per plane = ceil(all spine uplinks of the plane / P_C); feasible only if pods <= P_C.
+  Uplink k of spine i of a pod with n spines whose first spine is f is the plane's uplink slot
+  j = f * h + k * n + i, and slot j goes to core j mod C on core port j div C: each core ends within
+  one link of the others, and a pod's slots stride over the cores spine by spine, so the spines of
+  any two pods meet on the cores alike and two leaves in different pods keep all u uplinks' worth
+  of paths (engine.wiring proves it on every plan; slots taken spine by spine, k + i * h, gave some
+  pod pairs less, e.g. 30 of 32 links at 20,000 GPUs in 2 planes of 64-port switches).
 - tiers "auto" = 2 when it fits, else 3.
 - Max GPUs the chosen structure can grow to: 2 tiers floor(P_S / (r/p)) SUs * d * gpus per server;
   3 tiers P_C pods * SUs per pod * d * gpus per server. Max switch hops 3 (2 tiers) or 5 (3 tiers).

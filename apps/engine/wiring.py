@@ -17,9 +17,11 @@ How it is computed, without a generic max-flow per pair:
   B -> leaf b, with capacities c_a, the spine-core link counts m[s, k], m[t, k] and c_b. That
   layered graph is small; cores with the same column of counts towards A and B merge into one node
   of summed capacity (split any flow evenly between them), and an exact max-flow (Dinic) solves it.
-  Pods whose spine-core counts and leaf rows are equal up to a rotation of the core numbers (the
-  plan wires spine uplink j to core j mod C) are of one kind; a pair of pods is then fixed by the
-  two kinds and the difference of their rotations, so one max-flow serves every pair of that key.
+  Pods whose spine-core links and leaf rows are equal up to a rotation of the core numbers (the
+  plan wires uplink slot j to core j mod C, engine.topology) are of one kind; a pair of pods is then
+  fixed by the two kinds and the difference of their rotations, so one max-flow serves every pair of
+  that key. Before any max-flow, a certificate: if each spine spreads its share evenly over its
+  uplinks and that balances at every core, the pair gets all its uplinks (65,536 GPUs: no max-flow).
 - Planes are treated one by one from their own links; equal keys across planes are solved once.
 """
 from __future__ import annotations

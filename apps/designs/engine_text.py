@@ -144,6 +144,10 @@ MESSAGES = {
         "%(uplinks)s leaf uplinks over %(spines)s spines: each leaf has %(fewer)s or %(more)s links to each spine, "
         "so All-to-All traffic meets spine hotspots that no routing removes; %(even)s spines would spread the "
         "uplinks evenly"),
+    "wiring.blocking": gettext_lazy(
+        "the worst leaf pair (%(leaf_a)s and %(leaf_b)s) can exchange %(links)s links' worth of traffic, "
+        "%(percent)s%% of a leaf's %(downlinks)s downlinks, below the %(stated)s%% the oversubscription states: "
+        "the fabric is blocking"),
     "fabric.infiniband_subnet_manager": gettext_lazy(
         "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) assigns LIDs and computes the "
         "routes, and credit-based flow control makes it lossless; no point-to-point /31s, loopbacks, BGP ASNs, "
@@ -176,7 +180,7 @@ WORDS["other_role"] = WORDS["role"]
 COUNTS = frozenset({
     "gpus", "servers", "spare", "su_servers", "uplinks", "downlinks", "spines", "spines_per_pod", "fewer", "more",
     "even", "leaves", "scale_units", "pods", "sus_per_pod", "needed_pods", "max_gpus", "needed", "size", "count",
-    "start", "asn_base", "max_asn", "planes", "rails", "switches",
+    "start", "asn_base", "max_asn", "planes", "rails", "switches", "links",
 })
 
 
@@ -269,12 +273,54 @@ def alternative_reason_codes(exc: SpecError) -> list[dict[str, Any]]:
     return [dict(field=path, **msg.to_dict()) for path, messages in exc.details.items() for msg in messages]
 
 
-def alternative_label(planes: Any, tiers: Any, fallback: str = "") -> str:
-    """An alternative's name ("3 tiers", "8 planes, 2 tiers": the engine stores it in English) in the active language."""
+def alternative_label(planes: Any, tiers: Any, fallback: str = "", *, blocking: bool = False) -> str:
+    """An alternative's name ("3 tiers", "8 planes, 2 tiers": the engine stores it in English) in the active language.
+
+    blocking: the fewest-spines wiring with uneven uplinks ("2 tiers, fewest spines (blocking)").
+    """
     try:
         planes, tiers = int(planes), int(tiers)
     except (TypeError, ValueError):
         return fallback
     if planes == 1:
-        return _("%(tiers)s tiers") % {"tiers": tiers}
-    return _("%(planes)s planes, %(tiers)s tiers") % {"planes": planes, "tiers": tiers}
+        label = _("%(tiers)s tiers") % {"tiers": tiers}
+    else:
+        label = _("%(planes)s planes, %(tiers)s tiers") % {"planes": planes, "tiers": tiers}
+    if blocking:
+        return _("%(structure)s, fewest spines (blocking)") % {"structure": label}
+    return label
+
+
+def alternative_notes(alternative: Mapping[str, Any]) -> list[str]:
+    """Why a blocking alternative is blocking (its stored notes), in the active language."""
+    notes = alternative.get("notes")
+    if not isinstance(notes, list):
+        return []
+    return [text for text in (message_text(item) for item in notes if isinstance(item, Mapping)) if text]
+
+
+def wiring_verdict(summary: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The wiring proof of a stored version summary (or an alternative), as a page or sheet shows it.
+
+    {"computed", "as_stated", "fraction", "stated", "text", "detail"}: text is the worst leaf pair's
+    share of a leaf's downlinks ("100.0 %"), detail says whether that is the stated oversubscription.
+    Versions generated before the proof existed have none: "not computed".
+    """
+    wiring = (summary or {}).get("wiring")
+    if not isinstance(wiring, Mapping) or not isinstance(wiring.get("worst_pair_fraction"), (int, float)):
+        return {"computed": False, "as_stated": None, "fraction": None, "stated": None, "text": _("not computed"),
+                "detail": _("generated before the wiring proof existed; generate a new version to compute it")}
+    fraction = float(wiring["worst_pair_fraction"])
+    stated = float(wiring.get("stated_fraction") or 0.0)
+    as_stated = bool(wiring.get("as_stated"))
+    percent = _("%(percent)s %%") % {"percent": number_format(100 * fraction, decimal_pos=1)}
+    stated_percent = _("%(percent)s %%") % {"percent": number_format(100 * stated, decimal_pos=1)}
+    pair = wiring.get("worst_pair") or []
+    if as_stated:
+        detail = _("as stated (%(stated)s of a leaf's downlinks for its worst leaf pair)") % {"stated": stated_percent}
+    else:
+        detail = _("blocking: below the stated %(stated)s") % {"stated": stated_percent}
+    if isinstance(pair, list) and len(pair) == 2:
+        detail += " · " + _("worst pair %(a)s – %(b)s") % {"a": pair[0], "b": pair[1]}
+    return {"computed": True, "as_stated": as_stated, "fraction": fraction, "stated": stated, "text": percent,
+            "detail": detail}

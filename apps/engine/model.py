@@ -130,8 +130,24 @@ class Sizing:
     oversubscription: dict[str, float]
     bisection_gbps: float
     free_ports: dict[str, int]
-    estimated_cost: float = 0.0  # switches and NICs priced, interconnects estimated (plan() prices every link)
+    estimated_cost: float = 0.0  # the plan's total (engine.plan.size prices it as plan() does)
     currency: str = "USD"
+
+
+@dataclass(slots=True)
+class Wiring:
+    """The wiring proof of a plan (engine.wiring): the worst leaf pair against the stated oversubscription."""
+
+    worst_pair_fraction: float  # lowest leaf-pair max-flow / leaf downlinks, capped at 1
+    as_stated: bool  # worst_pair_fraction >= stated_fraction (within 1e-9)
+    stated_fraction: float  # min(1, leaf uplinks / leaf downlinks): 1.0 at 1:1, 0.333 at 3:1
+    worst_pair_links: int  # that max-flow, in links (0 when a plane has a single leaf)
+    leaf_uplinks: int
+    leaf_downlinks: int
+    worst_pair: tuple[int, int] | None = None  # device indexes of the worst pair, None without a pair
+    worst_pair_names: tuple[str, ...] = ()  # their device names (filled by plan())
+    leaf_pairs: int = 0  # leaf pairs covered, all planes
+    flows_solved: int = 0  # layered max-flows solved for pairs across pods (3 tiers)
 
 
 @dataclass(slots=True)
@@ -150,8 +166,11 @@ class Alternative:
     power_typical_w: float = 0.0
     power_max_w: float = 0.0
     rack_units: int = 0
-    cheapest: bool = False  # the cheapest feasible alternative
+    cheapest: bool = False  # the cheapest feasible alternative (never a blocking one)
     current: bool = False  # the structure the spec asks for
+    wiring: Wiring | None = None  # the wiring proof of the planned alternative
+    blocking: bool = False  # the fewest-spines wiring with uneven uplinks: below its stated oversubscription
+    notes: list[Message] = field(default_factory=list)  # why it is blocking (uneven uplinks, worst pair)
 
     @property
     def reason_messages(self) -> list[tuple[str, Message]]:
@@ -204,6 +223,7 @@ class Plan:
     warnings: list[str] = field(default_factory=list)  # English sentences, one per note
     sizing: Sizing | None = None
     notes: list[Message] = field(default_factory=list)  # the warnings with their codes and params
+    wiring: Wiring | None = None  # the wiring proof of the links above
 
     def report(self, *, alternatives: list[Alternative] | None = None) -> dict:
         """The JSON-ready summary the CLI prints (engine.report.report)."""

@@ -17,15 +17,16 @@ from itertools import repeat
 import numpy as np
 
 from .addressing import assign, check_pools
-from .bom import bill, discount_of, switch_sku
-from .cabling import candidates, cable_links, per_link_estimate, tier_ends
+from .bom import bill, switch_sku
+from .cabling import cable_links
 from .messages import Message, message
-from .model import TIER_NAMES, Alternative, Device, Plan, Progress, Sizing
+from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
 from .racks import Placement, place, rack_name, raw_lengths
 from .seedcatalog import seed_catalog
 from .spec import DesignSpec, InfeasibleSpec
 from .topology import Layout, build_links, device_layout, size_fabric
+from .wiring import prove
 
 STAGES = {"topology": (0, 35), "cabling": (35, 70), "bom": (70, 80), "addressing": (80, 100)}
 
@@ -38,11 +39,12 @@ def interconnects(spec: DesignSpec) -> tuple[tuple, tuple, tuple]:
 
 
 def size(spec: DesignSpec) -> Sizing:
-    """Counts and limits of the fabric without building it: cheap enough to run as the user types."""
-    spec.validate()
-    sz = size_fabric(spec)
-    sz.estimated_cost = _estimate_cost(spec, sz)
-    return sz
+    """Counts, limits and the price of the fabric, for the live check as the user types.
+
+    Priced by the same code as plan() (every link placed, cabled and priced; only addressing is
+    skipped), so the live estimate is the generated quote: estimated_cost == plan(spec).total_cost.
+    """
+    return _plan(spec, progress=None, address=False).sizing
 
 
 def plan(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
@@ -50,17 +52,20 @@ def plan(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
     return _plan(spec, progress=progress, address=True)
 
 
-def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan:
+def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: bool = True) -> Plan:
     report = progress or (lambda stage, percent: None)
     report("topology", 0)
     spec.validate()
-    sz = size_fabric(spec)
+    sz = size_fabric(spec, even=even)
     if address:
         check_pools(spec, sz)  # fail before the heavy work
     lay = device_layout(sz)
     links = build_links(sz, lay)
+    wiring = prove(sz, lay, links)
     placement = place(spec, sz, lay)
     devices = make_devices(spec, sz, lay, placement)
+    if wiring.worst_pair is not None:
+        wiring.worst_pair_names = tuple(devices[i].name for i in wiring.worst_pair)
     report("topology", STAGES["topology"][1])
 
     report("cabling", STAGES["cabling"][0])
@@ -77,7 +82,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan
     report("addressing", STAGES["addressing"][0])
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
-    notes = review_notes(spec, sz)
+    notes = review_notes(spec, sz, wiring)
     return Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),
@@ -86,7 +91,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan
         free_ports=dict(sz.free_ports), devices=devices, links=links, media=cabling.media, bom=b.lines,
         subtotal=b.subtotal, discount=b.discount, total_cost=b.total_cost, currency=spec.currency,
         power_typical_w=b.power_typical_w, power_max_w=b.power_max_w, rack_units=b.rack_units, pools=pools,
-        warnings=[note.text for note in notes], notes=notes, sizing=sz,
+        warnings=[note.text for note in notes], notes=notes, sizing=sz, wiring=wiring,
     )
 
 
@@ -139,8 +144,8 @@ def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
     return [note.text for note in review_notes(spec, sz)]
 
 
-def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
-    """The same points as `warnings`, as Messages with their codes and params."""
+def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None) -> list[Message]:
+    """The same points as `warnings`, as Messages with their codes and params (and the wiring proof's, if failed)."""
     out = []
     spare = sz.servers * sz.gpus_per_server - spec.gpus
     if spare:
@@ -169,6 +174,8 @@ def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
             even = next(n for n in range(spines, sz.leaf_uplinks + 1) if sz.leaf_uplinks % n == 0)
             out.append(message("warning.uneven_uplinks", uplinks=sz.leaf_uplinks, spines=spines, fewer=q, more=q + 1,
                                even=even))
+    if wiring is not None and not wiring.as_stated:
+        out.append(blocking_note(wiring))
     if spec.infiniband:
         out.append(message("fabric.infiniband_subnet_manager", cidr=spec.pools.host))
     if spec.server.nics_built_in:
@@ -176,6 +183,14 @@ def review_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
         out.append(message("note.nics_built_in", ports=sz.servers * spec.server.nic_ports,
                            nic=nic.name or nic.sku, servers=sz.servers, server=spec.server.name or spec.server.sku))
     return out
+
+
+def blocking_note(wiring: Wiring) -> Message:
+    """The wiring proof's verdict on a fabric that delivers less than its stated oversubscription."""
+    leaf_a, leaf_b = (tuple(wiring.worst_pair_names) + ("", ""))[:2]
+    return message("wiring.blocking", leaf_a=leaf_a, leaf_b=leaf_b, links=wiring.worst_pair_links,
+                   percent=round(100 * wiring.worst_pair_fraction, 1), downlinks=wiring.leaf_downlinks,
+                   stated=round(100 * wiring.stated_fraction, 1))
 
 
 def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
@@ -204,44 +219,23 @@ def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
     return out
 
 
-def _estimate_cost(spec: DesignSpec, sz: Sizing) -> float:
-    """Switches and NICs at list price plus each tier's links at the cheapest way of a typical length."""
-    hardware = bill(spec, sz, None).subtotal
-    layout = spec.layout
-    optics, cables, fibers = interconnects(spec)
-    server_racks = -(-sz.su_servers // layout.servers_per_rack)
-    su_racks = server_racks + 1
-    compute_rows = sz.scale_units * su_racks / layout.racks_per_row
-    across = layout.rack_width_m * min(layout.racks_per_row, sz.scale_units * su_racks) / 2
-    typical = [layout.slack_m + layout.rack_width_m * su_racks / 4]
-    if sz.tiers == 2:
-        typical.append(layout.slack_m + across + layout.row_pitch_m * (compute_rows / 4 + 0.5))
-    else:
-        pod_rows = sz.sus_per_pod * su_racks / layout.racks_per_row
-        typical.append(layout.slack_m + across + layout.row_pitch_m * (pod_rows / 2 + 0.5))
-        typical.append(layout.slack_m + across + layout.row_pitch_m * (compute_rows + sz.pods) / 4)
-    links = 0.0
-    for tier, length in enumerate(typical):
-        a, b = tier_ends(spec, tier)
-        cost = per_link_estimate(candidates(a, b, optics, cables, fibers), a, b, length)
-        if cost is not None:
-            links += cost * sz.links_by_tier[TIER_NAMES[tier]]
-    subtotal = round(hardware + links, 2)
-    return round(subtotal - discount_of(subtotal, spec.discount_pct), 2)
-
-
 def alternatives(spec: DesignSpec) -> list[Alternative]:
     """The same request as 2 tiers, 3 tiers (one plane) and split over every plane count p > 1
     dividing the rails (tiers automatic), plus the spec's own structure; priced by full planning.
 
-    Infeasible structures are listed with the reason; the cheapest feasible one is marked.
+    Infeasible structures are listed with the reason; the cheapest feasible one is marked. When the
+    spec's own structure could take fewer spines with uneven leaf uplinks and cost less, that wiring
+    is listed last, marked blocking with its wiring proof, and never marked cheapest.
     """
     spec.validate()
-    own = size_fabric(spec)
+    try:
+        own: Sizing | None = size_fabric(spec)
+    except InfeasibleSpec:  # the other structures may still fit (the live check lists them)
+        own = None
     rails = spec.server.nic_ports
     options: list[tuple[int, int | str]] = [(1, 2), (1, 3)]
     options += [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
-    if (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
+    if own is not None and (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
         options.append((spec.planes, own.tiers))
     out: list[Alternative] = []
     seen = set()
@@ -262,17 +256,38 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
         if key in seen:
             continue
         seen.add(key)
-        out.append(Alternative(
-            label=_label(planes, result.tiers), planes=planes, tiers=result.tiers, feasible=True,
-            sizing=result.sizing, total_cost=result.total_cost, currency=result.currency,
-            power_typical_w=result.power_typical_w, power_max_w=result.power_max_w, rack_units=result.rack_units,
-        ))
+        out.append(_priced(result, _label(planes, result.tiers)))
     feasible = [a for a in out if a.feasible]
     if feasible:
         min(feasible, key=lambda a: (a.total_cost, a.planes, a.tiers)).cheapest = True
     for alt in out:
-        alt.current = alt.planes == spec.planes and alt.tiers == own.tiers
+        alt.current = own is not None and alt.planes == spec.planes and alt.tiers == own.tiers
+    current = next((a for a in out if a.current and a.feasible), None)
+    blocking = _uneven(spec, own) if current is not None and own is not None else None
+    if blocking is not None and blocking.total_cost < current.total_cost:
+        out.append(blocking)
     return out
+
+
+def _priced(result: Plan, label: str, *, blocking: bool = False, notes: list[Message] | None = None) -> Alternative:
+    return Alternative(
+        label=label, planes=result.planes, tiers=result.tiers, feasible=True, sizing=result.sizing,
+        total_cost=result.total_cost, currency=result.currency, power_typical_w=result.power_typical_w,
+        power_max_w=result.power_max_w, rack_units=result.rack_units, wiring=result.wiring, blocking=blocking,
+        notes=list(notes or []),
+    )
+
+
+def _uneven(spec: DesignSpec, own: Sizing) -> Alternative | None:
+    """The spec's own structure with the fewest spines (uneven uplinks), if that is fewer: blocking."""
+    variant = replace(spec, tiers=own.tiers)
+    fewest = size_fabric(variant, even=False)
+    if fewest.switches["spine"] >= own.switches["spine"]:
+        return None
+    result = _plan(variant, progress=None, address=False, even=False)
+    notes = [note for note in result.notes if note.code in ("warning.uneven_uplinks", "wiring.blocking")]
+    return _priced(result, _label(result.planes, result.tiers) + ", fewest spines (blocking)", blocking=True,
+                   notes=notes)
 
 
 def _label(planes: int, tiers: int) -> str:

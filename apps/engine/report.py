@@ -10,7 +10,11 @@ Keys (all plain JSON types):
   tier, length_m, links}], pools {host, p2p, loopback: {cidr, size, used, first, last}, asn:
   {first, last, used}} (InfiniBand: host only, the IPoIB addresses; the subnet manager routes),
   addressing ("ipv4-bgp": /31s, loopbacks, eBGP ASNs; "subnet-manager": IPoIB hosts only),
-  warnings [..], warning_codes [{code, params}] (the warnings, one for one, as engine.messages codes), and alternatives [..] when asked for; an infeasible alternative has
+  warnings [..], warning_codes [{code, params}] (the warnings, one for one, as engine.messages codes),
+  wiring {worst_pair_fraction, as_stated, stated_fraction, worst_pair_links, leaf_uplinks,
+  leaf_downlinks, worst_pair [leaf, leaf] or null, leaf_pairs} (engine.wiring's proof), and
+  alternatives [..] when asked for; a feasible alternative has its wiring and blocking (true for
+  the fewest-spines wiring, with its notes [{code, params}]); an infeasible alternative has
   reason (English), reason_code and reason_params (its first reason) and reason_codes [{field,
   code, params}] (every reason).
 """
@@ -21,7 +25,19 @@ from dataclasses import asdict
 import numpy as np
 
 from .messages import as_message
-from .model import TIER_NAMES, Alternative, Plan, Sizing
+from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring
+
+
+def wiring_dict(wiring: Wiring | None) -> dict | None:
+    """The wiring proof as plain JSON (None when the plan has none)."""
+    if wiring is None:
+        return None
+    return {
+        "worst_pair_fraction": round(wiring.worst_pair_fraction, 4), "as_stated": bool(wiring.as_stated),
+        "stated_fraction": round(wiring.stated_fraction, 4), "worst_pair_links": int(wiring.worst_pair_links),
+        "leaf_uplinks": wiring.leaf_uplinks, "leaf_downlinks": wiring.leaf_downlinks,
+        "worst_pair": list(wiring.worst_pair_names) or None, "leaf_pairs": int(wiring.leaf_pairs),
+    }
 
 
 def sizing_dict(sz: Sizing) -> dict:
@@ -33,7 +49,7 @@ def sizing_dict(sz: Sizing) -> dict:
 def alternative_dict(alt: Alternative) -> dict:
     out = {
         "label": alt.label, "planes": alt.planes, "tiers": alt.tiers, "feasible": alt.feasible,
-        "cheapest": alt.cheapest, "current": alt.current,
+        "cheapest": alt.cheapest, "current": alt.current, "blocking": alt.blocking,
     }
     if alt.feasible and alt.sizing is not None:
         sz = alt.sizing
@@ -41,7 +57,8 @@ def alternative_dict(alt: Alternative) -> dict:
             switches=dict(sz.switches), links=dict(sz.links_by_tier), max_gpus=sz.max_gpus, max_hops=sz.max_hops,
             total_cost=alt.total_cost, currency=alt.currency, power_w=alt.power_typical_w,
             power_max_w=alt.power_max_w, rack_units=alt.rack_units, oversubscription=dict(sz.oversubscription),
-            bisection_gbps=sz.bisection_gbps,
+            bisection_gbps=sz.bisection_gbps, wiring=wiring_dict(alt.wiring),
+            notes=[note.to_dict() for note in alt.notes],
         )
     else:
         out["reason"] = alt.reason
@@ -104,6 +121,7 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "warnings": list(plan.warnings),
         "warning_codes": [note.to_dict() for note in plan.notes] if plan.notes
         else [as_message(text).to_dict() for text in plan.warnings],
+        "wiring": wiring_dict(plan.wiring),
     }
     if alternatives is not None:
         out["alternatives"] = [alternative_dict(a) for a in alternatives]

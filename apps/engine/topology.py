@@ -12,22 +12,27 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   on the SU's leaf for rail i, on leaf port = the server's position in the SU. Downlinks take the
   first d logical ports of a leaf, uplinks the ports after them.
 - Spine count, 2 tiers (per plane): leaves L = SUs * r/p; feasible only if L <= P_S (a spine needs a
-  port for every leaf of its plane). Spines n = the smallest n >= ceil(L * u / P_S) such that EITHER
-  n divides u (every leaf has exactly u/n links to every spine: NVIDIA SuperPOD, 64-port switches,
-  1 SU -> 4 spines, 2 -> 8, 3 -> 16 not 12, 4 -> 16) OR n is a multiple of r/p (spines come in whole
-  rail groups). The second clause keeps whole rail groups instead of jumping to the next divisor
-  of u: 5,000 GPUs on 128x400G give 40 spines, not 64; 64x400G in 8 planes give 10 spines per plane,
-  not 16. When n does not divide u, each leaf has floor(u/n) or ceil(u/n) links to every spine:
-  leaf l's extra links go to spines (l * (u mod n) + k) mod n, k < u mod n, so the extras of
-  consecutive leaves tile the spines cyclically and every spine ends within one link of the others,
-  at most ceil(L * u / n) <= P_S. Since L <= P_S, n <= u: every leaf reaches every spine of its plane.
+  port for every leaf of its plane). Spines n = the smallest n >= ceil(L * u / P_S) that divides u, so
+  every leaf has exactly u/n links to every spine of its plane and a leaf pair can always use all of
+  its u uplinks (NVIDIA DGX SuperPOD, 64-port switches: 1 SU -> 4 spines, 2 -> 8, 3 -> 16 not 12,
+  4 -> 16). A count that does not divide u would leave each leaf with floor(u/n) or ceil(u/n) links
+  per spine; two leaves then share only sum_s min(c_a[s], c_b[s]) < u links' worth of paths and the
+  fabric is blocking (5,000 GPUs on 128x400G with 40 spines: 48 of 64 links for the worst pair).
+  Such a count is never the plan; `spread` still builds it for the priced "uneven" alternative:
+  leaf l's extra links go to spines (l * (u mod n) + k) mod n, k < u mod n. Since L <= P_S,
+  ceil(L * u / P_S) <= u, so u itself bounds the search and every spine ends with L * u / n <= P_S
+  leaf links.
 - 3 tiers (per plane): a pod holds floor((P_S/2) / (r/p)) SUs; spines use P_S/2 ports down and P_S/2
   up. Spines per pod follow the same rule with P_S/2 in place of P_S, counted from the pod's own
   leaves, so a partly filled last pod gets fewer spines (the quote buys what is cabled; filling the
-  pod later adds spines and re-spreads its leaf uplinks). Every spine cables all P_S/2 uplinks;
-  spine uplink j of the plane (spine-major order) goes to core j mod C on core port j div C, so each
-  spine spreads over distinct cores and each core ends within one link of the others;
-  C = cores per plane = ceil(all spine uplinks of the plane / P_C). Feasible only if pods <= P_C.
+  pod later adds spines and re-spreads its leaf uplinks). Every spine cables all h = P_S/2 uplinks;
+  C = cores per plane = ceil(all spine uplinks of the plane / P_C); feasible only if pods <= P_C.
+  Uplink k of spine i of a pod with n spines whose first spine is f is the plane's uplink slot
+  j = f * h + k * n + i, and slot j goes to core j mod C on core port j div C: each core ends within
+  one link of the others, and a pod's slots stride over the cores spine by spine, so the spines of
+  any two pods meet on the cores alike and two leaves in different pods keep all u uplinks' worth
+  of paths (engine.wiring proves it on every plan; slots taken spine by spine, k + i * h, gave some
+  pod pairs less, e.g. 30 of 32 links at 20,000 GPUs in 2 planes of 64-port switches).
 - tiers "auto" = 2 when it fits, else 3.
 - Max GPUs the chosen structure can grow to: 2 tiers floor(P_S / (r/p)) SUs * d * gpus per server;
   3 tiers P_C pods * SUs per pod * d * gpus per server. Max switch hops 3 (2 tiers) or 5 (3 tiers).
@@ -36,9 +41,11 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   spine uplinks): what crosses a cut that halves the servers with ECMP spreading evenly.
 
 Worked examples (8-GPU servers with 8x400G, 1:1): 5,000 GPUs on 128x400G -> 2 tiers, 80 leaves,
-40 spines, 5,000 server links, 5,120 leaf-spine links, grows to 8,192 GPUs. On 64x400G -> 3 tiers,
-160 leaves, 160 spines, 80 cores, grows to 65,536. On 64x400G in 8 planes -> 2 tiers, 160 leaves,
-80 spines, grows to 16,384.
+64 spines, 5,000 server links, 5,120 leaf-spine links, grows to 8,192 GPUs. 3,000 GPUs on 128x400G
+-> 48 leaves, 32 spines. On 64x400G -> 3 tiers, 160 leaves, 160 spines, 80 cores, grows to 65,536.
+On 64x400G in 8 planes -> 2 tiers, 160 leaves, 128 spines (16 per plane), grows to 16,384.
+On 64x400G (DGX SuperPOD): 1,016 GPUs -> 32 leaves, 16 spines (4 SUs); 760 GPUs -> 24 leaves,
+16 spines (3 SUs). engine.wiring proves every plan delivers its stated oversubscription.
 
 Device order (Device.index): servers, then leaves (plane, SU, rail), spines (plane, pod, index),
 cores (plane, index). Links: tier 0 server-major (server, NIC port), tier 1 by (plane, leaf, spine),
@@ -66,14 +73,19 @@ def leaf_split(ports: int, oversubscription: float, ports_per_cage: int = 1) -> 
     return down, ports - down
 
 
-def spine_count(leaves: int, uplinks: int, spine_ports: int, rails_per_plane: int) -> int:
+def fewest_spines(leaves: int, uplinks: int, spine_ports: int) -> int:
+    """ceil(leaves * uplinks / spine_ports): the fewest spines with a port for every leaf uplink."""
+    return max(1, -(-leaves * uplinks // spine_ports))
+
+
+def spine_count(leaves: int, uplinks: int, spine_ports: int) -> int:
     """Spines for `leaves` leaves of `uplinks` uplinks each on spines with `spine_ports` downlink ports.
 
-    The smallest n >= ceil(leaves * uplinks / spine_ports) that divides `uplinks` or is a whole
-    number of rail groups (a multiple of `rails_per_plane`). Requires leaves <= spine_ports.
+    The smallest n >= ceil(leaves * uplinks / spine_ports) that divides `uplinks`, so every leaf has
+    the same number of links to every spine. Requires leaves <= spine_ports (then n <= uplinks).
     """
-    n = max(1, -(-leaves * uplinks // spine_ports))
-    while uplinks % n and n % rails_per_plane:
+    n = fewest_spines(leaves, uplinks, spine_ports)
+    while uplinks % n:
         n += 1
     return n
 
@@ -105,11 +117,13 @@ def spread(leaves: int, uplinks: int, spines: int, first_port: int) -> tuple[np.
     return leaf, leaf_port, spine, spine_port
 
 
-def size_fabric(spec: DesignSpec) -> Sizing:
+def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     """Counts, growth limit, hops, oversubscription and bisection of the fabric `spec` asks for.
 
-    Assumes spec.validate() passed; raises InfeasibleSpec naming the field to change.
+    Assumes spec.validate() passed; raises InfeasibleSpec naming the field to change. even=False
+    takes the fewest spines instead (uneven, blocking wiring), only for the priced alternative.
     """
+    count = spine_count if even else fewest_spines
     server, leaf, spine, core = spec.server, spec.leaf, spec.spine_hw, spec.core_hw
     rails, planes = server.nic_ports, spec.planes
     rpp = rails // planes
@@ -136,7 +150,7 @@ def size_fabric(spec: DesignSpec) -> Sizing:
     sus_per_pod = pods = n_full = n_last = cores_pp = 0
     spine_up = 0
     if tiers == 2:
-        spines_pp = spine_count(leaves_pp, u, p_s, rpp)
+        spines_pp = count(leaves_pp, u, p_s)
         spine_down = p_s
         max_gpus = max2
         links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaves_pp * u, TIER_NAMES[2]: 0}
@@ -158,9 +172,9 @@ def size_fabric(spec: DesignSpec) -> Sizing:
             raise InfeasibleSpec({"gpus": [
                 message("topology.three_tiers_limit", max_gpus=max_gpus, pods=p_c, sus_per_pod=sus_per_pod,
                         su_servers=d, gpus=spec.gpus, needed_pods=pods)]})
-        n_full = spine_count(sus_per_pod * rpp, u, half, rpp)
+        n_full = count(sus_per_pod * rpp, u, half)
         last_sus = sus - (pods - 1) * sus_per_pod
-        n_last = spine_count(last_sus * rpp, u, half, rpp)
+        n_last = count(last_sus * rpp, u, half)
         spines_pp = (pods - 1) * n_full + n_last
         spine_down = spine_up = half
         cores_pp = -(-spines_pp * half // p_c)
@@ -309,17 +323,23 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
         (t1_a_dev, t1_a_port, t1_b_dev, t1_b_port, np.ones(t1_a_dev.shape[0], np.int8), t1_plane, t1_rail),
     ]
 
-    # Tier 2: spine uplink j of a plane -> core j mod C, core port j div C.
+    # Tier 2: uplink k of spine i of a pod whose first spine is f and which has n spines is the
+    # pod's uplink slot k * n + i; slot j of the plane (f * half + k * n + i) -> core j mod C, core port j div C.
     if sz.tiers == 3:
         half = sz.spine_uplinks
         c = sz.cores_per_plane
-        j = np.arange(sz.spines_per_plane * half, dtype=np.int64)
+        r = np.arange(sz.spines_per_plane * half, dtype=np.int64)
+        spine_ix, k = r // half, r % half
+        pod = np.minimum(spine_ix // sz.spines_per_pod, sz.pods - 1)
+        first = pod * sz.spines_per_pod
+        in_pod = np.where(pod == sz.pods - 1, sz.spines_last_pod, sz.spines_per_pod)
+        j = first * half + k * in_pod + (spine_ix - first)
         plane_ix = np.arange(planes, dtype=np.int64)
-        t2_a_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + (j // half)[None, :]).ravel()
-        t2_a_port = np.tile(half + j % half, planes)
+        t2_a_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine_ix[None, :]).ravel()
+        t2_a_port = np.tile(half + k, planes)
         t2_b_dev = (lay.core_base + plane_ix[:, None] * c + (j % c)[None, :]).ravel()
         t2_b_port = np.tile(j // c, planes)
-        t2_plane = np.repeat(plane_ix, j.shape[0])
+        t2_plane = np.repeat(plane_ix, r.shape[0])
         t2_rail = t2_plane if rpp == 1 else np.full(t2_plane.shape[0], -1, np.int64)
         columns.append((t2_a_dev, t2_a_port, t2_b_dev, t2_b_port, np.full(t2_a_dev.shape[0], 2, np.int8),
                         t2_plane, t2_rail))

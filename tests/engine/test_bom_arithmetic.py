@@ -71,17 +71,18 @@ def test_5000_gpus_two_tiers_of_128_port_switches_with_splitters_to_the_nics():
     p = plan(DesignSpec(gpus=5_000, server=SERVER, leaf=twin_switch(128, 30_000), nic=NIC, optics=(TWIN_SR,),
                         cables=(SPLITTER,), fibers=(CORD,)))
     # 64 down / 64 up; 10 SUs (9 of 64 servers, the last of 49) -> 80 leaves <= 128: 2 tiers;
-    # spines: ceil(80 * 64 / 128) = 40, a whole number of 8-rail groups -> 40.
-    assert (p.tiers, p.switches) == (2, {"leaf": 80, "spine": 40, "core": 0})
+    # spines: ceil(80 * 64 / 128) = 40 does not divide 64 uplinks; the smallest count >= 40 that does is 64.
+    assert (p.tiers, p.switches) == (2, {"leaf": 80, "spine": 64, "core": 0})
     assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 0}
     # One splitter per leaf downlink cage used, half-used ones included: 9 * 8 * 32 + 8 * ceil(49 / 2).
     assert qty(p, "SPLIT-1x2") == 2_304 + 200 == 2_504
-    # Leaf uplinks 80 * 32 cages; each spine gets 80 * 64 / 40 = 128 links = 64 full cages -> 40 * 64.
+    # Leaf uplinks 80 * 32 cages; each spine gets one link from each leaf, 80 links = 40 full cages -> 64 * 40.
     assert qty(p, "TWIN-SR") == 2_560 + 2_560
     assert qty(p, "MMF-CORD") == 5_120  # the splitters need none
-    assert p.subtotal == 120 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 == 19_977_600
+    assert p.subtotal == 144 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 == 20_697_600
     assert p.total_cost == p.subtotal  # no discount
-    assert p.power_typical_w == 120 * 1_000 + 5_000 * 25 + 2_504 * 20 + 5_120 * 15 == 371_880
+    assert p.power_typical_w == 144 * 1_000 + 5_000 * 25 + 2_504 * 20 + 5_120 * 15 == 395_880
+    assert (p.wiring.worst_pair_fraction, p.wiring.as_stated) == (1.0, True)
 
 
 def test_superpod_127_nodes_on_64_port_switches():

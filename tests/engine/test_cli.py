@@ -30,12 +30,12 @@ def write_spec(tmp_path: Path, data: dict) -> str:
 
 @pytest.mark.parametrize("leaf, planes, expected", [
     ({"ports": 128, "gbps": 400}, 1,
-     dict(tiers=2, switches={"leaf": 80, "spine": 40, "core": 0}, max_gpus=8_192,
+     dict(tiers=2, switches={"leaf": 80, "spine": 64, "core": 0}, max_gpus=8_192,
           links={"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 0})),
     ({"ports": 64, "gbps": 400}, 1,
      dict(tiers=3, switches={"leaf": 160, "spine": 160, "core": 80}, max_gpus=65_536)),
     ({"ports": 64, "gbps": 400}, 8,
-     dict(tiers=2, switches={"leaf": 160, "spine": 80, "core": 0}, max_gpus=16_384)),
+     dict(tiers=2, switches={"leaf": 160, "spine": 128, "core": 0}, max_gpus=16_384)),
 ])
 def test_cli_plans_the_worked_examples_from_inline_hardware(tmp_path, leaf, planes, expected):
     result = run(["plan", write_spec(tmp_path, {"gpus": 5000, "server": SERVER, "leaf": leaf, "planes": planes})])
@@ -45,6 +45,7 @@ def test_cli_plans_the_worked_examples_from_inline_hardware(tmp_path, leaf, plan
         assert report[key] == value
     assert report["planes"] == planes
     assert report["servers"] == 625
+    assert report["wiring"]["worst_pair_fraction"] == 1.0 and report["wiring"]["as_stated"] is True
     assert report["max_hops"] in (3, 5)
     assert report["total_cost"] > 0 and report["power_w"] > 0
     for line in report["bom"]:
@@ -150,7 +151,7 @@ def test_cli_reads_stdin_and_size_prints_counts_without_links():
     result = run(["size", "-"], stdin=spec)
     assert result.returncode == 0, result.stderr
     sizing = json.loads(result.stdout)
-    assert sizing["switches"] == {"leaf": 80, "spine": 40, "core": 0}
+    assert sizing["switches"] == {"leaf": 80, "spine": 64, "core": 0}
     assert sizing["max_gpus"] == 8_192
 
 

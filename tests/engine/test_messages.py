@@ -122,7 +122,7 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(refusal(lambda: spec_from_dict({**DICT_SPEC, "leaf": {"sku": SEED_SWITCH, "breakout": "fast"}})))
     # Points to raise in a review.
     for kwargs in ({"gpus": 5_001, "leaf": switch(128)}, {"gpus": 1_000, "oversubscription": 1.5},
-                   {"gpus": 20_000}, {"gpus": 4_100, "leaf": switch(128)},
+                   {"gpus": 20_000}, {"gpus": 4_100, "leaf": switch(128)}, {"gpus": 5 * 32 * 8, "tiers": 3},
                    {"gpus": 1_000, "leaf": switch(64, rack_units=8), "tiers": 3,
                     "server": replace(server(), rack_units=8),
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
@@ -131,8 +131,9 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(plan(spec(1_000, leaf=replace(twin, fabric="infiniband"))).notes)
     found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, fabric="infiniband"),
                                            pools=AddressPools(host="10.0.0.0/28")))))
-    for alt in alternatives(spec(5_000)):
+    for alt in alternatives(spec(5_000)) + alternatives(spec(5_000, leaf=switch(128))):
         found.extend(m for _, m in alt.reason_messages)
+        found.extend(alt.notes)
     out: dict[str, list[Message]] = {}
     for msg in found:
         for part in walk(msg):
@@ -180,8 +181,10 @@ def test_plan_notes_are_its_warnings_with_codes_and_the_report_carries_both():
     assert [n.text for n in p.notes] == p.warnings and p.warnings
     report = json.loads(json.dumps(p.report(alternatives=alternatives(spec(5_000)))))
     assert report["warning_codes"] == [n.to_dict() for n in p.notes]
-    uneven = next(w for w in report["warning_codes"] if w["code"] == "warning.uneven_uplinks")
-    assert uneven["params"] == {"uplinks": 64, "spines": 40, "fewer": 1, "more": 2, "even": 64}
+    assert not any(w["code"] == "warning.uneven_uplinks" for w in report["warning_codes"])
+    blocking = json.loads(json.dumps(alternatives(spec(5_000, leaf=switch(128)))[-1].notes[0].to_dict()))
+    assert blocking == {"code": "warning.uneven_uplinks",
+                        "params": {"uplinks": 64, "spines": 40, "fewer": 1, "more": 2, "even": 64}}
     infeasible = [a for a in report["alternatives"] if not a["feasible"]]
     assert infeasible
     for alt in infeasible:

@@ -23,11 +23,11 @@ def test_alternatives_compare_structures_and_mark_the_cheapest_and_current():
     assert not by_label["2 tiers"].feasible and by_label["2 tiers"].reason.startswith("tiers:")
     assert by_label["3 tiers"].feasible and by_label["3 tiers"].current
     assert by_label["8 planes, 2 tiers"].feasible
-    assert by_label["8 planes, 2 tiers"].sizing.switches == {"leaf": 160, "spine": 80, "core": 0}
+    assert by_label["8 planes, 2 tiers"].sizing.switches == {"leaf": 160, "spine": 128, "core": 0}
     feasible = [a for a in alts if a.feasible]
     assert sum(a.cheapest for a in alts) == 1
     assert next(a for a in alts if a.cheapest).total_cost == min(a.total_cost for a in feasible)
-    # 8 planes need half the spines and no cores: cheaper than 3 tiers
+    # 8 planes need fewer spines (128 against 160) and no cores: cheaper than 3 tiers
     assert by_label["8 planes, 2 tiers"].total_cost < by_label["3 tiers"].total_cost
 
 
@@ -39,4 +39,9 @@ def test_report_is_plain_json_with_the_documented_keys():
                 "pools", "alternatives", "currency", "rack_units"):
         assert key in report
     assert sum(m["links"] for m in report["media"]) == report["total_links"] == 10_120
-    assert any("1 or 2 links" in w for w in report["warnings"])
+    assert not any("1 or 2 links" in w for w in report["warnings"])  # every leaf meets every spine evenly
+    assert report["wiring"] == {
+        "worst_pair_fraction": 1.0, "as_stated": True, "stated_fraction": 1.0, "worst_pair_links": 64,
+        "leaf_uplinks": 64, "leaf_downlinks": 64, "worst_pair": ["p0-su00-leaf-r0", "p0-su00-leaf-r1"],
+        "leaf_pairs": 80 * 79 // 2,
+    }

@@ -18,15 +18,23 @@ def pair_counts(p, tier: int) -> Counter:
     return Counter(zip(p.links.a_dev[mask].tolist(), p.links.b_dev[mask].tolist()))
 
 
-def test_5000_gpus_on_128_port_switches_is_two_tiers_of_80_leaves_and_40_spines():
+def test_5000_gpus_on_128_port_switches_is_two_tiers_of_80_leaves_and_64_spines():
     p = plan(spec(5_000, leaf=switch(128)))
     assert p.tiers == 2
     assert p.servers == 625
-    assert p.switches == {"leaf": 80, "spine": 40, "core": 0}
+    assert p.switches == {"leaf": 80, "spine": 64, "core": 0}
     assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 0}
     assert len(p.links) == 10_120
     assert p.max_gpus == 8_192
     assert p.max_hops == 3
+    assert p.wiring.worst_pair_fraction == 1.0 and p.wiring.as_stated
+
+
+def test_3000_gpus_on_128_port_switches_is_48_leaves_and_32_spines():
+    p = plan(spec(3_000, leaf=switch(128)))
+    assert p.tiers == 2
+    assert p.switches == {"leaf": 48, "spine": 32, "core": 0}
+    assert p.wiring.as_stated
 
 
 def test_5000_gpus_on_64_port_switches_is_three_tiers_of_160_160_80():
@@ -39,14 +47,15 @@ def test_5000_gpus_on_64_port_switches_is_three_tiers_of_160_160_80():
     assert p.max_hops == 5
 
 
-def test_5000_gpus_on_64_port_switches_in_8_planes_is_two_tiers_of_160_leaves_and_80_spines():
+def test_5000_gpus_on_64_port_switches_in_8_planes_is_two_tiers_of_160_leaves_and_128_spines():
     p = plan(spec(5_000, leaf=switch(64), planes=8))
     assert p.tiers == 2
     assert p.planes == 8
-    assert p.switches == {"leaf": 160, "spine": 80, "core": 0}
+    assert p.switches == {"leaf": 160, "spine": 128, "core": 0}
     assert p.max_gpus == 16_384
     per_plane = Counter(d.plane for d in p.devices if d.role == "spine")
-    assert set(per_plane.values()) == {10}
+    assert set(per_plane.values()) == {16}
+    assert p.wiring.as_stated
 
 
 @pytest.mark.parametrize("sus, spines", [(1, 4), (2, 8), (3, 16), (4, 16)])
@@ -58,11 +67,18 @@ def test_superpod_spine_counts_for_64_port_switches(sus, spines):
     assert p.switches["spine"] == spines
 
 
-def test_spine_count_takes_whole_rail_groups_or_divisors_of_the_uplinks():
-    assert spine_count(80, 64, 128, 8) == 40  # 40 is a multiple of 8 rails
-    assert spine_count(24, 32, 64, 8) == 16  # 12..15 are neither: 16 divides 32
-    assert spine_count(20, 32, 64, 1) == 10  # one rail per plane: any count is a rail group
-    assert spine_count(8, 32, 64, 8) == 4  # divides 32
+@pytest.mark.parametrize("gpus, leaves, spines", [(1_016, 32, 16), (760, 24, 16)])
+def test_superpod_partly_filled_scale_units_keep_the_spines_of_the_full_count(gpus, leaves, spines):
+    p = plan(spec(gpus, leaf=switch(64)))
+    assert (p.tiers, p.switches) == (2, {"leaf": leaves, "spine": spines, "core": 0})
+
+
+def test_spine_count_is_the_smallest_divisor_of_the_uplinks_at_or_above_the_port_need():
+    assert spine_count(80, 64, 128) == 64  # 40 ports' worth: 40..63 do not divide 64
+    assert spine_count(48, 64, 128) == 32  # 24 needed: 32 is the next divisor
+    assert spine_count(24, 32, 64) == 16  # 12..15 do not divide 32
+    assert spine_count(20, 32, 64) == 16  # 10 needed, one rail per plane too
+    assert spine_count(8, 32, 64) == 4  # divides 32
 
 
 def test_oversubscription_3_to_1_gives_three_quarters_of_the_leaf_ports_to_servers():
@@ -81,15 +97,15 @@ def test_twin_port_leaves_keep_downlinks_on_whole_cages():
     assert leaf_split(66, 1.5, ports_per_cage=2) == (38, 28)
 
 
-def test_every_leaf_reaches_every_spine_of_its_plane_within_one_link_when_uplinks_do_not_divide():
+def test_every_leaf_has_the_same_number_of_links_to_every_spine_of_its_plane():
     p = plan(spec(5_000, leaf=switch(128)))
     counts = pair_counts(p, 1)
     leaves = [d.index for d in p.devices if d.role == "leaf"]
     spines = [d.index for d in p.devices if d.role == "spine"]
     assert len(counts) == len(leaves) * len(spines)
-    assert set(counts.values()) == {1, 2}
+    assert set(counts.values()) == {1}  # 64 uplinks over 64 spines
     per_spine = Counter(p.links.b_dev[p.links.tier == 1].tolist())
-    assert set(per_spine.values()) == {128}  # 5,120 links spread evenly over 40 spines
+    assert set(per_spine.values()) == {80}  # one link from each of the 80 leaves
 
 
 def test_partly_filled_last_scale_unit_still_has_a_leaf_per_rail_cabling_all_uplinks():
@@ -122,8 +138,12 @@ def test_three_tier_spines_use_half_their_ports_up_spread_evenly_over_cores():
     per_core = Counter(p.links.b_dev[t2].tolist())
     assert max(per_core.values()) - min(per_core.values()) <= 1
     assert max(per_core.values()) <= 64
-    # each spine's uplinks land on distinct cores here (80 cores > 32 uplinks)
-    assert len(pair_counts(p, 2)) == int(t2.sum())
+    # uplink k of spine i of a 32-spine pod is slot 32 k + i: each spine strides over the cores, 5 of the
+    # 80 here, 6 or 7 links to each, and the spines of any two pods meet on cores alike (wiring proof)
+    per_spine = Counter(a for a, _ in pair_counts(p, 2))
+    assert set(per_spine.values()) == {5}
+    assert set(pair_counts(p, 2).values()) == {6, 7}
+    assert p.wiring.as_stated and p.wiring.worst_pair_fraction == 1.0
 
 
 def test_three_tier_leaves_reach_every_spine_of_their_pod_and_plane():
@@ -188,17 +208,22 @@ def test_report_figures_bisection_oversubscription_and_free_ports():
     p = plan(spec(5_000, leaf=switch(128)))
     assert p.bisection_gbps == 5_000 * 400 / 2
     assert p.oversubscription == {"leaf": 1.0}
-    assert p.free_ports == {"leaf": 80 * 128 - 5_000 - 5_120, "spine": 40 * 128 - 5_120, "core": 0}
+    assert p.free_ports == {"leaf": 80 * 128 - 5_000 - 5_120, "spine": 64 * 128 - 5_120, "core": 0}
     p3 = plan(spec(5_000, leaf=switch(64)))
     assert p3.oversubscription == {"leaf": 1.0, "spine": 1.0}
 
 
-def test_size_matches_plan_without_building_links():
-    s = spec(5_000, leaf=switch(64))
+@pytest.mark.parametrize("kwargs", [
+    dict(gpus=5_000, leaf=switch(64)),
+    dict(gpus=5_000, leaf=switch(128), discount_pct=7.5),
+    dict(gpus=3_000, leaf=switch(64, twin=True), planes=8),
+])
+def test_size_counts_and_prices_exactly_like_plan(kwargs):
+    s = spec(**kwargs)
     sz, p = size(s), plan(s)
     assert (sz.switches, sz.links_by_tier, sz.max_gpus, sz.tiers) == (p.switches, p.links_by_tier, p.max_gpus,
                                                                       p.tiers)
-    assert sz.estimated_cost > 0
+    assert sz.estimated_cost == p.total_cost > 0
 
 
 def test_device_indexes_and_roles_follow_the_documented_order():

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apps.projects.models import Currency
 
+from ..engine_text import wiring_verdict
 from ..job_text import job_error, job_error_fields, job_stage_label
 from ..models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord
 from ..services.inputs import MAX_GPUS, MAX_OVERSUBSCRIPTION, MAX_PLANES
@@ -191,6 +192,22 @@ class VersionTotalsSerializer(serializers.Serializer):
     rack_units = serializers.IntegerField(allow_null=True)
 
 
+class WiringSerializer(serializers.Serializer):
+    """The engine's wiring proof (engine.wiring) as stored in the version's summary."""
+
+    worst_pair_fraction = serializers.FloatField(
+        help_text="the lowest max-flow between two leaves of a plane, over the links as built, divided by a leaf's "
+                  "downlinks, capped at 1 (1.0 for a correct 1:1 fabric, 0.333 for 3:1)")
+    as_stated = serializers.BooleanField(help_text="whether the fabric delivers the oversubscription it states")
+    stated_fraction = serializers.FloatField(help_text="min(1, leaf uplinks / leaf downlinks)")
+    worst_pair_links = serializers.IntegerField(help_text="that max-flow in links")
+    leaf_uplinks = serializers.IntegerField()
+    leaf_downlinks = serializers.IntegerField()
+    worst_pair = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                       help_text="the names of the two leaves of the worst pair")
+    leaf_pairs = serializers.IntegerField(help_text="leaf pairs the proof covers, all planes")
+
+
 class VersionSerializer(serializers.ModelSerializer):
     design = serializers.IntegerField(source="design_id", read_only=True)
     design_name = serializers.CharField(source="design.name", read_only=True)
@@ -199,6 +216,9 @@ class VersionSerializer(serializers.ModelSerializer):
     inputs = serializers.SerializerMethodField()
     totals = serializers.SerializerMethodField()
     job = serializers.SerializerMethodField()
+    wiring = serializers.SerializerMethodField(
+        help_text="The wiring proof of the generated fabric; null when not computed (not generated yet, or "
+                  "generated before the proof existed).")
     fabric = serializers.ChoiceField(
         choices=["ethernet", "infiniband"], read_only=True,
         help_text="The leaf switch's fabric, as frozen in the spec. An InfiniBand version has no RoCE settings, "
@@ -209,8 +229,15 @@ class VersionSerializer(serializers.ModelSerializer):
     class Meta:
         model = DesignVersion
         fields = ["id", "design", "design_name", "project", "number", "status", "fabric", "inputs", "summary",
-                  "totals", "job", "created_by", "created_at", "generated_at"]
+                  "totals", "wiring", "job", "created_by", "created_at", "generated_at"]
         read_only_fields = fields
+
+    @extend_schema_field(WiringSerializer(allow_null=True))
+    def get_wiring(self, version):
+        wiring = (version.summary or {}).get("wiring")
+        if not isinstance(wiring, dict) or not wiring_verdict(version.summary)["computed"]:
+            return None
+        return WiringSerializer(wiring).data
 
     @extend_schema_field(VersionInputsSerializer)
     def get_inputs(self, version):

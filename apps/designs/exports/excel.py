@@ -3,7 +3,9 @@
 Sheets, in registry order (`workbook_sheet_register` adds more without editing this module):
    0 Summary    customer, project, design, version, who exported it and when; inputs; headline
                 figures (tiers, planes, servers, GPUs, switches and links per tier, max GPUs,
-                hops, bisection, oversubscription, free ports, power, rack units, cost);
+                hops, bisection, oversubscription, free ports, the wiring proof (worst leaf
+                pair, whether it delivers the stated oversubscription; "not computed" for
+                versions generated before it), power, rack units, cost);
                 validation (engine warnings, address-pool and ASN usage); notes.
   10 BOM        one row per SKU: part number, description, category, quantity, unit price and
                 extended price = quantity x unit price as a live formula; per-category subtotals
@@ -52,7 +54,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine_text import summary_bom_notes, summary_warnings
+from ..engine_text import summary_bom_notes, summary_warnings, wiring_verdict
 from ..fabric_text import roce_not_applicable, underlay_not_applicable
 from ..job_text import sheet_stage
 from ..models import BomLineRecord, DesignVersion, Role, Tier
@@ -436,6 +438,14 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     for role, free in (summary.get("free_ports") or {}).items():
         if switches.get(role):
             pair(_("Free %(role)s ports") % {"role": role}, free, "int")
+    wiring = wiring_verdict(summary)
+    label = _("Wiring proof: worst leaf pair (share of a leaf's downlinks)")
+    if wiring["computed"]:
+        pair(label, wiring["fraction"], "ratio", wiring["detail"])
+        pair(_("Delivers the stated oversubscription"), _("yes") if wiring["as_stated"] else _("no: blocking"),
+             "ok" if wiring["as_stated"] else "warning")
+    else:
+        pair(label, wiring["text"], "note", wiring["detail"])
     power_typical = version.power_typical_w if version.power_typical_w is not None else summary.get("power_typical_w")
     power_max = version.power_max_w if version.power_max_w is not None else summary.get("power_max_w")
     pair(_("Network power, typical (kW)"), power_typical / 1000 if power_typical is not None else None, "decimal")

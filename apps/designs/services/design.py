@@ -13,7 +13,6 @@ Rules:
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from decimal import Decimal
@@ -28,13 +27,13 @@ from django.utils.translation import gettext as _
 from apps.engine import plan as engine_plan
 from apps.engine.addressing import check_pools
 from apps.engine.model import Alternative, Plan
-from apps.engine.report import sizing_dict
+from apps.engine.report import alternative_dict, sizing_dict
 from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
 from apps.projects.models import Project
 
 from ..analysis.services import version_analysis_compute, version_analysis_save
-from ..engine_text import alternative_label, alternative_reason, alternative_reason_codes
+from ..engine_text import alternative_label, alternative_notes, alternative_reason
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
 from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
@@ -185,46 +184,20 @@ def _alternatives(spec: DesignSpec) -> list[Alternative]:
 
 
 def alternatives_estimate(spec: DesignSpec) -> list[dict[str, Any]]:
-    """The engine's alternatives, sized (not planned) so it is quick enough to run as the user types.
+    """The engine's alternatives for the live check: the same structures, planned and priced as
+    generating does (engine.alternatives), so the live check ranks them as the generated page does.
 
-    Same options as engine.alternatives: 2 and 3 tiers on one plane, and automatic tiers on every
-    plane count dividing the rails; costs are the engine's estimates.
+    Labels and reasons are in the active language; a blocking alternative says why in "notes_text".
     """
-    rails = spec.server.nic_ports
-    options: list[tuple[int, Any]] = [(1, 2), (1, 3)] + [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
-    try:
-        own = engine_plan.size(spec)
-    except SpecError:
-        own = None
     out: list[dict[str, Any]] = []
-    seen: set[tuple[int, int]] = set()
-    for planes, tiers in options:
-        variant = dataclasses.replace(spec, planes=planes, tiers=tiers)
-        label_tiers = tiers if tiers != "auto" else 3
-        try:
-            sizing = engine_plan.size(variant)
-        except SpecError as exc:
-            reason_codes = alternative_reason_codes(exc)
-            out.append({"label": alternative_label(planes, label_tiers), "planes": planes, "tiers": label_tiers,
-                        "feasible": False, "reason": alternative_reason({"reason": str(exc),
-                                                                        "reason_codes": reason_codes}),
-                        "reason_codes": reason_codes, "cheapest": False, "current": False})
-            continue
-        if (planes, sizing.tiers) in seen:
-            continue
-        seen.add((planes, sizing.tiers))
-        out.append({
-            "label": alternative_label(planes, sizing.tiers), "planes": planes, "tiers": sizing.tiers,
-            "feasible": True, "cheapest": False,
-            "current": own is not None and planes == spec.planes and sizing.tiers == own.tiers,
-            "switches": dict(sizing.switches), "links": dict(sizing.links_by_tier), "max_gpus": sizing.max_gpus,
-            "max_hops": sizing.max_hops, "oversubscription": dict(sizing.oversubscription),
-            "bisection_gbps": sizing.bisection_gbps, "total_cost": sizing.estimated_cost,
-            "currency": sizing.currency,
-        })
-    feasible = [alt for alt in out if alt["feasible"]]
-    if feasible:
-        min(feasible, key=lambda alt: (alt["total_cost"], alt["planes"], alt["tiers"]))["cheapest"] = True
+    for alt in _alternatives(spec):
+        item = alternative_dict(alt)
+        item["label"] = alternative_label(alt.planes, alt.tiers, alt.label, blocking=alt.blocking)
+        if alt.feasible:
+            item["notes_text"] = alternative_notes(item)
+        else:
+            item["reason"] = alternative_reason(item)
+        out.append(item)
     return out
 
 

@@ -13,7 +13,8 @@ from django.views import View
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..api.topology import LEVELS
-from ..engine_text import alternative_label, alternative_reason, summary_bom_notes, summary_warnings
+from ..engine_text import (alternative_label, alternative_notes, alternative_reason, summary_bom_notes,
+                           summary_warnings, wiring_verdict)
 from ..fabric_text import underlay_not_applicable
 from ..job_text import job_error
 from ..models import DesignVersion
@@ -87,6 +88,10 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
         {"key": "bisection", "label": _("Bisection bandwidth (Tb/s)"),
          "value": (s.get("bisection_gbps") or 0) / 1000, "format": "float"},
     ]
+    wiring = wiring_verdict(s)
+    kpis.append({"key": "wiring", "label": _("Wiring proof: worst leaf pair"), "value": wiring["text"],
+                 "format": "text", "detail": wiring["detail"], "state": {True: "ok", False: "bad"}.get(
+                     wiring["as_stated"], "unknown")})
     return kpis
 
 
@@ -140,7 +145,10 @@ def _alternatives(version: DesignVersion) -> list[dict[str, Any]]:
     for alt in alternatives:
         alt["links_total"] = sum((alt.get("links") or {}).values())
         alt["power_kw"] = (alt.get("power_w") or 0) / 1000
-        alt["label_text"] = alternative_label(alt.get("planes"), alt.get("tiers"), str(alt.get("label") or ""))
+        alt["label_text"] = alternative_label(alt.get("planes"), alt.get("tiers"), str(alt.get("label") or ""),
+                                              blocking=bool(alt.get("blocking")))
+        alt["wiring_text"] = wiring_verdict(alt)["text"] if alt.get("feasible") else ""
+        alt["notes_text"] = alternative_notes(alt)
         if not alt.get("feasible"):
             alt["reason_text"] = alternative_reason(alt)
     return alternatives

@@ -189,23 +189,56 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
     return Candidates(cable_families, pairs)
 
 
-def per_link_estimate(cands: Candidates, a: End, b: End, length_m: float) -> float | None:
-    """Cheapest cost per link of a fully used group at `length_m` (for quick estimates)."""
+def _cheapest_way(cands: Candidates, a: End, b: End, length_m: float) -> tuple[float, object, object] | None:
+    """(cost per link, cable or optic pair, fibre cord or None) of the cheapest way at `length_m`."""
     best = None
     for fam in cands.cables:
         i = int(np.searchsorted(fam.lengths, length_m - EPS))
         if i < len(fam.cables):
             links = fam.cables[i].legs if fam.kind != "straight" else max(1, min(a.ports_per_cage, b.ports_per_cage))
             cost = fam.prices[i] / links
-            best = cost if best is None else min(best, cost)
+            if best is None or cost < best[0]:
+                best = (cost, fam.cables[i], None)
     for pair in cands.optics:
         if pair.reach_m + EPS < length_m:
             continue
         i = int(np.searchsorted(pair.cords.lengths, length_m - EPS))
         if i < len(pair.cords.cords):
             cost = pair.a.price / a.ports_per_cage + pair.b.price / b.ports_per_cage + pair.cords.prices[i]
-            best = cost if best is None else min(best, cost)
+            if best is None or cost < best[0]:
+                best = (cost, pair, pair.cords.cords[i])
     return best
+
+
+def per_link_estimate(cands: Candidates, a: End, b: End, length_m: float) -> float | None:
+    """Cheapest cost per link of a fully used group at `length_m` (for quick estimates)."""
+    best = _cheapest_way(cands, a, b, length_m)
+    return None if best is None else best[0]
+
+
+def estimated_tier(tier: int, cands: Candidates, a: End, b: End, length_m: float, links: int,
+                   items: dict[str, object]) -> TierCabling | None:
+    """The parts of `links` links all built the cheapest way at one typical length (for quick estimates):
+    fully used cages, one cable per assembly's links, a cord per optical link; `items` gains the catalog
+    objects by SKU. None when nothing reaches."""
+    best = _cheapest_way(cands, a, b, length_m)
+    if best is None or links <= 0:
+        return None
+    _, way, cord = best
+    out = TierCabling(tier, np.empty(0, dtype=np.int16), np.empty(0, dtype=np.float32))
+    if isinstance(way, OpticPair):
+        a_modules, b_modules = -(-links // a.ports_per_cage), -(-links // b.ports_per_cage)
+        out.transceivers[way.a.sku] = out.transceivers.get(way.a.sku, 0) + a_modules
+        out.transceivers[way.b.sku] = out.transceivers.get(way.b.sku, 0) + b_modules
+        if a.role == "server":
+            out.server_transceivers[way.a.sku] = a_modules
+        out.fibers[cord.sku] = links
+        items.update({way.a.sku: way.a, way.b.sku: way.b, cord.sku: cord})
+    else:
+        per = way.legs if way.legs > 1 else max(1, min(a.ports_per_cage, b.ports_per_cage))
+        out.cables[way.sku] = -(-links // per)
+        items[way.sku] = way
+    return out
 
 
 def _dense(keys: np.ndarray, span: int) -> tuple[np.ndarray, int]:
@@ -253,6 +286,8 @@ class TierCabling:
     transceivers: dict[str, int] = field(default_factory=dict)
     cables: dict[str, int] = field(default_factory=dict)
     fibers: dict[str, int] = field(default_factory=dict)
+    # Of `transceivers`, the modules plugged into servers (the a end of server-leaf links): in-server power.
+    server_transceivers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -399,6 +434,9 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
             for optic, count in ((pair.a, int(n_a[sel_groups].sum())), (pair.b, int(n_b[sel_groups].sum()))):
                 result.transceivers[optic.sku] = result.transceivers.get(optic.sku, 0) + count
                 items[optic.sku] = optic
+            if a.role == "server":
+                count = int(n_a[sel_groups].sum())
+                result.server_transceivers[pair.a.sku] = result.server_transceivers.get(pair.a.sku, 0) + count
             counts = np.bincount(idx, minlength=len(pair.cords.cords))
             for j in np.flatnonzero(counts):
                 cord = pair.cords.cords[j]

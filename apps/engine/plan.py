@@ -17,8 +17,8 @@ from itertools import repeat
 import numpy as np
 
 from .addressing import assign, check_pools
-from .bom import bill, discount_of, switch_sku
-from .cabling import candidates, cable_links, per_link_estimate, tier_ends
+from .bom import bill, switch_sku
+from .cabling import Cabling, cable_links, candidates, estimated_tier, tier_ends
 from .messages import Message, message
 from .model import TIER_NAMES, Alternative, Device, Plan, Progress, Sizing
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
@@ -86,7 +86,8 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan
         free_ports=dict(sz.free_ports), devices=devices, links=links, media=cabling.media, bom=b.lines,
         subtotal=b.subtotal, discount=b.discount, total_cost=b.total_cost, currency=spec.currency,
         power_typical_w=b.power_typical_w, power_max_w=b.power_max_w, rack_units=b.rack_units, pools=pools,
-        warnings=[note.text for note in notes], notes=notes, sizing=sz,
+        warnings=[note.text for note in notes], notes=notes, sizing=sz, in_server_typical_w=b.in_server_typical_w,
+        in_server_max_w=b.in_server_max_w, spares_subtotal=b.spares_subtotal,
     )
 
 
@@ -205,8 +206,8 @@ def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
 
 
 def _estimate_cost(spec: DesignSpec, sz: Sizing) -> float:
-    """Switches and NICs at list price plus each tier's links at the cheapest way of a typical length."""
-    hardware = bill(spec, sz, None).subtotal
+    """The bill (engine.bom, spares and discount included) of the switches and NICs plus each tier's links
+    built the cheapest way at a typical length."""
     layout = spec.layout
     optics, cables, fibers = interconnects(spec)
     server_racks = -(-sz.su_servers // layout.servers_per_rack)
@@ -220,14 +221,14 @@ def _estimate_cost(spec: DesignSpec, sz: Sizing) -> float:
         pod_rows = sz.sus_per_pod * su_racks / layout.racks_per_row
         typical.append(layout.slack_m + across + layout.row_pitch_m * (pod_rows / 2 + 0.5))
         typical.append(layout.slack_m + across + layout.row_pitch_m * (compute_rows + sz.pods) / 4)
-    links = 0.0
+    tiers, items = [], {}
     for tier, length in enumerate(typical):
         a, b = tier_ends(spec, tier)
-        cost = per_link_estimate(candidates(a, b, optics, cables, fibers), a, b, length)
-        if cost is not None:
-            links += cost * sz.links_by_tier[TIER_NAMES[tier]]
-    subtotal = round(hardware + links, 2)
-    return round(subtotal - discount_of(subtotal, spec.discount_pct), 2)
+        estimated = estimated_tier(tier, candidates(a, b, optics, cables, fibers), a, b, length,
+                                   sz.links_by_tier[TIER_NAMES[tier]], items)
+        if estimated is not None:
+            tiers.append(estimated)
+    return bill(spec, sz, Cabling([], tiers, items)).total_cost
 
 
 def alternatives(spec: DesignSpec) -> list[Alternative]:

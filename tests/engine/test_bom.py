@@ -154,3 +154,38 @@ def test_no_spare_lines_at_zero_percent_and_exact_percentages_do_not_round_up():
     assert not [line for line in p.bom if line.spare] and p.spares_subtotal == 0
     assert [spare_qty(q, 2) for q in (1, 49, 50, 51, 2_500)] == [1, 1, 1, 2, 50]
     assert spare_qty(100, 0.1) == 1 and spare_qty(1_000, 0.3) == 3 and spare_qty(5, 0) == 0
+
+
+def test_the_report_gives_power_by_scope_and_the_spares_apart():
+    from apps.engine.spec import SparesPolicy
+
+    p = plan(spec(512, leaf=switch(64, twin=True), spares=SparesPolicy(switches=0, transceivers=5, cables=2, fibers=1)))
+    r = p.report()
+    lines = r["bom"]
+    power = r["power"]
+    assert power["network_typical_w"] == r["power_typical_w"] == r["power_w"] == p.power_typical_w
+    assert power["in_server_typical_w"] == pytest.approx(sum(line["in_server_typical_w"] for line in lines))
+    assert power["network_typical_w"] + power["in_server_typical_w"] == pytest.approx(
+        sum(line["power_typical_w"] for line in lines))
+    assert power["network_max_w"] + power["in_server_max_w"] == pytest.approx(sum(line["power_max_w"] for line in lines))
+    spares = [line for line in lines if line["spare"]]
+    assert r["spares"] == {"percent": {"switches": 0.0, "transceivers": 5.0, "cables": 2.0, "fibers": 1.0},
+                           "lines": len(spares), "qty": sum(line["qty"] for line in spares),
+                           "subtotal": pytest.approx(sum(line["total"] for line in spares))}
+    assert r["total_includes_spares"] is True
+    assert r["subtotal"] == pytest.approx(sum(line["total"] for line in lines))
+    assert {line["scope"] for line in lines if not line["spare"]} >= {"network", "in-server"}
+
+
+def test_the_live_estimate_prices_spares_through_the_same_bill():
+    from apps.engine.plan import size
+    from apps.engine.spec import SparesPolicy
+
+    none = size(spec(1_024, spares=SparesPolicy(0, 0, 0, 0))).estimated_cost
+    default = size(spec(1_024)).estimated_cost
+    switch_spares = size(spec(1_024, leaf=switch(64, price=20_000.0),
+                              spares=SparesPolicy(switches=10, transceivers=0, cables=0, fibers=0))).estimated_cost
+    assert none < default < none * 1.05  # 2 % of the interconnects, rounded up per SKU
+    sz = size(spec(1_024))
+    switches = sum(sz.switches.values())
+    assert switch_spares == pytest.approx(none + -(-switches * 10 // 100) * 20_000.0, abs=0.01)

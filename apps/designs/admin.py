@@ -39,7 +39,8 @@ class DesignAdmin(admin.ModelAdmin):
 
 class BomLineInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = BomLineRecord
-    fields = ("sku", "description", "category", "qty", "unit_price", "total", "power_typical_w", "rack_units")
+    fields = ("sku", "description", "category", "spare", "qty", "unit_price", "total", "power_typical_w", "scope",
+              "in_server_typical_w", "rack_units")
     readonly_fields = fields
     extra = 0
     can_delete = False

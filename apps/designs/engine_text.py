@@ -47,6 +47,7 @@ MESSAGES = {
     "spec.give_optic": gettext_lazy("give a transceiver"),
     "spec.give_cable": gettext_lazy("give a cable assembly"),
     "spec.give_fiber": gettext_lazy("give a fibre cord"),
+    "spec.give_spares": gettext_lazy("give spare percentages per category (switches, transceivers, cables, fibers)"),
     "spec.tiers_choice": gettext_lazy('must be "auto", 2 or 3, not %(value)s'),
     "spec.placement_choice": gettext_lazy('must be "middle" or "end", not %(value)s'),
     "spec.fiber_choice": gettext_lazy("must be MMF or SMF, not %(value)s"),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import NicModel, ServerModel, SwitchModel
 from apps.catalog.selectors import nic_list, server_list, switch_breakout_choices, switch_list
-from apps.engine.spec import AddressPools, RackLayout
+from apps.engine.spec import AddressPools, RackLayout, SparesPolicy
 from apps.projects.models import Currency, Project
 
 from .models import DesignVersion
@@ -26,6 +26,7 @@ LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch
                  "rack_units")
 LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows")  # engine RackLayout: "middle" or "end"
 POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
+SPARE_FIELDS = ("switches", "transceivers", "cables", "fibers")  # engine SparesPolicy, percent
 SWITCH_TIERS = ("leaf", "spine", "core")
 AUTOMATIC = ("", _("Automatic (NIC speed)"))
 
@@ -144,6 +145,16 @@ class DesignInputsForm(forms.Form):
     discount_pct = _number(_("Discount (%)"), step="0.01", help_text=_("Off list price; the project's by default."))
     currency = forms.ChoiceField(label=_("Currency"), choices=Currency.choices)
 
+    spares_switches = _number(_("Spare switches (%)"), step="0.1", placeholder=_default(SparesPolicy, "switches"))
+    spares_transceivers = _number(_("Spare transceivers (%)"), step="0.1",
+                                  placeholder=_default(SparesPolicy, "transceivers"))
+    spares_cables = _number(_("Spare cables (%)"), step="0.1", placeholder=_default(SparesPolicy, "cables"))
+    spares_fibers = _number(
+        _("Spare fibre cords (%)"), step="0.1", placeholder=_default(SparesPolicy, "fibers"),
+        help_text=_("Of each part in use, rounded up, at least one per part when above 0. Spares are their own "
+                    "BOM lines and are included in the total."),
+    )
+
     FIELDSETS = (
         (_("Hardware"), ("server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout",
                          "core_switch", "core_breakout")),
@@ -151,6 +162,7 @@ class DesignInputsForm(forms.Form):
         (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)),
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
         (_("Commercial terms"), ("discount_pct", "currency")),
+        (_("Spares"), tuple(f"spares_{name}" for name in SPARE_FIELDS)),
     )
 
     def __init__(self, *args, project: Project, **kwargs):
@@ -164,6 +176,8 @@ class DesignInputsForm(forms.Form):
         self.fields["discount_pct"].initial = project.discount_pct
         self.fields["planes"].initial = 1
         self.fields["oversubscription"].initial = 1
+        for name in SPARE_FIELDS:
+            self.fields[f"spares_{name}"].initial = f"{_default(SparesPolicy, name):g}"
         self._set_breakout_choices()
 
     # Breakouts -----------------------------------------------------------------------------
@@ -211,6 +225,8 @@ class DesignInputsForm(forms.Form):
                          if (data.get(f"layout_{key}") or "").strip()}
         out["pools"] = {key: data[f"pools_{key}"].strip() for key in POOL_FIELDS
                         if (data.get(f"pools_{key}") or "").strip()}
+        out["spares"] = {key: data[f"spares_{key}"].strip() for key in SPARE_FIELDS
+                         if (data.get(f"spares_{key}") or "").strip()}
         # Blank values stay: for a new version they replace the previous version's choice with the default.
         return out
 
@@ -239,6 +255,10 @@ class DesignInputsForm(forms.Form):
         for key in POOL_FIELDS:
             if key in (version.pools or {}):
                 initial[f"pools_{key}"] = version.pools[key]
+        # A version from before spares had none: the form offers the defaults (its __init__ initial).
+        for key in SPARE_FIELDS:
+            if key in (version.spares or {}):
+                initial[f"spares_{key}"] = f"{float(version.spares[key]):g}"
         return initial
 
     def fieldsets(self):

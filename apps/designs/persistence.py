@@ -249,6 +249,10 @@ def bom_table(*, version_id: int, plan: Plan) -> Table:
     table.add("power_typical_w", np.array([line.power_typical_w for line in lines], dtype=np.float64))
     table.add("power_max_w", np.array([line.power_max_w for line in lines], dtype=np.float64))
     table.add("rack_units", np.array([line.rack_units for line in lines], dtype=np.int64))
+    table.add("in_server_typical_w", np.array([line.in_server_typical_w for line in lines], dtype=np.float64))
+    table.add("in_server_max_w", np.array([line.in_server_max_w for line in lines], dtype=np.float64))
+    table.add("scope", [line.scope for line in lines])
+    table.add("spare", [bool(line.spare) for line in lines])
     return table
 
 

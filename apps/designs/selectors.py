@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -145,10 +145,15 @@ def version_exchange_rates(*, version: DesignVersion) -> list[dict[str, Any]]:
 
 
 def version_bom_totals(*, version: DesignVersion) -> dict[str, Any]:
-    """Cost, power and rack-unit totals of a version's BOM, with the discount it was quoted at."""
+    """Cost, power and rack-unit totals of a version's BOM, with the discount it was quoted at.
+
+    Power is the network's, with the in-server part apart (None: generated before the split, when
+    the power figures counted both); spares_subtotal is part of subtotal (None: before spares).
+    """
     lines = version_bom_list(version=version).aggregate(
         subtotal=Sum("total"), power_typical_w=Sum("power_typical_w"), power_max_w=Sum("power_max_w"),
-        rack_units=Sum("rack_units"), lines=Count("pk"),
+        rack_units=Sum("rack_units"), lines=Count("pk"), spares=Sum("total", filter=Q(spare=True)),
+        spare_lines=Count("pk", filter=Q(spare=True)),
     )
     subtotal = (lines["subtotal"] or Decimal("0")).quantize(_CENTS)
     if version.total_cost is not None and version.subtotal is not None:
@@ -169,4 +174,10 @@ def version_bom_totals(*, version: DesignVersion) -> dict[str, Any]:
         else lines["power_typical_w"] or 0.0,
         "power_max_w": version.power_max_w if version.power_max_w is not None else lines["power_max_w"] or 0.0,
         "rack_units": version.rack_units if version.rack_units is not None else lines["rack_units"] or 0,
+        "in_server_typical_w": version.in_server_typical_w,
+        "in_server_max_w": version.in_server_max_w,
+        "spares_subtotal": version.spares_subtotal if version.spares_subtotal is not None
+        else (lines["spares"] if lines["spare_lines"] else None),
+        "spare_lines": lines["spare_lines"],
+        "total_includes_spares": version.spares_subtotal is not None or bool(lines["spare_lines"]),
     }

@@ -7,24 +7,36 @@ Lines, one per SKU (the same SKU used in two tiers is one line), in this order:
   HGX baseboard NICs: the server's price and power include them; the plan's review notes say so);
 - transceiver: one module per cage used at each end of an optical link (engine.cabling);
 - cable: one per cable assembly (a 1:2 splitter counts once for its two links);
-- fiber: one cord per optical link.
+- fiber: one cord per optical link;
+then the spare lines (`spare`), in the same category order: per category, spec.spares gives a
+percentage; every SKU in use in that category gets ceil(qty x pct / 100) spares, at least one when
+pct > 0 (defaults: 2 % of transceivers, cables and fibre cords, no switches; NICs sit in servers).
+A spare line is priced like its base line and draws no power and no rack units (stock on a shelf).
 Servers themselves are not part of the network quote.
 
-Money: unit price = list price; total = qty * unit price; subtotal = sum of totals; discount =
+Money: unit price = list price; total = qty * unit price; subtotal = sum of totals, spare lines included
+(spares_subtotal says how much of it they are); discount =
 subtotal * discount_pct / 100 rounded to the cent, half a cent up, in decimal arithmetic (what the
 workbook's ROUND(...; 2) and the API compute, so the three totals agree to the cent); total_cost =
 subtotal - discount, in the spec's currency.
 Power: switches at typical and max, NIC cards, transceivers and active cables at their rated power in
-both figures. Rack units: network switches only (NICs sit in servers).
+both figures, split by scope so that a facility engineer never counts a watt twice:
+- network (power_typical_w, power_max_w): switches, switch-side optics, active cables between switches;
+- in-server (in_server_typical_w, in_server_max_w): NIC cards, the optics plugged into the servers' NIC
+  ports or twin-port cages (the a end of server-leaf links), and half of an active server-leaf cable
+  (one of its two ends is powered by the server); these sit inside the server's own power budget.
+Rack units: network switches only (NICs sit in servers).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from fractions import Fraction
+
 from .cabling import Cabling
-from .model import BomLine, Sizing
-from .spec import CableAssembly, DesignSpec, FiberCord, Optic, SwitchHw
+from .model import SCOPE_BOTH, SCOPE_IN_SERVER, SCOPE_NETWORK, SCOPE_SPARE, BomLine, Sizing
+from .spec import SPARE_CATEGORIES, CableAssembly, DesignSpec, FiberCord, Optic, SparesPolicy, SwitchHw
 
 CATEGORIES = ("switch", "nic", "transceiver", "cable", "fiber")
 
@@ -44,9 +56,12 @@ class Bill:
     subtotal: float
     discount: float
     total_cost: float
-    power_typical_w: float
+    power_typical_w: float  # the network's
     power_max_w: float
     rack_units: int
+    in_server_typical_w: float = 0.0
+    in_server_max_w: float = 0.0
+    spares_subtotal: float = 0.0  # included in subtotal
 
 
 def _money(value: float) -> float:
@@ -62,21 +77,51 @@ def discount_of(subtotal: float, discount_pct: float) -> float:
     return float(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)) + 0.0
 
 
+def spare_qty(qty: int, pct: float) -> int:
+    """Spares of a SKU used `qty` times at `pct` %: rounded up, at least one when pct > 0 (exact: 2 % of 50 is 1)."""
+    if pct <= 0 or qty <= 0:
+        return 0
+    exact = Fraction(int(qty)) * Fraction(repr(float(pct))) / 100
+    return max(1, -(-exact.numerator // exact.denominator))
+
+
+def spare_lines(lines: list[BomLine], spares: SparesPolicy) -> list[BomLine]:
+    """One spare line per base line of a category with a spare percentage (see the module rules)."""
+    out = []
+    for name, category in SPARE_CATEGORIES.items():
+        pct = float(getattr(spares, name))
+        for line in lines:
+            if line.category != category or line.spare:
+                continue
+            qty = spare_qty(line.qty, pct)
+            if qty:
+                out.append(BomLine(sku=line.sku, description=line.description, category=category, qty=qty,
+                                   unit_price=line.unit_price, total=_money(qty * line.unit_price),
+                                   scope=SCOPE_SPARE, spare=True))
+    return out
+
+
 def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
     lines: dict[str, BomLine] = {}
 
     def add(sku: str, description: str, category: str, qty: int, unit_price: float, typical_w: float,
-            max_w: float, rack_units: int = 0) -> None:
+            max_w: float, rack_units: int = 0, *, in_server: float = 0.0) -> None:
+        """`in_server`: the share (0..1) of these units' power drawn inside the servers."""
         if qty <= 0:
             return
+        scope = SCOPE_IN_SERVER if in_server >= 1 else SCOPE_NETWORK if in_server <= 0 else SCOPE_BOTH
         line = lines.get(sku)
         if line is None:
             line = lines[sku] = BomLine(sku=sku, description=description, category=category, qty=0,
-                                        unit_price=_money(unit_price), total=0.0)
+                                        unit_price=_money(unit_price), total=0.0, scope=scope)
+        elif line.scope != scope:
+            line.scope = SCOPE_BOTH
         line.qty += int(qty)
         line.total = _money(line.qty * line.unit_price)
         line.power_typical_w += qty * typical_w
         line.power_max_w += qty * max_w
+        line.in_server_typical_w += qty * typical_w * in_server
+        line.in_server_max_w += qty * max_w * in_server
         line.rack_units += qty * rack_units
 
     for role in ("leaf", "spine", "core"):
@@ -86,22 +131,34 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
     nic = spec.nic_hw
     cards = 0 if spec.server.nics_built_in else sz.servers * spec.server.nic_ports // nic.ports
     add(nic.sku or f"NIC-{nic.gbps}G", nic.name or f"{nic.ports}x{nic.gbps}G NIC", "nic", cards, nic.price,
-        nic.power_w, nic.power_w)
+        nic.power_w, nic.power_w, in_server=1.0)
     if cabling is not None:
         for category in ("transceivers", "cables", "fibers"):
-            counts = cabling.counts(category)
-            for sku in sorted(counts):
-                item = cabling.items[sku]
-                add(sku, _item_description(item), category.rstrip("s"), counts[sku], item.price,
-                    getattr(item, "power_w", 0.0), getattr(item, "power_w", 0.0))
+            for tier in cabling.tiers:
+                counts = getattr(tier, category)
+                in_server = tier.server_transceivers if category == "transceivers" else {}
+                for sku in sorted(counts):
+                    item = cabling.items[sku]
+                    watts = getattr(item, "power_w", 0.0)
+                    args = (sku, _item_description(item), category.rstrip("s"))
+                    server_side = in_server.get(sku, 0)
+                    if category == "cables" and tier.tier == 0:
+                        add(*args, counts[sku], item.price, watts, watts, in_server=0.5)
+                        continue
+                    add(*args, counts[sku] - server_side, item.price, watts, watts)
+                    add(*args, server_side, item.price, watts, watts, in_server=1.0)
     ordered = sorted(lines.values(), key=lambda line: (CATEGORIES.index(line.category), line.sku))
+    ordered += spare_lines(ordered, spec.spares)
     subtotal = _money(sum(line.total for line in ordered))
     discount = discount_of(subtotal, spec.discount_pct)
     return Bill(
         lines=ordered, subtotal=subtotal, discount=discount, total_cost=_money(subtotal - discount),
-        power_typical_w=round(sum(line.power_typical_w for line in ordered), 1),
-        power_max_w=round(sum(line.power_max_w for line in ordered), 1),
+        power_typical_w=round(sum(line.network_typical_w for line in ordered), 1),
+        power_max_w=round(sum(line.network_max_w for line in ordered), 1),
         rack_units=int(sum(line.rack_units for line in ordered)),
+        in_server_typical_w=round(sum(line.in_server_typical_w for line in ordered), 1),
+        in_server_max_w=round(sum(line.in_server_max_w for line in ordered), 1),
+        spares_subtotal=_money(sum(line.total for line in ordered if line.spare)),
     )
 
 

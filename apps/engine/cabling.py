@@ -189,25 +189,6 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
     return Candidates(cable_families, pairs)
 
 
-def per_link_estimate(cands: Candidates, a: End, b: End, length_m: float) -> float | None:
-    """Cheapest cost per link of a fully used group at `length_m` (for quick estimates)."""
-    best = None
-    for fam in cands.cables:
-        i = int(np.searchsorted(fam.lengths, length_m - EPS))
-        if i < len(fam.cables):
-            links = fam.cables[i].legs if fam.kind != "straight" else max(1, min(a.ports_per_cage, b.ports_per_cage))
-            cost = fam.prices[i] / links
-            best = cost if best is None else min(best, cost)
-    for pair in cands.optics:
-        if pair.reach_m + EPS < length_m:
-            continue
-        i = int(np.searchsorted(pair.cords.lengths, length_m - EPS))
-        if i < len(pair.cords.cords):
-            cost = pair.a.price / a.ports_per_cage + pair.b.price / b.ports_per_cage + pair.cords.prices[i]
-            best = cost if best is None else min(best, cost)
-    return best
-
-
 def _dense(keys: np.ndarray, span: int) -> tuple[np.ndarray, int]:
     """Map keys in [0, span) to 0..m-1 in key order."""
     present = np.zeros(span, dtype=bool)
@@ -253,6 +234,8 @@ class TierCabling:
     transceivers: dict[str, int] = field(default_factory=dict)
     cables: dict[str, int] = field(default_factory=dict)
     fibers: dict[str, int] = field(default_factory=dict)
+    # Of `transceivers`, the modules plugged into servers (the a end of server-leaf links): in-server power.
+    server_transceivers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -399,6 +382,9 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
             for optic, count in ((pair.a, int(n_a[sel_groups].sum())), (pair.b, int(n_b[sel_groups].sum()))):
                 result.transceivers[optic.sku] = result.transceivers.get(optic.sku, 0) + count
                 items[optic.sku] = optic
+            if a.role == "server":
+                count = int(n_a[sel_groups].sum())
+                result.server_transceivers[pair.a.sku] = result.server_transceivers.get(pair.a.sku, 0) + count
             counts = np.bincount(idx, minlength=len(pair.cords.cords))
             for j in np.flatnonzero(counts):
                 cord = pair.cords.cords[j]

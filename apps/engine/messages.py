@@ -37,6 +37,7 @@ TEMPLATES: dict[str, str] = {
     "spec.give_optic": "give a transceiver",
     "spec.give_cable": "give a cable assembly",
     "spec.give_fiber": "give a fibre cord",
+    "spec.give_spares": "give spare percentages per category (switches, transceivers, cables, fibers)",
     "spec.tiers_choice": "must be \"auto\", 2 or 3, not {value}",
     "spec.placement_choice": "must be \"middle\" or \"end\", not {value}",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",

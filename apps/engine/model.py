@@ -87,7 +87,12 @@ class Medium:
 
 @dataclass(slots=True)
 class BomLine:
-    """One SKU of the bill of materials; power and rack units are for the whole line (qty units)."""
+    """One SKU of the bill of materials; power and rack units are for the whole line (qty units).
+
+    `in_server_typical_w` / `in_server_max_w` are the part of the line's power drawn inside the
+    servers (NIC cards, server-side optics, the server half of an active server-leaf cable): the
+    server's own power budget, not the network's. A spare line (`spare`) is unpowered stock on a shelf.
+    """
 
     sku: str
     description: str
@@ -98,6 +103,23 @@ class BomLine:
     power_typical_w: float = 0.0
     power_max_w: float = 0.0
     rack_units: int = 0
+    in_server_typical_w: float = 0.0
+    in_server_max_w: float = 0.0
+    # Whose power the line draws: "network", "in-server", "both" (a SKU used at both ends, or an active
+    # server-leaf cable) or "spare" (unpowered stock).
+    scope: str = "network"
+    spare: bool = False
+
+    @property
+    def network_typical_w(self) -> float:
+        return self.power_typical_w - self.in_server_typical_w
+
+    @property
+    def network_max_w(self) -> float:
+        return self.power_max_w - self.in_server_max_w
+
+
+SCOPE_NETWORK, SCOPE_IN_SERVER, SCOPE_BOTH, SCOPE_SPARE = "network", "in-server", "both", "spare"
 
 
 @dataclass(slots=True)
@@ -216,7 +238,7 @@ class Plan:
     discount: float
     total_cost: float
     currency: str
-    power_typical_w: float
+    power_typical_w: float  # the network's: switches and switch-side optics (see engine.bom)
     power_max_w: float
     rack_units: int
     pools: dict[str, dict]  # per pool: cidr, used, size
@@ -224,6 +246,9 @@ class Plan:
     sizing: Sizing | None = None
     notes: list[Message] = field(default_factory=list)  # the warnings with their codes and params
     wiring: Wiring | None = None  # the wiring proof of the links above
+    in_server_typical_w: float = 0.0  # NIC cards and server-side optics: inside the servers' power budget
+    in_server_max_w: float = 0.0
+    spares_subtotal: float = 0.0  # the spare lines' totals, included in subtotal and total_cost
 
     def report(self, *, alternatives: list[Alternative] | None = None) -> dict:
         """The JSON-ready summary the CLI prints (engine.report.report)."""

@@ -92,6 +92,8 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
         subtotal=b.subtotal, discount=b.discount, total_cost=b.total_cost, currency=spec.currency,
         power_typical_w=b.power_typical_w, power_max_w=b.power_max_w, rack_units=b.rack_units, pools=pools,
         warnings=[note.text for note in notes], notes=notes, sizing=sz, wiring=wiring,
+        in_server_typical_w=b.in_server_typical_w, in_server_max_w=b.in_server_max_w,
+        spares_subtotal=b.spares_subtotal,
     )
 
 

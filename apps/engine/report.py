@@ -5,8 +5,12 @@ Keys (all plain JSON types):
   rails_per_plane, su_servers, scale_units, pods, sus_per_pod, switches {leaf, spine, core}, links {server-leaf, leaf-spine,
   spine-core}, total_links, max_gpus, max_hops, oversubscription {leaf[, spine]}, bisection_gbps,
   free_ports {leaf, spine, core}, bom [{sku, description, category, qty, unit_price, total,
-  power_typical_w, power_max_w, rack_units}], subtotal, discount, discount_pct, total_cost,
-  currency, power_w (typical), power_typical_w, power_max_w, rack_units, media [{key, kind, fiber,
+  power_typical_w, power_max_w, in_server_typical_w, in_server_max_w, scope ("network", "in-server",
+  "both", "spare"), spare, rack_units}] (spare lines last), subtotal (spares included), discount,
+  discount_pct, total_cost, total_includes_spares, spares {percent {switches, transceivers, cables,
+  fibers}, lines, qty, subtotal}, currency, power {network_typical_w, network_max_w,
+  in_server_typical_w, in_server_max_w}, power_w / power_typical_w / power_max_w (the network's:
+  switches and switch-side optics; NICs and server-side optics are in-server), rack_units, media [{key, kind, fiber,
   tier, length_m, links}], pools {host, p2p, loopback: {cidr, size, used, first, last}, asn:
   {first, last, used}} (InfiniBand: host only, the IPoIB addresses; the subnet manager routes),
   addressing ("ipv4-bgp": /31s, loopbacks, eBGP ASNs; "subnet-manager": IPoIB hosts only),
@@ -26,6 +30,7 @@ import numpy as np
 
 from .messages import as_message
 from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring
+from .spec import SPARE_CATEGORIES
 
 
 def wiring_dict(wiring: Wiring | None) -> dict | None:
@@ -100,14 +105,27 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "bom": [
             {"sku": line.sku, "description": line.description, "category": line.category, "qty": line.qty,
              "unit_price": line.unit_price, "total": line.total, "power_typical_w": round(line.power_typical_w, 1),
-             "power_max_w": round(line.power_max_w, 1), "rack_units": line.rack_units}
+             "power_max_w": round(line.power_max_w, 1), "in_server_typical_w": round(line.in_server_typical_w, 1),
+             "in_server_max_w": round(line.in_server_max_w, 1), "scope": line.scope, "spare": line.spare,
+             "rack_units": line.rack_units}
             for line in plan.bom
         ],
         "subtotal": plan.subtotal,
         "discount": plan.discount,
         "discount_pct": spec.discount_pct,
         "total_cost": plan.total_cost,
+        "total_includes_spares": True,
+        "spares": {
+            "percent": {name: float(getattr(spec.spares, name)) for name in SPARE_CATEGORIES},
+            "lines": sum(1 for line in plan.bom if line.spare),
+            "qty": sum(line.qty for line in plan.bom if line.spare),
+            "subtotal": plan.spares_subtotal,
+        },
         "currency": plan.currency,
+        "power": {
+            "network_typical_w": plan.power_typical_w, "network_max_w": plan.power_max_w,
+            "in_server_typical_w": plan.in_server_typical_w, "in_server_max_w": plan.in_server_max_w,
+        },
         "power_w": plan.power_typical_w,
         "power_typical_w": plan.power_typical_w,
         "power_max_w": plan.power_max_w,

@@ -192,6 +192,23 @@ class RackLayout:
 
 
 @dataclass(frozen=True, slots=True)
+class SparesPolicy:
+    """Spare percentages per BOM category, 0 to 100 (engine.bom turns them into spare lines).
+
+    Procurement orders spares of what fails or gets damaged in handling: by default 2 % of
+    transceivers, cables and fibre cords (rounded up, at least one per SKU in use), no switches.
+    """
+
+    switches: float = 0.0
+    transceivers: float = 2.0
+    cables: float = 2.0
+    fibers: float = 2.0
+
+
+SPARE_CATEGORIES = {"switches": "switch", "transceivers": "transceiver", "cables": "cable", "fibers": "fiber"}
+
+
+@dataclass(frozen=True, slots=True)
 class AddressPools:
     """Pools the plan draws from; a pool too small is an InfeasibleSpec on that field."""
 
@@ -220,6 +237,7 @@ class DesignSpec:
     discount_pct: float = 0.0
     currency: str = "USD"
     name: str = ""
+    spares: SparesPolicy = field(default_factory=SparesPolicy)
 
     @property
     def spine_hw(self) -> SwitchHw:
@@ -336,6 +354,11 @@ class DesignSpec:
                                                    other_cidr=getattr(pools, first)))
         _check_int(bad, "pools.asn_base", pools.asn_base, 1, MAX_ASN)
         _check_number(bad, "discount_pct", self.discount_pct, 0.0, 100.0)
+        if not isinstance(self.spares, SparesPolicy):
+            bad("spares", message("spec.give_spares"))
+        else:
+            for name in SPARE_CATEGORIES:
+                _check_number(bad, f"spares.{name}", getattr(self.spares, name), 0.0, 100.0)
         if not isinstance(self.currency, str) or not 1 <= len(self.currency.strip()) <= 8:
             bad("currency", message("spec.give_currency"))
         for i, optic in enumerate(self.optics):

@@ -17,7 +17,9 @@
       "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
                 "asn_base": 4200000000},
       "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's),
-      "discount_pct": 0, "currency": "USD"
+      "discount_pct": 0, "currency": "USD",
+      "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2}   percent per category,
+                0 to 100, optional (missing keys: these defaults)
     }
 
 Errors are SpecError with dotted field names ("leaf.ports", "layout.slack_m", "optics[2].sku").
@@ -31,7 +33,7 @@ from typing import Any
 from .messages import Message, message
 from .seedcatalog import SeedCatalog, seed_catalog
 from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, NicHw, Optic, RackLayout, ServerHw,
-                   SpecError, SwitchHw)
+                   SparesPolicy, SpecError, SwitchHw)
 
 RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$")
 
@@ -180,6 +182,9 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
     pools = AddressPools()
     if data.get("pools") is not None:
         pools = _build(AddressPools, data["pools"], "pools", errs) or pools
+    spares = SparesPolicy()
+    if data.get("spares") is not None:
+        spares = _build(SparesPolicy, data["spares"], "spares", errs) or spares
 
     def pool_of(kind: str) -> tuple:
         values = data.get(kind)
@@ -201,7 +206,7 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
         kwargs["oversubscription"] = parse_oversubscription(data["oversubscription"])
     spec = DesignSpec(server=server, leaf=switches.get("leaf"), spine=switches.get("spine"),
                       core=switches.get("core"), nic=nic, layout=layout, pools=pools, optics=optics, cables=cables,
-                      fibers=fibers, **kwargs)
+                      fibers=fibers, spares=spares, **kwargs)
     spec.validate()
     return spec
 

@@ -394,3 +394,49 @@ def test_network_racks_can_stand_at_the_end_of_their_rows(
     assert version.status == DesignVersion.Status.READY
     assert version.layout == {"leaf_rack": "end", "spine_rows": "end"}
     assert version.spec["layout"]["leaf_rack"] == "end"
+
+
+# Spares and power by scope (issue 12, sections 4 and 5) -------------------------------------------------
+
+
+def test_bom_api_gives_spare_lines_power_scope_and_totals_that_include_spares(member_client, ready_version):
+    bom = member_client.get(reverse("api-version-bom", kwargs={"pk": ready_version.pk})).json()
+    lines, totals = bom["lines"], bom["totals"]
+    spares = [line for line in lines if line["spare"]]
+    base = {line["sku"]: line for line in lines if not line["spare"]}
+    assert spares and all(line["scope"] == "spare" and line["power_typical_w"] == 0 for line in spares)
+    assert lines[-len(spares):] == spares  # spare lines come last
+    for line in spares:
+        assert line["unit_price"] == base[line["sku"]]["unit_price"]
+        assert line["qty"] == max(1, -(-base[line["sku"]]["qty"] * 2 // 100))
+    assert float(totals["spares_subtotal"]) == pytest.approx(sum(float(line["total"]) for line in spares))
+    assert float(totals["subtotal"]) == pytest.approx(sum(float(line["total"]) for line in lines))
+    assert totals["total_includes_spares"] is True
+    in_server = sum(line["in_server_typical_w"] for line in lines)
+    assert totals["in_server_typical_w"] == pytest.approx(in_server) and in_server > 0
+    assert totals["power_typical_w"] == pytest.approx(sum(line["power_typical_w"] for line in lines) - in_server)
+    assert {line["scope"] for line in base.values()} <= {"network", "in-server", "both"}
+    version = member_client.get(reverse("api-version-detail", kwargs={"pk": ready_version.pk})).json()
+    assert version["inputs"]["spares"] == {"switches": 0.0, "transceivers": 2.0, "cables": 2.0, "fibers": 2.0}
+    assert version["totals"]["total_includes_spares"] is True
+    assert version["totals"]["in_server_typical_w"] == pytest.approx(in_server)
+    assert version["summary"]["power"]["in_server_typical_w"] == pytest.approx(in_server)
+    assert version["summary"]["spares"]["subtotal"] == pytest.approx(float(totals["spares_subtotal"]))
+
+
+def test_spare_percentages_are_set_per_design_and_bad_ones_get_field_errors(
+        member_client, project, seed, django_capture_on_commit_callbacks):
+    bad = create(member_client, project, inputs(seed, spares={"transceivers": 150, "optics": 1, "cables": "x"}),
+                 django_capture_on_commit_callbacks)
+    assert bad.status_code == 400
+    assert set(bad.json()) >= {"spares.transceivers", "spares.optics", "spares.cables"}
+    assert not Design.objects.filter(project=project).exists()
+    assert create(member_client, project, inputs(seed, spares=[2]),
+                  django_capture_on_commit_callbacks).status_code == 400
+    good = create(member_client, project, inputs(seed, spares={"switches": 10, "fibers": 0}),
+                  django_capture_on_commit_callbacks)
+    assert good.status_code == 202, good.content
+    version = DesignVersion.objects.get(pk=good.json()["version"]["id"])
+    assert version.spares == {"switches": 10.0, "transceivers": 2.0, "cables": 2.0, "fibers": 0.0}
+    spare = {line.category for line in BomLineRecord.objects.filter(version=version, spare=True)}
+    assert "switch" in spare and "fiber" not in spare and "transceiver" in spare

@@ -151,17 +151,25 @@ def test_bom_extended_prices_subtotals_discount_and_total_are_formulas(workbook_
         assert ws[f"D{row}"].value == line.qty
         assert Decimal(str(ws[f"E{row}"].value)) == line.unit_price
         assert ws[f"F{row}"].value == f"=D{row}*E{row}"
-    subtotal = find_row(ws, "Subtotal")
+    subtotal = find_row(ws, "Subtotal, spares included")
     assert ws[f"F{subtotal}"].value == f"=SUM(F2:F{last})"
+    # Category subtotals count the base lines; the spares have their own, on the Spare column.
     switches = find_row(ws, "Subtotal: Switches")
-    assert ws[f"F{switches}"].value == f'=SUMIF($C$2:$C${last},"Switches",$F$2:$F${last})'
+    assert ws[f"F{switches}"].value == (
+        f'=SUMIFS($F$2:$F${last},$C$2:$C${last},"Switches",$L$2:$L${last},"<>spare")')
+    spares = find_row(ws, "Subtotal: spares")
+    assert ws[f"F{spares}"].value == f'=SUMIF($L$2:$L${last},"spare",$F$2:$F${last})'
+    assert spares == subtotal - 1
+    for row, line in enumerate(lines, start=2):
+        assert ws[f"L{row}"].value == ("spare" if line.spare else None)
+    assert [line.spare for line in lines] == sorted(line.spare for line in lines) and lines[-1].spare
     percent = find_row(ws, "Discount (%) — change it here")
     assert Decimal(str(ws[f"F{percent}"].value)) == DISCOUNT
     discount = find_row(ws, "Discount")
     assert ws[f"F{discount}"].value == f"=ROUND(F{subtotal}*F{percent}/100,2)"
     total = find_row(ws, "Total (USD)")
     assert ws[f"F{total}"].value == f"=F{subtotal}-F{discount}"
-    assert ws.auto_filter.ref == f"A1:K{last}"
+    assert ws.auto_filter.ref == f"A1:O{last}"
 
 
 def test_libreoffice_recalculates_the_total_to_the_api_total_and_follows_a_changed_quantity(
@@ -182,6 +190,14 @@ def test_libreoffice_recalculates_the_total_to_the_api_total_and_follows_a_chang
     ws = openpyxl.load_workbook(recalculated, data_only=True)["BOM"]
     total = Decimal(str(ws[f"F{find_row(ws, 'Total (USD)')}"].value)).quantize(CENTS)
     assert total == api_total
+    # The spares subtotal recalculates to the API's, and the category subtotals plus it make the subtotal.
+    spares = Decimal(str(ws[f"F{find_row(ws, 'Subtotal: spares')}"].value)).quantize(CENTS)
+    assert spares == version.spares_subtotal == sum(line.total for line in lines if line.spare) > 0
+    categories = sum(Decimal(str(ws[f"F{row}"].value)) for row in range(1, ws.max_row + 1)
+                     if str(ws[f"B{row}"].value or "").startswith("Subtotal: ") and ws[f"B{row}"].value
+                     != "Subtotal: spares")
+    assert (categories + spares).quantize(CENTS) == Decimal(
+        str(ws[f"F{find_row(ws, 'Subtotal, spares included')}"].value)).quantize(CENTS)
     cached = openpyxl.load_workbook(workbook_path, data_only=True)["BOM"]
     assert Decimal(str(cached[f"F{find_row(cached, 'Total (USD)')}"].value)).quantize(CENTS) == api_total
 
@@ -255,6 +271,50 @@ def test_summary_names_customer_project_version_exporter_inputs_figures_and_warn
     assert "are built into the 32 NVIDIA DGX H100 servers" in warnings[-1]
     assert values["Total (USD)"].startswith("='BOM'!$F$")
     assert values["Prices"].startswith("Some list prices are catalog examples")
+    # Spares and power by scope: the network's, and apart from it what the servers draw for their optics.
+    assert values["Spares (USD)"].startswith("='BOM'!$F$")
+    assert values["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    assert values["Network power, typical (kW)"] == pytest.approx(version.power_typical_w / 1000)
+    assert values["In-server power, typical (kW)"] == pytest.approx(version.in_server_typical_w / 1000)
+    assert version.in_server_typical_w > 0
+    notes = {row[0]: row[2] for row in ws.iter_rows(values_only=True) if row[0]}
+    assert notes["Total (USD)"] == "spares included"
+
+
+def test_bom_sheet_gives_power_by_scope_as_formulas(workbook_path, version):
+    ws = openpyxl.load_workbook(workbook_path)["BOM"]
+    lines = list(version.bom_lines.order_by("index"))
+    last = 1 + len(lines)
+    for row, line in enumerate(lines, start=2):
+        assert ws[f"O{row}"].value == f"=D{row}*N{row}"
+        assert ws[f"N{row}"].value == pytest.approx(line.in_server_typical_w / line.qty)
+        assert ws[f"M{row}"].value == {"network": "network", "in-server": "in-server", "both": "network and in-server",
+                                       "spare": "spare, unpowered"}[line.scope]
+    network = find_row(ws, "Network power, typical (W): switches and switch-side optics")
+    assert ws[f"H{network}"].value == f"=SUM(H2:H{last})-SUM(O2:O{last})"
+    in_server = find_row(ws, "In-server power, typical (W): NICs and server-side optics, in the servers' budget")
+    assert ws[f"H{in_server}"].value == f"=SUM(O2:O{last})"
+    cached = openpyxl.load_workbook(workbook_path, data_only=True)["BOM"]
+    assert cached[f"H{network}"].value == pytest.approx(version.power_typical_w)
+    assert cached[f"H{in_server}"].value == pytest.approx(version.in_server_typical_w)
+
+
+def test_a_workbook_of_a_version_from_before_spares_and_the_power_split_says_not_computed(version, tmp_path):
+    version.bom_lines.filter(spare=True).delete()
+    version.bom_lines.update(scope="", in_server_typical_w=None, in_server_max_w=None)
+    DesignVersion.objects.filter(pk=version.pk).update(spares=None, spares_subtotal=None, in_server_typical_w=None,
+                                                       in_server_max_w=None)
+    version.refresh_from_db()
+    path = tmp_path / "old.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path))
+    wb = openpyxl.load_workbook(path)
+    values = {row[0]: row[1] for row in wb["Summary"].iter_rows(values_only=True) if row[0]}
+    assert values["Spares (USD)"] == "not computed" and values["In-server power (kW)"] == "not computed"
+    assert values["Spares (%)"] == "none (generated before spares)"
+    assert "Power, typical (kW)" in values and "Network power, typical (kW)" not in values
+    bom = wb["BOM"]
+    find_row(bom, "Subtotal")
+    find_row(bom, "Power by scope (network, in-server): not computed for this version")
 
 
 def test_lines_with_example_prices_are_marked(workbook_path, version):
@@ -319,6 +379,18 @@ def test_netbox_zip_holds_the_csv_files_with_netbox_headers_and_a_readme(netbox_
                                               "interfaces.csv", "cables.csv")]
     assert order == sorted(order)
     assert "ASNs are in the Excel workbook" in readme  # an Ethernet fabric has an ASN plan there
+
+
+def test_spare_switches_are_not_netbox_devices(project, member, seed, tmp_path, django_capture_on_commit_callbacks):
+    version = generate(project, member, inputs(seed, spares={"switches": 50}), django_capture_on_commit_callbacks)
+    spare_switches = version.bom_lines.get(spare=True, category="switch").qty
+    assert spare_switches >= 1
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        devices = rows(archive.read("devices.csv").decode("utf-8"))
+    assert len(devices) == DeviceRecord.objects.filter(version=version).count()
+    assert len(devices) == version.summary["servers"] + sum(version.summary["switches"].values())
 
 
 def test_netbox_cables_join_devices_and_interfaces_by_name(netbox_files, version):

@@ -374,3 +374,96 @@ def test_new_version_form_ignores_a_from_of_non_ascii_digits(client_for_member, 
 def test_design_page_ignores_a_traffic_choice_of_non_ascii_digits(client_for_member, project, ready_version):
     page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk), {"traffic": "²"})
     assert page.status_code == 200
+
+
+# Spares and power by scope (issue 12, sections 4 and 5) -------------------------------------------------
+
+
+def test_design_page_marks_spare_lines_with_their_subtotal_and_says_the_total_includes_them(
+        client_for_member, project, ready_version):
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    body = page.content.decode()
+    base, spares = page.context["bom_lines"], page.context["bom_spare_lines"]
+    # Default spares: 2 % of every transceiver, cable and fibre cord SKU in use, at least one; no switch spares.
+    assert {(line.category, line.sku) for line in spares} == {
+        (line.category, line.sku) for line in base if line.category in ("transceiver", "cable", "fiber")}
+    by_sku = {line.sku: line for line in base}
+    for line in spares:
+        assert line.qty == max(1, -(-by_sku[line.sku].qty * 2 // 100))
+        assert line.unit_price == by_sku[line.sku].unit_price
+    totals = page.context["bom_totals"]
+    assert totals["spares_subtotal"] == sum(line.total for line in spares) == ready_version.spares_subtotal > 0
+    assert totals["subtotal"] == sum(line.total for line in base) + totals["spares_subtotal"]
+    assert 'id="bom-spares"' in body and body.count("data-spare") == len(spares)
+    assert f'{totals["spares_subtotal"]:,.2f}' in body
+    assert "Total (USD), spares included" in body
+    kpis = {k["key"]: k for k in page.context["kpis"]}
+    assert kpis["cost"]["detail"] == f"includes spares: {ready_version.spares_subtotal:,.0f} USD"
+    assert dict(page.context["inputs"])["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+
+
+def test_design_page_headline_shows_the_networks_power_with_the_in_server_part_beside_it(
+        client_for_member, project, ready_version):
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    power = {k["key"]: k for k in page.context["kpis"]}["power"]
+    assert power["label"] == "Network power, typical / max (kW)"
+    lines = list(ready_version.bom_lines.all())
+    # DGX H100: the flat-top twin-port modules in the server's cages are in-server power; no NIC cards.
+    in_server = sum(line.in_server_typical_w for line in lines)
+    assert in_server > 0 and ready_version.in_server_typical_w == pytest.approx(in_server)
+    network = sum(line.power_typical_w - line.in_server_typical_w for line in lines)
+    assert power["value"] == pytest.approx(network / 1000) == pytest.approx(ready_version.power_typical_w / 1000)
+    assert power["detail"] == "plus in-server (NICs, server-side optics): %.1f / %.1f kW" % (
+        ready_version.in_server_typical_w / 1000, ready_version.in_server_max_w / 1000)
+    scopes = {line.sku: line.scope for line in lines if not line.spare}
+    assert {scopes[sku] for sku in scopes if sku.endswith("-FLT")} == {"in-server"}
+    assert "network" in scopes.values()
+    body = page.content.decode()
+    assert power["detail"] in body and 'id="bom-power-scope"' in body
+
+
+def test_a_version_generated_before_spares_and_the_power_split_still_renders_and_says_not_computed(
+        client_for_member, member_client, project, ready_version):
+    ready_version.bom_lines.filter(spare=True).delete()
+    ready_version.bom_lines.update(scope="", in_server_typical_w=None, in_server_max_w=None)
+    DesignVersion.objects.filter(pk=ready_version.pk).update(spares=None, spares_subtotal=None,
+                                                             in_server_typical_w=None, in_server_max_w=None)
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    assert page.status_code == 200
+    body = page.content.decode()
+    kpis = {k["key"]: k for k in page.context["kpis"]}
+    assert kpis["power"]["detail"] == "in-server part: not computed"
+    assert kpis["cost"]["detail"] == "spares: not computed"
+    assert 'id="bom-spares"' not in body and 'id="bom-spares-note"' in body
+    assert dict(page.context["inputs"])["Spares (%)"] == "none (generated before spares)"
+    assert page.context["bom_totals"]["spares_subtotal"] is None
+    bom = member_client.get(reverse("api-version-bom", kwargs={"pk": ready_version.pk})).json()
+    assert bom["totals"]["spares_subtotal"] is None and bom["totals"]["in_server_typical_w"] is None
+    assert bom["totals"]["total_includes_spares"] is False
+    detail = member_client.get(reverse("api-version-detail", kwargs={"pk": ready_version.pk})).json()
+    assert detail["totals"]["in_server_typical_w"] is None and detail["inputs"]["spares"] is None
+    form = client_for_member.get(url("version-create", project, design_pk=ready_version.design_id)
+                                 + f"?from={ready_version.pk}")
+    assert form.status_code == 200 and form.context["form"]["spares_transceivers"].value() == "2"
+
+
+def test_design_form_takes_spare_percentages_with_defaults_and_field_errors(
+        client_for_member, project, seed, django_capture_on_commit_callbacks):
+    form = client_for_member.get(url("design-create", project)).context["form"]
+    assert [form[f"spares_{name}"].value() for name in ("switches", "transceivers", "cables", "fibers")] == [
+        "0", "2", "2", "2"]
+    bad = client_for_member.post(url("design-create", project), form_data(
+        seed, spares_transceivers="101", spares_cables="-1", spares_fibers="lots", spares_switches=""))
+    assert bad.status_code == 200 and not Design.objects.filter(project=project).exists()
+    assert field_errors(bad, "spares_transceivers") == ["A spare percentage is 0 to 100 %."]
+    assert field_errors(bad, "spares_cables") == ["A spare percentage is 0 to 100 %."]
+    assert field_errors(bad, "spares_fibers")
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for_member.post(url("design-create", project), form_data(
+            seed, spares_switches="5", spares_transceivers="0", spares_cables="", spares_fibers="10"))
+    version = DesignVersion.objects.get(design__project=project)
+    assert version.spares == {"switches": 5.0, "transceivers": 0.0, "cables": 2.0, "fibers": 10.0}
+    spares = {line.category for line in version.bom_lines.filter(spare=True)}
+    assert "switch" in spares and "transceiver" not in spares and "fiber" in spares
+    switches = sum(version.summary["switches"].values())
+    assert version.bom_lines.get(spare=True, category="switch").qty == -(-switches * 5 // 100)

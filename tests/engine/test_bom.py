@@ -11,7 +11,7 @@ from .builders import server, spec, switch
 
 
 def lines(p) -> dict:
-    return {line.sku: line for line in p.bom}
+    return {line.sku: line for line in p.bom if not line.spare}
 
 
 def test_switch_and_nic_quantities_equal_the_devices_and_ports():
@@ -50,7 +50,7 @@ def test_transceiver_cable_and_fibre_quantities_equal_the_cages_and_links_they_s
                 count = len(b_cages) if tier == 0 else len(a_cages)
                 expected[m.cable_sku] = expected.get(m.cable_sku, 0) + count
     expected.update({sku: len(c) for sku, c in module_cages.items()})
-    got = {line.sku: line.qty for line in p.bom if line.category in ("transceiver", "cable", "fiber")}
+    got = {line.sku: line.qty for line in p.bom if line.category in ("transceiver", "cable", "fiber") and not line.spare}
     assert got == expected
 
 
@@ -67,16 +67,20 @@ def test_totals_discount_currency_power_and_rack_units():
     assert p.rack_units == switches * 2
     bom = lines(p)
     assert bom["SW64"].power_typical_w == switches * 600
-    assert p.power_typical_w == pytest.approx(sum(line.power_typical_w for line in p.bom))
+    # Every watt counted once, in one scope: the network's plus the part inside the servers.
+    assert p.power_typical_w + p.in_server_typical_w == pytest.approx(sum(line.power_typical_w for line in p.bom))
     assert p.power_max_w > p.power_typical_w
-    assert bom["NIC-CX7"].power_typical_w == 1_024 * 25
+    assert bom["NIC-CX7"].power_typical_w == bom["NIC-CX7"].in_server_typical_w == 1_024 * 25
+    assert bom["NIC-CX7"].scope == "in-server" and bom["SW64"].scope == "network"
 
 
 def test_bom_lines_come_grouped_by_category():
     p = plan(spec(1_024, leaf=switch(64, twin=True)))
     order = ["switch", "nic", "transceiver", "cable", "fiber"]
-    categories = [line.category for line in p.bom]
-    assert categories == sorted(categories, key=order.index)
+    base = [line.category for line in p.bom if not line.spare]
+    spare = [line.category for line in p.bom if line.spare]
+    assert base == sorted(base, key=order.index) and spare == sorted(spare, key=order.index)
+    assert [line.spare for line in p.bom] == sorted(line.spare for line in p.bom)  # spare lines last
 
 
 def test_discount_rounds_half_cents_up_like_the_workbook_and_the_api():
@@ -93,3 +97,95 @@ def test_discount_rounds_half_cents_up_like_the_workbook_and_the_api():
         assert Decimal(str(p.discount)) == discount, (p.subtotal, p.discount)
         assert Decimal(str(p.total_cost)) == Decimal(str(p.subtotal)) - discount
     assert ties  # the half-cent case was exercised
+
+
+def test_server_side_optics_and_nic_cards_are_in_server_power_and_switch_side_optics_network_power():
+    p = plan(spec(256, leaf=switch(64, twin=True)))
+    by_end: dict[str, dict[str, int]] = {"server": {}, "switch": {}}
+    for i in np.unique(p.links.medium).tolist():
+        m = p.media[i]
+        if not m.b_sku:
+            continue
+        n = int((p.links.medium == i).sum())
+        a_end = "server" if m.tier == 0 else "switch"
+        by_end[a_end][m.a_sku] = by_end[a_end].get(m.a_sku, 0) + n
+    bom = lines(p)
+    server_skus = set(by_end["server"])
+    assert server_skus  # single-port NIC modules at the server end of every server-leaf link
+    for sku in server_skus:
+        assert bom[sku].scope == "in-server"
+        assert bom[sku].in_server_typical_w == bom[sku].power_typical_w > 0
+    network = sum(line.power_typical_w for line in p.bom if line.category == "switch")
+    network += sum(line.power_typical_w for line in p.bom if line.category == "transceiver"
+                   and line.sku not in server_skus)
+    network += sum(line.network_typical_w for line in p.bom if line.category == "cable")
+    assert p.power_typical_w == pytest.approx(network)
+    assert p.in_server_typical_w == pytest.approx(bom["NIC-CX7"].power_typical_w
+                                                  + sum(bom[sku].power_typical_w for sku in server_skus))
+
+
+def test_spares_are_their_own_lines_priced_like_the_base_line_and_included_in_the_total():
+    from apps.engine.spec import SparesPolicy
+
+    p = plan(spec(256, leaf=switch(64, twin=True, sku="SW64", price=10_000), discount_pct=10,
+                  spares=SparesPolicy(switches=5, transceivers=2, cables=0, fibers=10)))
+    base = lines(p)
+    spare = {line.sku: line for line in p.bom if line.spare}
+    # Switches 5 %, fibre cords 10 %, transceivers 2 %, each rounded up, at least one per SKU; no cable spares.
+    assert spare["SW64"].qty == -(-sum(p.switches.values()) * 5 // 100)
+    for sku, line in spare.items():
+        assert line.unit_price == base[sku].unit_price and line.total == pytest.approx(line.qty * line.unit_price)
+        assert line.power_typical_w == 0 and line.rack_units == 0 and line.scope == "spare"
+        pct = {"switch": 5, "transceiver": 2, "fiber": 10}[line.category]
+        assert line.qty == max(1, -(-base[sku].qty * pct // 100))
+    assert not [line for line in spare.values() if line.category in ("cable", "nic")]
+    assert {sku for sku, line in base.items() if line.category in ("switch", "transceiver", "fiber")} == set(spare)
+    assert p.spares_subtotal == pytest.approx(sum(line.total for line in spare.values()))
+    assert p.subtotal == pytest.approx(sum(line.total for line in p.bom))  # spares included
+    assert p.total_cost == pytest.approx(p.subtotal * 0.9, abs=0.01)
+    assert p.rack_units == sum(line.rack_units for line in base.values())
+
+
+def test_no_spare_lines_at_zero_percent_and_exact_percentages_do_not_round_up():
+    from apps.engine.bom import spare_qty
+    from apps.engine.spec import SparesPolicy
+
+    p = plan(spec(256, leaf=switch(64), spares=SparesPolicy(0, 0, 0, 0)))
+    assert not [line for line in p.bom if line.spare] and p.spares_subtotal == 0
+    assert [spare_qty(q, 2) for q in (1, 49, 50, 51, 2_500)] == [1, 1, 1, 2, 50]
+    assert spare_qty(100, 0.1) == 1 and spare_qty(1_000, 0.3) == 3 and spare_qty(5, 0) == 0
+
+
+def test_the_report_gives_power_by_scope_and_the_spares_apart():
+    from apps.engine.spec import SparesPolicy
+
+    p = plan(spec(512, leaf=switch(64, twin=True), spares=SparesPolicy(switches=0, transceivers=5, cables=2, fibers=1)))
+    r = p.report()
+    lines = r["bom"]
+    power = r["power"]
+    assert power["network_typical_w"] == r["power_typical_w"] == r["power_w"] == p.power_typical_w
+    assert power["in_server_typical_w"] == pytest.approx(sum(line["in_server_typical_w"] for line in lines))
+    assert power["network_typical_w"] + power["in_server_typical_w"] == pytest.approx(
+        sum(line["power_typical_w"] for line in lines))
+    assert power["network_max_w"] + power["in_server_max_w"] == pytest.approx(sum(line["power_max_w"] for line in lines))
+    spares = [line for line in lines if line["spare"]]
+    assert r["spares"] == {"percent": {"switches": 0.0, "transceivers": 5.0, "cables": 2.0, "fibers": 1.0},
+                           "lines": len(spares), "qty": sum(line["qty"] for line in spares),
+                           "subtotal": pytest.approx(sum(line["total"] for line in spares))}
+    assert r["total_includes_spares"] is True
+    assert r["subtotal"] == pytest.approx(sum(line["total"] for line in lines))
+    assert {line["scope"] for line in lines if not line["spare"]} >= {"network", "in-server"}
+
+
+def test_the_live_estimate_prices_spares_through_the_same_bill():
+    from apps.engine.plan import size
+    from apps.engine.spec import SparesPolicy
+
+    none = size(spec(1_024, spares=SparesPolicy(0, 0, 0, 0))).estimated_cost
+    default = size(spec(1_024)).estimated_cost
+    switch_spares = size(spec(1_024, leaf=switch(64, price=20_000.0),
+                              spares=SparesPolicy(switches=10, transceivers=0, cables=0, fibers=0))).estimated_cost
+    assert none < default < none * 1.05  # 2 % of the interconnects, rounded up per SKU
+    sz = size(spec(1_024))
+    switches = sum(sz.switches.values())
+    assert switch_spares == pytest.approx(none + -(-switches * 10 // 100) * 20_000.0, abs=0.01)

@@ -37,7 +37,11 @@ def single_switch(ports: int, price: float) -> SwitchHw:
 
 
 def qty(p, sku: str) -> int:
-    return sum(line.qty for line in p.bom if line.sku == sku)
+    return sum(line.qty for line in p.bom if line.sku == sku and not line.spare)
+
+
+def spares(p) -> dict[str, int]:
+    return {line.sku: line.qty for line in p.bom if line.spare}
 
 
 def test_5000_gpus_three_tiers_of_twin_port_switches_with_optics_everywhere():
@@ -56,14 +60,19 @@ def test_5000_gpus_three_tiers_of_twin_port_switches_with_optics_everywhere():
     assert qty(p, "TWIN-SR") == 2_504 + 4 * 2_560 == 12_744
     assert qty(p, "SINGLE-SR") == 5_000  # one per NIC port
     assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per logical link, twin-port or not
-    subtotal = 400 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50
-    assert subtotal == 34_006_000
+    # Default spares, 2 % rounded up per SKU: 12,744 -> 255, 5,000 -> 100, 15,240 cords -> 305; no switch spares.
+    assert spares(p) == {"TWIN-SR": 255, "SINGLE-SR": 100, "MMF-CORD": 305}
+    assert p.spares_subtotal == 255 * 1_000 + 100 * 500 + 305 * 50 == 320_250
+    subtotal = 400 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50 + 320_250
+    assert subtotal == 34_326_250
     assert p.subtotal == subtotal
-    assert p.discount == 2_550_450.00  # 7.5 % of the subtotal, once
-    assert p.total_cost == 31_455_550.00
+    assert p.discount == 2_574_468.75  # 7.5 % of the subtotal, spares included, once
+    assert p.total_cost == 31_751_781.25
     assert p.currency == "EUR"
-    assert p.power_typical_w == 400 * 1_000 + 5_000 * 25 + 12_744 * 15 + 5_000 * 8 == 756_160
-    assert p.power_max_w == 400 * 1_800 + 5_000 * 25 + 12_744 * 15 + 5_000 * 8 == 1_076_160
+    # Network: switches and the twin-port modules in switch cages. In-server: NIC cards and their modules.
+    assert p.power_typical_w == 400 * 1_000 + 12_744 * 15 == 591_160
+    assert p.power_max_w == 400 * 1_800 + 12_744 * 15 == 911_160
+    assert p.in_server_typical_w == p.in_server_max_w == 5_000 * 25 + 5_000 * 8 == 165_000
     assert p.rack_units == 400 * 2
 
 
@@ -79,9 +88,15 @@ def test_5000_gpus_two_tiers_of_128_port_switches_with_splitters_to_the_nics():
     # Leaf uplinks 80 * 32 cages; each spine gets one link from each leaf, 80 links = 40 full cages -> 64 * 40.
     assert qty(p, "TWIN-SR") == 2_560 + 2_560
     assert qty(p, "MMF-CORD") == 5_120  # the splitters need none
-    assert p.subtotal == 144 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 == 20_697_600
+    # Spares, 2 % rounded up: 2,504 splitters -> 51, 5,120 modules -> 103, 5,120 cords -> 103.
+    assert spares(p) == {"SPLIT-1x2": 51, "TWIN-SR": 103, "MMF-CORD": 103}
+    assert p.spares_subtotal == 51 * 400 + 103 * 1_000 + 103 * 50 == 128_550
+    assert p.subtotal == 144 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 + 128_550
+    assert p.subtotal == 20_826_150
     assert p.total_cost == p.subtotal  # no discount
-    assert p.power_typical_w == 144 * 1_000 + 5_000 * 25 + 2_504 * 20 + 5_120 * 15 == 395_880
+    # An active splitter has one end in the leaf and its legs in the servers: half its power is in-server.
+    assert p.power_typical_w == 144 * 1_000 + 2_504 * 20 / 2 + 5_120 * 15 == 245_840
+    assert p.in_server_typical_w == 5_000 * 25 + 2_504 * 20 / 2 == 150_040
     assert (p.wiring.worst_pair_fraction, p.wiring.as_stated) == (1.0, True)
 
 
@@ -122,7 +137,10 @@ def test_three_to_one_oversubscription_with_dual_port_nics():
     assert p.max_gpus == (64 // 8) * 48 * 8 == 3_072
     assert qty(p, "NIC-2P") == 128 * 8 // 2 == 512
     assert qty(p, "SINGLE-SR") == 2 * (1_024 + 384)
-    assert p.power_typical_w == pytest.approx(32 * 600 + 512 * 30 + 2 * 1_408 * 8)
+    # Network: switches, the modules at the leaf's 1,024 downlinks and both ends of 384 uplinks.
+    assert p.power_typical_w == pytest.approx(32 * 600 + (1_024 + 2 * 384) * 8)
+    # In-server: 512 NIC cards and the module in each of their 1,024 ports.
+    assert p.in_server_typical_w == pytest.approx(512 * 30 + 1_024 * 8)
 
 
 # A DGX H100: 8 ConnectX-7 400G ports built in (the server's price and power include them), two per
@@ -149,21 +167,25 @@ def test_5000_gpus_on_dgx_h100_buy_no_nic_cards_and_a_flat_top_twin_port_module_
     # The splitter fits the leaf's 800G cage but not the DGX's cage (two rails, two leaves): never used.
     assert qty(p, "SPLIT-1x2") == 0
     assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per link: a DGX cage has two
-    subtotal = 400 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50
-    assert subtotal == 24_006_000
+    # Spares, 2 % rounded up: 2,500 flat-top modules -> exactly 50, 12,744 -> 255, 15,240 cords -> 305.
+    assert spares(p) == {"TWIN-SR-FLT": 50, "TWIN-SR": 255, "MMF-CORD": 305}
+    subtotal = 400 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50 + (50 + 255) * 1_000 + 305 * 50
+    assert subtotal == 24_326_250
     assert p.subtotal == subtotal
-    assert p.discount == 1_800_450.00  # 7.5 %
-    assert p.total_cost == 22_205_550.00
-    # No NIC power either: the server's power_w includes its NICs.
-    assert p.power_typical_w == 400 * 1_000 + 12_744 * 15 + 2_500 * 15 == 628_660
-    assert p.power_max_w == 400 * 1_800 + 12_744 * 15 + 2_500 * 15 == 948_660
+    assert p.discount == 1_824_468.75  # 7.5 %
+    assert p.total_cost == 22_501_781.25
+    # No NIC power either: the server's power_w includes its NICs. The flat-top modules in the DGX's
+    # cages are in-server power too; the network draws the switches and their modules.
+    assert p.power_typical_w == 400 * 1_000 + 12_744 * 15 == 591_160
+    assert p.power_max_w == 400 * 1_800 + 12_744 * 15 == 911_160
+    assert p.in_server_typical_w == p.in_server_max_w == 2_500 * 15 == 37_500
     assert p.rack_units == 400 * 2
 
     # The same server bought as separate single-port NIC cards (the old reading of the DGX): the quote
-    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 34,006,000), the twin-port
-    # module costing two single-port ones here.
+    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 34,326,250), the twin-port
+    # module costing two single-port ones here (their spares too: 50 twin-port = 100 single-port).
     cards = plan(DesignSpec(server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku="DGXH"),
                             optics=(TWIN_SR, SINGLE_SR), **kwargs))
     assert qty(cards, "NIC") == 5_000 and qty(cards, "SINGLE-SR") == 5_000
-    assert cards.subtotal == 34_006_000
+    assert cards.subtotal == 34_326_250
     assert cards.subtotal - p.subtotal == 5_000 * 2_000

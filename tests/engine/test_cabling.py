@@ -19,7 +19,7 @@ COMPACT = RackLayout(servers_per_rack=16, racks_per_row=3, rack_width_m=0.6, row
 
 
 def by_sku(p) -> dict[str, int]:
-    return {line.sku: line.qty for line in p.bom}
+    return {line.sku: line.qty for line in p.bom if not line.spare}
 
 
 def cages(dev: np.ndarray, port: np.ndarray, ppc: int) -> set:

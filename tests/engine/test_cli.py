@@ -79,7 +79,7 @@ def test_cli_takes_switches_by_seed_sku_and_breakout(tmp_path):
     result = run(["plan", write_spec(tmp_path, spec)])
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    skus = {line["sku"]: line for line in report["bom"]}
+    skus = {line["sku"]: line for line in report["bom"] if not line["spare"]}
     assert skus["920-9N42F-00RI-7C0"]["qty"] == report["switches"]["leaf"] + report["switches"]["spine"]
     # The DGX's ConnectX-7s are built in: no NIC cards; its 4 twin-port cages take flat-top modules.
     assert not [line for line in report["bom"] if line["category"] == "nic"]

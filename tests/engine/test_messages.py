@@ -71,7 +71,7 @@ def seen_codes() -> dict[str, list[Message]]:
 
     # Field by field (DesignSpec.validate).
     refused(gpus=0, server="DGX", leaf=bad_switch, spine="x", nic="y", planes=0, oversubscription=0.5, tiers=4,
-            currency="", optics=("o",), cables=("c",), fibers=("f",))
+            currency="", optics=("o",), cables=("c",), fibers=("f",), spares="2 %")
     refused(gpus=1.5, planes=3, oversubscription=20.0, layout=RackLayout(servers_per_rack=10**6, rack_width_m=0,
                                                                          leaf_rack="side"))
     refused(oversubscription="3", layout=RackLayout(slack_m=-1.0))

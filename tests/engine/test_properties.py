@@ -96,13 +96,14 @@ def check_plan(p) -> None:
     assert (links.medium >= 0).all() and (links.length_m > 0).all()
 
     # BOM quantities equal the devices, ports, cages and links they come from.
-    bom = {line.sku: line for line in p.bom}
-    switch_qty = sum(line.qty for line in p.bom if line.category == "switch")
+    base = [line for line in p.bom if not line.spare]
+    bom = {line.sku: line for line in base}
+    switch_qty = sum(line.qty for line in base if line.category == "switch")
     assert switch_qty == sum(p.switches.values()) == len(leaves) + sum(r in ("spine", "core") for r in role)
-    nic_qty = sum(line.qty for line in p.bom if line.category == "nic")
+    nic_qty = sum(line.qty for line in base if line.category == "nic")
     assert nic_qty == (0 if s.server.nics_built_in else p.servers * rails // s.nic_hw.ports)
     optical = np.array([bool(m.b_sku) for m in p.media])[links.medium]
-    fibres = sum(line.qty for line in p.bom if line.category == "fiber")
+    fibres = sum(line.qty for line in base if line.category == "fiber")
     assert fibres == int(optical.sum())
     modules: dict[str, set] = defaultdict(set)
     assemblies: dict[str, set] = defaultdict(set)
@@ -142,6 +143,10 @@ def check_plan(p) -> None:
     for sku, cages in assemblies.items():
         assert bom[sku].qty == len(cages)
     assert p.total_cost == pytest.approx(sum(line.total for line in p.bom) - p.discount, abs=0.05)
+    # Spares: the default 2 % of every interconnect SKU in use, rounded up (at least one); no switch spares.
+    spares = {(line.category, line.sku): line.qty for line in p.bom if line.spare}
+    assert spares == {(line.category, line.sku): -(-line.qty * 2 // 100) for line in base
+                      if line.category in ("transceiver", "cable", "fiber")}
 
     # Addresses: a /31 per link, a loopback per switch, all distinct.
     assert len(np.unique(links.subnet)) == len(links)

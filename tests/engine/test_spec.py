@@ -107,3 +107,20 @@ def test_numbers_too_large_for_a_float_are_a_field_error(field, value):
         spec_from_dict({"gpus": 64, "server": SERVER, "leaf": {"ports": 64, "gbps": 400, "price": 1}, field: value})
     name = {"layout": "layout.row_pitch_m", "server": "server.price"}.get(field, field)
     assert list(caught.value.errors) == [name]
+
+
+def test_spare_percentages_are_checked_field_by_field_from_a_dict():
+    from apps.engine.spec import SparesPolicy
+    from apps.engine.specio import spec_from_dict, spec_to_dict
+
+    data = {"gpus": 256, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}, "leaf": {"ports": 64, "gbps": 400}}
+    assert spec_from_dict(data).spares == SparesPolicy(switches=0, transceivers=2, cables=2, fibers=2)
+    custom = spec_from_dict({**data, "spares": {"switches": 1, "fibers": 5}})
+    assert custom.spares == SparesPolicy(switches=1, transceivers=2, cables=2, fibers=5)
+    assert spec_from_dict(spec_to_dict(custom)) == custom
+    with pytest.raises(SpecError) as info:
+        spec_from_dict({**data, "spares": {"transceivers": 101, "cables": -1, "fibers": "lots", "optics": 2}})
+    assert set(info.value.errors) == {"spares.optics"}  # an unknown key stops the build first
+    with pytest.raises(SpecError) as info:
+        spec_from_dict({**data, "spares": {"transceivers": 101, "cables": -1, "fibers": "lots"}})
+    assert set(info.value.errors) == {"spares.transceivers", "spares.cables", "spares.fibers"}

@@ -38,6 +38,20 @@ class AddressPoolsSerializer(serializers.Serializer):
     asn_base = serializers.IntegerField(required=False, help_text="first private ASN")
 
 
+class SparesSerializer(serializers.Serializer):
+    """Documentation of the `spares` object: percent of each part in use ordered as spares, 0 to 100."""
+
+    switches = serializers.FloatField(required=False, help_text="default 0")
+    transceivers = serializers.FloatField(required=False, help_text="default 2")
+    cables = serializers.FloatField(required=False, help_text="default 2")
+    fibers = serializers.FloatField(required=False, help_text="fibre cords; default 2")
+
+
+@extend_schema_field(SparesSerializer)
+class SparesField(serializers.JSONField):
+    """An object; keys and ranges are checked by the service (errors on "spares.<key>")."""
+
+
 @extend_schema_field(RackLayoutSerializer)
 class LayoutField(serializers.JSONField):
     """An object; keys and ranges are checked by the service (errors on "layout.<key>")."""
@@ -80,6 +94,10 @@ class DesignInputsSerializer(serializers.Serializer):
         max_digits=7, decimal_places=2, required=False, help_text="0 to 100; default: the project's"
     )
     currency = serializers.ChoiceField(choices=Currency.choices, required=False, help_text="default: the project's")
+    spares = SparesField(
+        required=False, help_text="spare percent per category (switches, transceivers, cables, fibers); rounded up, "
+                                  "at least one per SKU in use when above 0; defaults 0 / 2 / 2 / 2",
+    )
 
 
 class DesignCreateSerializer(DesignInputsSerializer):
@@ -179,17 +197,29 @@ class VersionInputsSerializer(serializers.ModelSerializer):
         model = DesignVersion
         fields = ["server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
                   "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce",
-                  "discount_pct", "currency"]
+                  "discount_pct", "currency", "spares"]
+        extra_kwargs = {"spares": {"help_text": "spare percent per category; null for versions from before spares"}}
 
 
 class VersionTotalsSerializer(serializers.Serializer):
-    subtotal = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True)
+    subtotal = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True,
+                                        help_text="spare lines included (spares_subtotal of it)")
+    spares_subtotal = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True,
+                                               help_text="null: generated before spares")
     discount = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True)
     total_cost = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True)
+    total_includes_spares = serializers.SerializerMethodField()
     currency = serializers.CharField()
-    power_typical_w = serializers.FloatField(allow_null=True)
+    power_typical_w = serializers.FloatField(
+        allow_null=True, help_text="the network's: switches and switch-side optics (before the scope split: all)")
     power_max_w = serializers.FloatField(allow_null=True)
+    in_server_typical_w = serializers.FloatField(
+        allow_null=True, help_text="NICs and server-side optics, inside the servers' power budget; null: not computed")
+    in_server_max_w = serializers.FloatField(allow_null=True)
     rack_units = serializers.IntegerField(allow_null=True)
+
+    def get_total_includes_spares(self, version) -> bool:
+        return version.spares_subtotal is not None
 
 
 class WiringSerializer(serializers.Serializer):
@@ -292,9 +322,13 @@ class PortSerializer(serializers.ModelSerializer):
 class BomLineSerializer(serializers.ModelSerializer):
     class Meta:
         model = BomLineRecord
-        fields = ["index", "sku", "description", "category", "qty", "unit_price", "total", "power_typical_w",
-                  "power_max_w", "rack_units"]
+        fields = ["index", "sku", "description", "category", "spare", "scope", "qty", "unit_price", "total",
+                  "power_typical_w", "power_max_w", "in_server_typical_w", "in_server_max_w", "rack_units"]
         read_only_fields = fields
+        extra_kwargs = {
+            "spare": {"help_text": "a spare line: stock priced like its base line, no power, no rack units"},
+            "scope": {"help_text": 'whose power: "network", "in-server", "both", "spare"; "" before the split'},
+        }
 
 
 class ExchangeRateUsedSerializer(serializers.Serializer):
@@ -319,9 +353,14 @@ class BomTotalsSerializer(serializers.Serializer):
     total = serializers.DecimalField(max_digits=16, decimal_places=2)
     currency = serializers.CharField()
     exchange_rates = ExchangeRateUsedSerializer(many=True)
-    power_typical_w = serializers.FloatField()
+    power_typical_w = serializers.FloatField(help_text="the network's (before the scope split: all)")
     power_max_w = serializers.FloatField()
+    in_server_typical_w = serializers.FloatField(allow_null=True, help_text="null: not computed")
+    in_server_max_w = serializers.FloatField(allow_null=True)
     rack_units = serializers.IntegerField()
+    spares_subtotal = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True,
+                                               help_text="included in subtotal and total; null: before spares")
+    total_includes_spares = serializers.BooleanField()
 
 
 class BomSerializer(serializers.Serializer):

@@ -7,12 +7,16 @@ Sheets, in registry order (`workbook_sheet_register` adds more without editing t
                 pair, whether it delivers the stated oversubscription; "not computed" for
                 versions generated before it), power, rack units, cost);
                 validation (engine warnings, address-pool and ASN usage); notes.
-  10 BOM        one row per SKU: part number, description, category, quantity, unit price and
-                extended price = quantity x unit price as a live formula; per-category subtotals
-                (SUMIF), subtotal, discount % (an input cell), discount = ROUND(subtotal x % / 100,
-                2) and total as formulas, so procurement can change a quantity, a price or the
-                discount and every total follows. The rounding is the engine's, so the total equals
-                the API's BOM total to the cent. Lines whose catalog price is an example are marked.
+  10 BOM        one row per SKU, then the spare lines (marked in the Spare column): part number,
+                description, category, quantity, unit price and extended price = quantity x unit
+                price as a live formula; per-category subtotals of the base lines (SUMIFS), the
+                spares subtotal (SUMIF on the Spare column), subtotal (spares included), discount %
+                (an input cell), discount = ROUND(subtotal x % / 100, 2) and total as formulas, so
+                procurement can change a quantity, a price or the discount and every total follows.
+                The rounding is the engine's, so the total equals the API's BOM total to the cent.
+                Lines whose catalog price is an example are marked. Power per line with its scope
+                (network, in-server); below the totals, the network's and the in-server power as
+                formulas.
   20 Cabling    every link: both ends (rack, device, port, label), medium, kind, fibre, modules,
                 cable or cord, length in metres, tier, plane, rail, pod.
   30 IP plan    every link: both ends (device, port, address) and its /31.
@@ -150,19 +154,33 @@ class BomLayout:
 
     @property
     def categories(self) -> list[str]:
+        """Categories of the base (not spare) lines, in BOM order."""
         seen: list[str] = []
         for line in self.lines:
-            if line.category not in seen:
+            if line.category not in seen and not line.spare:
                 seen.append(line.category)
         return seen
+
+    @property
+    def has_spares(self) -> bool:
+        return any(line.spare for line in self.lines)
 
     @property
     def category_first(self) -> int:
         return self.last + 2
 
     @property
-    def subtotal_row(self) -> int:
+    def spares_row(self) -> int:
+        """The spares subtotal's row (only written when there are spare lines)."""
         return self.category_first + len(self.categories)
+
+    @property
+    def spares_subtotal(self) -> Decimal:
+        return sum((line.qty * line.unit_price for line in self.lines if line.spare), Decimal("0"))
+
+    @property
+    def subtotal_row(self) -> int:
+        return self.spares_row + (1 if self.has_spares else 0)
 
     @property
     def percent_row(self) -> int:
@@ -312,6 +330,19 @@ POOL_LABELS = {
     "asn_base": gettext_lazy("First ASN"),
 }
 IPOIB_POOL_LABEL = gettext_lazy("Host pool (an IPoIB address per NIC port)")
+SPARE_LABELS = {
+    "switches": gettext_lazy("switches"),
+    "transceivers": gettext_lazy("transceivers"),
+    "cables": gettext_lazy("cables"),
+    "fibers": gettext_lazy("fibre cords"),
+}
+SCOPE_LABELS = {
+    "network": gettext_lazy("network"),
+    "in-server": gettext_lazy("in-server"),
+    "both": gettext_lazy("network and in-server"),
+    "spare": gettext_lazy("spare, unpowered"),
+    "": gettext_lazy("not computed"),
+}
 
 
 def _ordered(values: dict, labels: dict) -> list[str]:
@@ -406,6 +437,9 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         pair(_("RoCE: %(setting)s") % {"setting": key}, value if isinstance(value, (int, float)) else str(value),
              "decimal" if isinstance(value, float) else "int")
     pair(_("Discount (%)"), version.discount_pct, "ratio")
+    spares = version.spares
+    pair(_("Spares (%)"), ", ".join(f"{label} {float(spares.get(key, 0)):g}" for key, label in SPARE_LABELS.items())
+         if spares is not None else _("none (generated before spares)"))
 
     section(_("Headline figures"))
     pair(_("Tiers"), summary.get("tiers"), "int")
@@ -448,19 +482,35 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         pair(label, wiring["text"], "note", wiring["detail"])
     power_typical = version.power_typical_w if version.power_typical_w is not None else summary.get("power_typical_w")
     power_max = version.power_max_w if version.power_max_w is not None else summary.get("power_max_w")
-    pair(_("Network power, typical (kW)"), power_typical / 1000 if power_typical is not None else None, "decimal")
-    pair(_("Network power, maximum (kW)"), power_max / 1000 if power_max is not None else None, "decimal")
+    split = version.in_server_typical_w is not None
+    # Before the scope split the figures counted NICs and server-side optics too: say so, not "network".
+    scope_note = None if split else _("in-server part not computed: counted in this figure")
+    pair(_("Network power, typical (kW)") if split else _("Power, typical (kW)"),
+         power_typical / 1000 if power_typical is not None else None, "decimal", scope_note)
+    pair(_("Network power, maximum (kW)") if split else _("Power, maximum (kW)"),
+         power_max / 1000 if power_max is not None else None, "decimal")
+    if split:
+        in_server_note = _("NICs and server-side optics: inside the servers' own power budget, do not add again")
+        pair(_("In-server power, typical (kW)"), version.in_server_typical_w / 1000, "decimal", in_server_note)
+        pair(_("In-server power, maximum (kW)"), (version.in_server_max_w or 0) / 1000, "decimal")
+    else:
+        pair(_("In-server power (kW)"), _("not computed"), "note")
     pair(_("Network rack units"), version.rack_units if version.rack_units is not None else summary.get("rack_units"),
          "int")
     bom = ctx.bom
     if bom.title:
         note = _("from the BOM sheet; follows its quantities and prices")
+        if bom.has_spares:
+            pair(_("Spares (%(currency)s)") % {"currency": ctx.currency},
+                 Formula(bom.ref(bom.spares_row), bom.spares_subtotal), "money", _("included in the subtotal"))
+        elif version.spares is None:
+            pair(_("Spares (%(currency)s)") % {"currency": ctx.currency}, _("not computed"), "note")
         pair(_("Subtotal (%(currency)s)") % {"currency": ctx.currency},
              Formula(bom.ref(bom.subtotal_row), bom.subtotal), "money", note)
         pair(_("Discount (%(currency)s)") % {"currency": ctx.currency},
              Formula(bom.ref(bom.discount_row), bom.discount), "money")
         pair(_("Total (%(currency)s)") % {"currency": ctx.currency}, Formula(bom.ref(bom.total_row), bom.total),
-             "money_bold")
+             "money_bold", _("spares included") if bom.has_spares else None)
 
     section(_("Validation"))
     warnings = summary_warnings(summary)
@@ -499,6 +549,7 @@ def _formula_text(text: str) -> str:
 
 def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     bom, currency = ctx.bom, ctx.currency
+    spare_word = _("spare")
     sheet.columns([
         Column(_("Part number"), 26),
         Column(_("Description"), 58),
@@ -511,40 +562,69 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         Column(_("Rack units per unit"), 11, "int"),
         Column(_("Rack units"), 10, "int"),
         Column(_("Example price"), 10),
+        Column(_("Spare"), 9),
+        Column(_("Power scope"), 16),
+        Column(_("In-server power per unit (W)"), 14, "decimal"),
+        Column(_("In-server power (W)"), 14, "int"),
     ])
     for row, line in enumerate(bom.lines, start=bom.FIRST):
         unit_power = line.power_typical_w / line.qty if line.qty else 0.0
+        unit_in_server = (line.in_server_typical_w or 0.0) / line.qty if line.qty else 0.0
         unit_ru = line.rack_units // line.qty if line.qty else 0
         sheet.append([
             line.sku, line.description, str(CATEGORY_LABELS.get(line.category, line.category)), line.qty,
             line.unit_price, Formula(f"D{row}*E{row}", line.qty * line.unit_price), unit_power,
             Formula(f"D{row}*G{row}", line.qty * unit_power), unit_ru, Formula(f"D{row}*I{row}", line.qty * unit_ru),
             _("yes") if line.sku in bom.example_skus else None,
+            spare_word if line.spare else None, str(SCOPE_LABELS.get(line.scope, line.scope)),
+            unit_in_server if line.in_server_typical_w is not None else None,
+            Formula(f"D{row}*N{row}", line.qty * unit_in_server) if line.in_server_typical_w is not None else None,
         ])
     sheet.end_table()
     first, last = bom.FIRST, bom.last
+    spare_range, price_range = f"$L${first}:$L${last}", f"$F${first}:$F${last}"
     sheet.append([])
     for category in bom.categories:
         label = str(CATEGORY_LABELS.get(category, category))
-        cached = sum((ln.qty * ln.unit_price for ln in bom.lines if ln.category == category), Decimal("0"))
+        cached = sum((ln.qty * ln.unit_price for ln in bom.lines if ln.category == category and not ln.spare),
+                     Decimal("0"))
         sheet.append([None, _("Subtotal: %(category)s") % {"category": label}, None, None, None,
-                      Formula(f"SUMIF($C${first}:$C${last},{_formula_text(label)},$F${first}:$F${last})", cached)])
+                      Formula(f"SUMIFS({price_range},$C${first}:$C${last},{_formula_text(label)},"
+                              f"{spare_range},{_formula_text('<>' + spare_word)})", cached)])
+    if bom.has_spares:
+        sheet.append([None, Styled(_("Subtotal: spares"), "bold"), None, None, None,
+                      Styled(Formula(f"SUMIF({spare_range},{_formula_text(spare_word)},{price_range})",
+                                     bom.spares_subtotal), "money_bold")])
     power = sum((line.power_typical_w for line in bom.lines), 0.0)
     rack_units = sum(line.rack_units for line in bom.lines)
-    sheet.append([None, Styled(_("Subtotal"), "bold"), None, None, None,
+    subtotal_label = _("Subtotal, spares included") if bom.has_spares else _("Subtotal")
+    sheet.append([None, Styled(subtotal_label, "bold"), None, None, None,
                   Styled(Formula(f"SUM(F{first}:F{last})", bom.subtotal), "money_bold"), None,
                   Formula(f"SUM(H{first}:H{last})", power), None, Formula(f"SUM(J{first}:J{last})", rack_units)])
     sheet.append([None, _("Discount (%) — change it here"), None, None, None,
                   Styled(bom.discount_pct, "input_percent")])
     sheet.append([None, _("Discount"), None, None, None,
                   Styled(Formula(f"ROUND(F{bom.subtotal_row}*F{bom.percent_row}/100,2)", bom.discount), "money")])
-    sheet.append([None, Styled(_("Total (%(currency)s)") % {"currency": currency}, "bold"), None, None, None,
-                  Styled(Formula(f"F{bom.subtotal_row}-F{bom.discount_row}", bom.total), "money_bold")])
+    total_label = _("Total (%(currency)s)") % {"currency": currency}
+    sheet.append([None, Styled(total_label, "bold"), None, None, None,
+                  Styled(Formula(f"F{bom.subtotal_row}-F{bom.discount_row}", bom.total), "money_bold"),
+                  Styled(_("spares included"), "note") if bom.has_spares else None])
     sheet.append([None, _("Currency"), None, None, None, currency])
+    if all(line.in_server_typical_w is not None for line in bom.lines):
+        in_server = sum((line.in_server_typical_w or 0.0 for line in bom.lines), 0.0)
+        sheet.append([None, _("Network power, typical (W): switches and switch-side optics"), None, None, None, None,
+                      None, Formula(f"SUM(H{first}:H{last})-SUM(O{first}:O{last})", power - in_server)])
+        sheet.append([None, _("In-server power, typical (W): NICs and server-side optics, in the servers' budget"),
+                      None, None, None, None, None, Formula(f"SUM(O{first}:O{last})", in_server)])
+    else:
+        sheet.append([None, _("Power by scope (network, in-server): not computed for this version"), None])
     sheet.append([])
     if bom.example_skus:
         sheet.append([Styled(_("Lines marked under “Example price” carry catalog example prices, not quotes: "
                                "confirm them with the vendor before ordering."), "warning")])
+    if bom.has_spares:
+        sheet.append([Styled(_("Lines marked “%(spare)s” are spares: stock priced like their base line, "
+                               "included in the subtotal and the total.") % {"spare": spare_word}, "note")])
     sheet.append([Styled(_("Quantities, unit prices and the discount (shaded) may be changed: extended prices, "
                            "subtotals and totals are formulas and follow."), "note")])
     for note in summary_bom_notes(ctx.summary):  # e.g. NICs that come with the servers, so no NIC line

@@ -25,6 +25,7 @@ Rules:
   aoc, multimode optics -> mmf-om4, single-mode optics -> smf-os2. One cable row per link: a
   1:2 splitter or a twin-port assembly (one BOM item) is two NetBox cables, one per leg.
 - ASNs stay in the workbook (NetBox ASNs need an RIR the customer chooses).
+- Spares (BOM lines, stock on a shelf) are not devices: they never appear in these files.
 - InfiniBand designs: every port (HCA and switch) is typed with NetBox's InfiniBand slug for
   its speed (400G NDR -> infiniband-ndr, 200G -> infiniband-hdr, 800G -> infiniband-xdr,
   100G -> infiniband-edr); switches get no Loopback0, and ip_addresses.csv holds only the

@@ -63,6 +63,7 @@ class DesignVersion(models.Model):
         "roce",
         "discount_pct",
         "currency",
+        "spares",
         "spec",
     )
 
@@ -86,6 +87,8 @@ class DesignVersion(models.Model):
     roce = models.JSONField(_("RoCE settings"), default=dict, blank=True)
     discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2, default=0)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
+    # Spare percentages per category {"switches", "transceivers", "cables", "fibers"}; NULL: before spares.
+    spares = models.JSONField(_("spares (%)"), null=True, blank=True)
     spec = models.JSONField(_("engine spec"), default=dict, editable=False)
     # Rates the prices were converted with, from a part's currency: {"USD": {"rate": "7.1", "example": true}}.
     exchange_rates = models.JSONField(_("exchange rates"), default=dict, blank=True, editable=False)
@@ -97,6 +100,12 @@ class DesignVersion(models.Model):
     total_cost = models.DecimalField(_("total cost"), max_digits=16, decimal_places=2, null=True, blank=True)
     power_typical_w = models.FloatField(_("typical power (W)"), null=True, blank=True)
     power_max_w = models.FloatField(_("maximum power (W)"), null=True, blank=True)
+    # Power inside the servers' own budget (NICs, server-side optics); the two above are the network's.
+    # NULL: generated before the split, when the two above counted both.
+    in_server_typical_w = models.FloatField(_("in-server typical power (W)"), null=True, blank=True)
+    in_server_max_w = models.FloatField(_("in-server maximum power (W)"), null=True, blank=True)
+    spares_subtotal = models.DecimalField(_("spares subtotal"), max_digits=16, decimal_places=2, null=True,
+                                          blank=True)
     rack_units = models.PositiveIntegerField(_("rack units"), null=True, blank=True)
 
     created_by = models.ForeignKey(

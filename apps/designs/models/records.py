@@ -160,6 +160,12 @@ class BomLineRecord(models.Model):
     power_typical_w = models.FloatField(_("typical power (W)"), default=0)
     power_max_w = models.FloatField(_("maximum power (W)"), default=0)
     rack_units = models.PositiveIntegerField(_("rack units"), default=0)
+    # The part of the line's power drawn inside the servers (engine.bom); NULL: generated before the split.
+    in_server_typical_w = models.FloatField(_("in-server typical power (W)"), null=True, blank=True)
+    in_server_max_w = models.FloatField(_("in-server maximum power (W)"), null=True, blank=True)
+    # "network", "in-server", "both" or "spare"; "" for lines generated before the split.
+    scope = models.CharField(_("power scope"), max_length=10, blank=True, default="")
+    spare = models.BooleanField(_("spare"), default=False)
 
     class Meta:
         ordering = ["version_id", "index"]

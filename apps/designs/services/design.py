@@ -252,6 +252,9 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
                 total_cost=_money(plan.total_cost),
                 power_typical_w=plan.power_typical_w,
                 power_max_w=plan.power_max_w,
+                in_server_typical_w=plan.in_server_typical_w,
+                in_server_max_w=plan.in_server_max_w,
+                spares_subtotal=_money(plan.spares_subtotal),
                 rack_units=plan.rack_units,
                 generated_at=now,
             )

@@ -4,13 +4,15 @@ Rules:
 - Every input field has one name, used by the API, the forms, the stored version and the
   errors: server, nic, leaf_switch, leaf_breakout, spine_switch, spine_breakout, core_switch,
   core_breakout, gpus, planes, oversubscription, tiers, layout, pools, roce, discount_pct,
-  currency. Nested settings are reported on dotted names ("layout.servers_per_rack",
-  "pools.host").
+  currency, spares. Nested settings are reported on dotted names ("layout.servers_per_rack",
+  "pools.host", "spares.transceivers").
 - Catalog items are given by id (or instance); they must exist and be active.
 - Defaults: nic = the server's default NIC; spine = leaf, core = spine (same breakout when
   the same switch); a breakout not given is the switch's first mode at the NIC speed, else its
   native mode; discount and currency from the project;
-  layout and pools from the engine's RackLayout and AddressPools.
+  layout and pools from the engine's RackLayout and AddressPools; spares: percent per category
+  (switches, transceivers, cables, fibers), 0 to 100, the engine's SparesPolicy for any not given
+  (2 % of transceivers, cables and fibre cords, no switches); a version stores all four.
 - Sizes: 1 <= gpus <= 1,000,000; planes 1..MAX_PLANES; 1 <= oversubscription <= MAX_OVERSUBSCRIPTION.
 - Speeds: the NIC runs at the server's backend speed, the leaf's logical port speed equals the
   NIC's (the message names the breakout or switch that fits), spines and cores run at the leaf's speed.
@@ -35,7 +37,8 @@ from apps.catalog.selectors import (MissingExchangeRate, PriceConverter, catalog
                                     nic_hw, price_converter, server_hw, switch_hw)
 from apps.designs.analysis.settings import roce_input_clean
 from apps.designs.engine_text import spec_error_details, spec_error_messages
-from apps.engine.spec import MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, AddressPools, DesignSpec, RackLayout, SpecError
+from apps.engine.spec import (MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, SPARE_CATEGORIES, AddressPools, DesignSpec,
+                              RackLayout, SparesPolicy, SpecError)
 from apps.projects.models import Currency, Project
 
 MAX_PLANES = 64
@@ -45,7 +48,7 @@ TIERS_STORED = {"auto": "auto", 2: "2", 3: "3"}
 INPUT_FIELDS = (
     "server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
     "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce", "discount_pct",
-    "currency",
+    "currency", "spares",
 )
 # Ranges of the rack layout settings, as the engine checks them (open-low for lengths).
 LAYOUT_RANGES: dict[str, tuple[float, float]] = {
@@ -102,6 +105,7 @@ class DesignInputs:
     roce: dict = field(default_factory=dict)
     discount_pct: Decimal = Decimal("0")
     currency: str = "USD"
+    spares: dict = field(default_factory=lambda: spares_defaults())
     # Converts list prices into `currency`.
     prices: PriceConverter | None = field(default=None, compare=False, repr=False)
     # The rates spec() converts with, from each other currency its parts are priced in:
@@ -136,7 +140,13 @@ class DesignInputs:
             discount_pct=float(self.discount_pct),
             currency=self.currency,
             name=name,
+            spares=SparesPolicy(**{key: float(value) for key, value in self.spares.items()}),
         )
+
+
+def spares_defaults() -> dict[str, float]:
+    """The engine's default spare percentages per category (SparesPolicy)."""
+    return {f.name: f.default for f in dataclasses.fields(SparesPolicy)}
 
 
 def design_inputs_from_version(*, version) -> dict[str, Any]:
@@ -159,6 +169,8 @@ def design_inputs_from_version(*, version) -> dict[str, Any]:
         "roce": dict(version.roce or {}),
         "discount_pct": version.discount_pct,
         "currency": version.currency,
+        # A version from before spares had none; a new version from it gets the defaults.
+        "spares": dict(version.spares or {}),
     }
 
 
@@ -309,6 +321,31 @@ def _pools(errors: Errors, data: dict) -> dict:
     return pools
 
 
+def _spares(errors: Errors, data: dict) -> dict[str, float]:
+    """All four spare percentages: the given ones checked (0 to 100), the defaults for the rest."""
+    value = data.get("spares")
+    spares = spares_defaults()
+    if value in (None, ""):
+        return spares
+    if not isinstance(value, dict):
+        errors.add("spares", _("Give the spare percentages as an object, e.g. {\"transceivers\": 2}."))
+        return spares
+    for key, raw in value.items():
+        name = f"spares.{key}"
+        if key not in SPARE_CATEGORIES:
+            errors.add(name, _("Unknown spares category; use %(keys)s.") % {"keys": ", ".join(SPARE_CATEGORIES)})
+            continue
+        if raw in (None, ""):
+            continue
+        number = _number(
+            errors, {name: raw}, name, None, kind=float, low=0, high=100,
+            low_message=_("A spare percentage is 0 to 100 %."), high_message=_("A spare percentage is 0 to 100 %."),
+        )
+        if number is not None:
+            spares[key] = number
+    return spares
+
+
 def _breakout(errors: Errors, name: str, switch: SwitchModel | None, value: Any, default: str) -> str | None:
     if switch is None:
         return None
@@ -405,6 +442,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         errors, data, "discount_pct", project.discount_pct, kind=float, low=0, high=100,
         low_message=_("A discount is 0 to 100 %."), high_message=_("A discount is 0 to 100 %."),
     )
+    spares = _spares(errors, data)
     currency = str(data.get("currency") or project.currency).strip().upper()
     prices, exchange_rates = None, {}
     if currency not in Currency.values:
@@ -451,7 +489,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         spine_breakout=spine_breakout, core_switch=core, core_breakout=core_breakout, gpus=gpus, planes=planes,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
         discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
-        exchange_rates=exchange_rates,
+        exchange_rates=exchange_rates, spares=spares,
     )
 
 
@@ -496,6 +534,7 @@ SPEC_FIELD_INPUTS = {
     "pools": "pools",
     "discount_pct": "discount_pct",
     "currency": "currency",
+    "spares": "spares",
 }
 
 
@@ -504,7 +543,7 @@ def spec_input_name(path: str) -> str:
     head = path.split(".", 1)[0]
     if path in SPEC_FIELD_INPUTS:
         return SPEC_FIELD_INPUTS[path]
-    if head in ("layout", "pools"):
+    if head in ("layout", "pools", "spares"):
         return path
     return SPEC_FIELD_INPUTS.get(head, "non_field_errors")
 

@@ -36,6 +36,17 @@ def category_labels() -> dict[str, str]:
     }
 
 
+def scope_labels() -> dict[str, str]:
+    """Whose power a BOM line draws (engine.bom); "" for lines generated before the split."""
+    return {
+        "network": _("Network"),
+        "in-server": _("In-server"),
+        "both": _("Network and in-server"),
+        "spare": _("Spare, unpowered"),
+        "": _("not computed"),
+    }
+
+
 def tier_labels() -> dict[str, str]:
     return {"server-leaf": _("server–leaf"), "leaf-spine": _("leaf–spine"), "spine-core": _("spine–core")}
 
@@ -51,10 +62,11 @@ def level_labels() -> dict[str, str]:
 
 def cost_breakdown(lines) -> list[dict[str, Any]]:
     """BOM totals per category, largest first, with the category's label."""
-    labels = category_labels()
+    labels = {**category_labels(), "spares": _("Spares")}
     totals: dict[str, Decimal] = {}
     for line in lines:
-        totals[line.category] = totals.get(line.category, Decimal("0")) + line.total
+        key = "spares" if line.spare else line.category
+        totals[key] = totals.get(key, Decimal("0")) + line.total
     ordered = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
     return [{"category": key, "label": labels.get(key, key), "total": float(value)} for key, value in ordered]
 
@@ -81,9 +93,8 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
         {"key": "max_gpus", "label": _("Max GPUs (growth)"), "value": s.get("max_gpus"), "format": "int"},
         {"key": "hops", "label": _("Max switch hops"), "value": s.get("max_hops"), "format": "int"},
         {"key": "cost", "label": _("Total cost"), "value": version.total_cost, "format": "money",
-         "unit": version.currency},
-        {"key": "power", "label": _("Power, typical / max (kW)"), "value": (version.power_typical_w or 0) / 1000,
-         "value_max": (version.power_max_w or 0) / 1000, "format": "power"},
+         "unit": version.currency, "detail": _spares_detail(version)},
+        _power_kpi(version),
         {"key": "rack_units", "label": _("Rack units (network)"), "value": version.rack_units, "format": "int"},
         {"key": "bisection", "label": _("Bisection bandwidth (Tb/s)"),
          "value": (s.get("bisection_gbps") or 0) / 1000, "format": "float"},
@@ -93,6 +104,38 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
                  "format": "text", "detail": wiring["detail"], "state": {True: "ok", False: "bad"}.get(
                      wiring["as_stated"], "unknown")})
     return kpis
+
+
+def _spares_detail(version: DesignVersion) -> str:
+    if version.spares_subtotal is None:
+        return _("spares: not computed")
+    return _("includes spares: %(amount)s %(currency)s") % {
+        "amount": f"{version.spares_subtotal:,.0f}", "currency": version.currency}
+
+
+def _power_kpi(version: DesignVersion) -> dict[str, Any]:
+    """The network's power (switches, switch-side optics), with the in-server part beside it."""
+    kpi = {"key": "power", "label": _("Network power, typical / max (kW)"),
+           "value": (version.power_typical_w or 0) / 1000, "value_max": (version.power_max_w or 0) / 1000,
+           "format": "power"}
+    if version.in_server_typical_w is None:
+        # Generated before the split: the figure counts NICs and server-side optics too.
+        kpi["label"] = _("Power, typical / max (kW)")
+        kpi["detail"] = _("in-server part: not computed")
+    else:
+        kpi["detail"] = _("plus in-server (NICs, server-side optics): %(typical)s / %(max)s kW") % {
+            "typical": f"{version.in_server_typical_w / 1000:,.1f}", "max": f"{(version.in_server_max_w or 0) / 1000:,.1f}"}
+        kpi["in_server"] = version.in_server_typical_w / 1000
+    return kpi
+
+
+def spares_row(version: DesignVersion) -> tuple[str, str]:
+    """The spare percentages a version was quoted with, as an inputs row."""
+    if version.spares is None:
+        return _("Spares (%)"), _("none (generated before spares)")
+    names = {"switches": _("switches"), "transceivers": _("transceivers"), "cables": _("cables"),
+             "fibers": _("fibre cords")}
+    return _("Spares (%)"), ", ".join(f"{label} {float(version.spares.get(key, 0)):g}" for key, label in names.items())
 
 
 def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
@@ -118,6 +161,7 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
         if not version.is_infiniband else (_("Addressing and routing"), underlay_not_applicable()),
         (_("Discount (%)"), version.discount_pct),
         (_("Currency"), version.currency),
+        spares_row(version),
     ]
     return rows
 
@@ -191,9 +235,11 @@ class VersionDetailView(VersionPageMixin, View):
             lines = list(version_bom_list(version=version))
             context.update(
                 kpis=version_kpis(version),
-                bom_lines=lines,
+                bom_lines=[line for line in lines if not line.spare],
+                bom_spare_lines=[line for line in lines if line.spare],
                 bom_totals=version_bom_totals(version=version),
                 category_labels=category_labels(),
+                scope_labels=scope_labels(),
                 cost_breakdown=cost_breakdown(lines),
                 alternatives=_alternatives(version),
                 warnings=summary_warnings(version.summary),

@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from .models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel,
+                     Transceiver)
 
 ITEM_SEARCH = ("sku", "model", "description", "manufacturer__name")
 ITEM_FILTERS = ("manufacturer", "active", "price_is_example")
@@ -12,6 +13,21 @@ class ManufacturerAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "updated")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
+
+
+class FabricsListFilter(admin.SimpleListFilter):
+    """Transceivers, cables and cords by the fabric they are qualified for (a JSON list, so no plain field filter)."""
+
+    title = _("qualified for")
+    parameter_name = "qualified_fabric"
+
+    def lookups(self, request, model_admin):
+        return Fabric.choices
+
+    def queryset(self, request, queryset):
+        if self.value() in Fabric.values:
+            return queryset.filter(fabrics__icontains=f'"{self.value()}"')
+        return queryset
 
 
 class CatalogItemAdmin(admin.ModelAdmin):
@@ -60,21 +76,23 @@ class ServerModelAdmin(CatalogItemAdmin):
 @admin.register(Transceiver)
 class TransceiverAdmin(CatalogItemAdmin):
     list_display = ("sku", "manufacturer", "model", "form_factor", "gbps", "ports", "port_gbps", "media", "fiber",
-                    "connector", "reach_m", "power_w", "flat_top", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("form_factor", "gbps", "media", "fiber", "ports", "flat_top")
+                    "connector", "reach_m", "power_w", "flat_top", "fabrics_display", "compatible_vendors", "list_price",
+                    "active")
+    list_filter = ITEM_FILTERS + (FabricsListFilter, "form_factor", "gbps", "media", "fiber", "ports", "flat_top")
 
 
 @admin.register(Cable)
 class CableAdmin(CatalogItemAdmin):
     list_display = ("sku", "manufacturer", "model", "media", "form_factor_a", "form_factor_b", "gbps", "legs",
-                    "leg_gbps", "length_m", "power_w", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("media", "form_factor_a", "form_factor_b", "gbps", "legs")
+                    "leg_gbps", "length_m", "power_w", "fabrics_display", "compatible_vendors", "list_price", "active")
+    list_filter = ITEM_FILTERS + (FabricsListFilter, "media", "form_factor_a", "form_factor_b", "gbps", "legs")
 
 
 @admin.register(FiberCord)
 class FiberCordAdmin(CatalogItemAdmin):
-    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("fiber", "connector")
+    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "fabrics_display",
+                    "list_price", "active")
+    list_filter = ITEM_FILTERS + (FabricsListFilter, "fiber", "connector")
 
 
 @admin.register(ExchangeRate)

@@ -79,6 +79,10 @@ class DesignInputsSerializer(serializers.Serializer):
         max_digits=7, decimal_places=2, required=False, help_text="0 to 100; default: the project's"
     )
     currency = serializers.ChoiceField(choices=Currency.choices, required=False, help_text="default: the project's")
+    third_party_optics = serializers.BooleanField(
+        required=False, help_text="false (default): switch cages take only optics and cables made by the switch's "
+                                  "vendor or declared compatible with it; true: any vendor's parts qualified for "
+                                  "the fabric (InfiniBand included, never by default)")
 
 
 class DesignCreateSerializer(DesignInputsSerializer):
@@ -178,7 +182,7 @@ class VersionInputsSerializer(serializers.ModelSerializer):
         model = DesignVersion
         fields = ["server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
                   "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce",
-                  "discount_pct", "currency"]
+                  "discount_pct", "currency", "third_party_optics"]
 
 
 class VersionTotalsSerializer(serializers.Serializer):

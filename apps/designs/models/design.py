@@ -63,6 +63,7 @@ class DesignVersion(models.Model):
         "roce",
         "discount_pct",
         "currency",
+        "third_party_optics",
         "spec",
     )
 
@@ -86,6 +87,11 @@ class DesignVersion(models.Model):
     roce = models.JSONField(_("RoCE settings"), default=dict, blank=True)
     discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2, default=0)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
+    third_party_optics = models.BooleanField(
+        _("third-party optics"), default=False,
+        help_text=_("Off: switch cages take only optics and cables made by the switch's vendor or declared "
+                    "compatible with it. On: any vendor's parts qualified for the fabric."),
+    )
     spec = models.JSONField(_("engine spec"), default=dict, editable=False)
     # Rates the prices were converted with, from a part's currency: {"USD": {"rate": "7.1", "example": true}}.
     exchange_rates = models.JSONField(_("exchange rates"), default=dict, blank=True, editable=False)

@@ -4,12 +4,13 @@ Rules:
 - Every input field has one name, used by the API, the forms, the stored version and the
   errors: server, nic, leaf_switch, leaf_breakout, spine_switch, spine_breakout, core_switch,
   core_breakout, gpus, planes, oversubscription, tiers, layout, pools, roce, discount_pct,
-  currency. Nested settings are reported on dotted names ("layout.servers_per_rack",
+  currency, third_party_optics. Nested settings are reported on dotted names ("layout.servers_per_rack",
   "pools.host").
 - Catalog items are given by id (or instance); they must exist and be active.
 - Defaults: nic = the server's default NIC; spine = leaf, core = spine (same breakout when
   the same switch); a breakout not given is the switch's first mode at the NIC speed, else its
-  native mode; discount and currency from the project;
+  native mode; discount and currency from the project; third_party_optics off (for InfiniBand as
+  for Ethernet: optics and cables made by the switch's vendor or declared compatible with it);
   layout and pools from the engine's RackLayout and AddressPools.
 - Sizes: 1 <= gpus <= 1,000,000; planes 1..MAX_PLANES; 1 <= oversubscription <= MAX_OVERSUBSCRIPTION.
 - Speeds: the NIC runs at the server's backend speed, the leaf's logical port speed equals the
@@ -45,7 +46,7 @@ TIERS_STORED = {"auto": "auto", 2: "2", 3: "3"}
 INPUT_FIELDS = (
     "server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
     "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce", "discount_pct",
-    "currency",
+    "currency", "third_party_optics",
 )
 # Ranges of the rack layout settings, as the engine checks them (open-low for lengths).
 LAYOUT_RANGES: dict[str, tuple[float, float]] = {
@@ -102,6 +103,7 @@ class DesignInputs:
     roce: dict = field(default_factory=dict)
     discount_pct: Decimal = Decimal("0")
     currency: str = "USD"
+    third_party_optics: bool = False
     # Converts list prices into `currency`.
     prices: PriceConverter | None = field(default=None, compare=False, repr=False)
     # The rates spec() converts with, from each other currency its parts are priced in:
@@ -136,6 +138,7 @@ class DesignInputs:
             discount_pct=float(self.discount_pct),
             currency=self.currency,
             name=name,
+            third_party_optics=self.third_party_optics,
         )
 
 
@@ -159,7 +162,22 @@ def design_inputs_from_version(*, version) -> dict[str, Any]:
         "roce": dict(version.roce or {}),
         "discount_pct": version.discount_pct,
         "currency": version.currency,
+        "third_party_optics": version.third_party_optics,
     }
+
+
+def _flag(errors: Errors, data: dict, name: str) -> bool:
+    """A yes/no input: true/false (JSON or form values); blank or absent is false."""
+    value = data.get(name, False)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if value is not None else ""
+    if text in ("", "false", "0", "no", "off"):
+        return False
+    if text in ("true", "1", "yes", "on"):
+        return True
+    errors.add(name, _("Enter true or false."))
+    return False
 
 
 def _given(data: dict, name: str) -> bool:
@@ -394,6 +412,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         high_message=_("At most %(max)s:1.") % {"max": MAX_OVERSUBSCRIPTION},
     )
     tiers = _tiers(errors, data)
+    third_party_optics = _flag(errors, data, "third_party_optics")
     layout = _layout(errors, data)
     pools = _pools(errors, data)
     # Checked field by field by the engine (errors on "roce.<dotted>"); stored as the changes from the defaults.
@@ -451,7 +470,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         spine_breakout=spine_breakout, core_switch=core, core_breakout=core_breakout, gpus=gpus, planes=planes,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
         discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
-        exchange_rates=exchange_rates,
+        exchange_rates=exchange_rates, third_party_optics=third_party_optics,
     )
 
 
@@ -496,6 +515,7 @@ SPEC_FIELD_INPUTS = {
     "pools": "pools",
     "discount_pct": "discount_pct",
     "currency": "currency",
+    "third_party_optics": "third_party_optics",
 }
 
 

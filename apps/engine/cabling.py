@@ -406,6 +406,11 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     if not np.isfinite(best_cost).all():
         worst = float(lmax[~np.isfinite(best_cost)].max())
         reach = float(max([p.reach_m for p in cands.optics] + [float(f.lengths[-1]) for f in cands.cables]))
+        if worst <= reach + EPS:
+            # Long enough, but only cable assemblies reach and they can't join these cages (a twin-port cage
+            # whose two links go to two switches): no way builds them, whatever their length.
+            raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, None, None) or [
+                message("cabling.no_way", a=a.description(), b=b.description())]})
         raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, worst, reach) or [
             message("cabling.too_long", tier=name, longest_m=worst, a=a.description(), b=b.description(),
                     reach_m=reach)]})

@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
@@ -28,6 +29,28 @@ class FabricsListFilter(admin.SimpleListFilter):
         if self.value() in Fabric.values:
             return queryset.filter(fabrics__icontains=f'"{self.value()}"')
         return queryset
+
+
+class QualifiedPartAdminForm(forms.ModelForm):
+    """Fabrics as checkboxes and declared-compatible vendors as comma-separated names, not raw JSON."""
+
+    fabrics = forms.MultipleChoiceField(
+        label=_("qualified fabrics"), choices=Fabric.choices, required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_('The fabrics the vendor qualifies the part for: "ethernet", "infiniband" or both.'),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "compatible_vendors" in self.fields:
+            model_field = self._meta.model._meta.get_field("compatible_vendors")
+            self.fields["compatible_vendors"] = forms.CharField(
+                label=model_field.verbose_name, help_text=model_field.help_text, required=False,
+                initial=", ".join(self.instance.compatible_vendors or []) if self.instance.pk else "",
+            )
+
+    def clean_compatible_vendors(self) -> list[str]:
+        text = self.cleaned_data.get("compatible_vendors") or ""
+        return [name.strip() for name in text.split(",") if name.strip()]
 
 
 class CatalogItemAdmin(admin.ModelAdmin):
@@ -75,6 +98,7 @@ class ServerModelAdmin(CatalogItemAdmin):
 
 @admin.register(Transceiver)
 class TransceiverAdmin(CatalogItemAdmin):
+    form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "form_factor", "gbps", "ports", "port_gbps", "media", "fiber",
                     "connector", "reach_m", "power_w", "flat_top", "fabrics_display", "compatible_vendors", "list_price",
                     "active")
@@ -83,6 +107,7 @@ class TransceiverAdmin(CatalogItemAdmin):
 
 @admin.register(Cable)
 class CableAdmin(CatalogItemAdmin):
+    form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "media", "form_factor_a", "form_factor_b", "gbps", "legs",
                     "leg_gbps", "length_m", "power_w", "fabrics_display", "compatible_vendors", "list_price", "active")
     list_filter = ITEM_FILTERS + (FabricsListFilter, "media", "form_factor_a", "form_factor_b", "gbps", "legs")
@@ -90,6 +115,7 @@ class CableAdmin(CatalogItemAdmin):
 
 @admin.register(FiberCord)
 class FiberCordAdmin(CatalogItemAdmin):
+    form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "fabrics_display",
                     "list_price", "active")
     list_filter = ITEM_FILTERS + (FabricsListFilter, "fiber", "connector")

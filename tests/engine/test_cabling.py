@@ -287,3 +287,16 @@ def test_an_infiniband_tier_with_only_ethernet_parts_says_so():
         plan(spec(1_000, leaf=ib, **ethernet))
     message = err.value.errors["cabling.server-leaf"][0]
     assert "qualified for InfiniBand" in message
+
+
+def test_twin_port_cages_split_over_two_switches_with_only_straight_cables_qualified_say_no_way_not_reach():
+    # 2,048 GPUs: 64 leaves and 32 spines, one link per leaf-spine pair, so each leaf cage serves two spines.
+    acme = replace(switch(64, twin=True), vendor="Acme")
+    own_cables = tuple(replace(c, vendor="Acme") for c in CABLES)  # straight 800G AOCs reach 30 m
+    other_optics = tuple(replace(o, vendor="Other") for o in OPTICS)
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(2_048, leaf=acme, optics=other_optics, cables=own_cables, fibers=FIBERS, layout=COMPACT))
+    [(field, details)] = err.value.details.items()
+    assert field == "cabling.leaf-spine"
+    assert details[0].code == "cabling.no_qualified_way" and details[0].params["vendors"] == "Acme"
+    assert details[1].code == "cabling.third_party_reach"

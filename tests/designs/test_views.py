@@ -374,3 +374,16 @@ def test_new_version_form_ignores_a_from_of_non_ascii_digits(client_for_member, 
 def test_design_page_ignores_a_traffic_choice_of_non_ascii_digits(client_for_member, project, ready_version):
     page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk), {"traffic": "²"})
     assert page.status_code == 200
+
+
+def test_the_design_form_offers_third_party_optics_off_by_default_and_the_version_page_shows_the_choice(
+        client_for_member, project, seed, django_capture_on_commit_callbacks):
+    page = client_for_member.get(url("design-create", project))
+    assert not page.context["form"]["third_party_optics"].value()
+    assert 'name="third_party_optics"' in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for_member.post(url("design-create", project), form_data(seed, third_party_optics="on"))
+    version = Design.objects.get(project=project, name="Fabric A").versions.get()
+    assert version.third_party_optics is True
+    page = client_for_member.get(url("version-detail", project, version_pk=version.pk))
+    assert "third-party optics allowed" in page.content.decode()

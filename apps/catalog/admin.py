@@ -53,6 +53,11 @@ class QualifiedPartAdminForm(forms.ModelForm):
         return [name.strip() for name in text.split(",") if name.strip()]
 
 
+@admin.display(description=_("qualified for"))
+def qualified_for(obj) -> str:
+    return obj.fabrics_display
+
+
 class CatalogItemAdmin(admin.ModelAdmin):
     search_fields = ITEM_SEARCH
     list_select_related = ("manufacturer",)
@@ -100,7 +105,7 @@ class ServerModelAdmin(CatalogItemAdmin):
 class TransceiverAdmin(CatalogItemAdmin):
     form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "form_factor", "gbps", "ports", "port_gbps", "media", "fiber",
-                    "connector", "reach_m", "power_w", "flat_top", "fabrics_display", "compatible_vendors", "list_price",
+                    "connector", "reach_m", "power_w", "flat_top", qualified_for, "compatible_vendors", "list_price",
                     "active")
     list_filter = ITEM_FILTERS + (FabricsListFilter, "form_factor", "gbps", "media", "fiber", "ports", "flat_top")
 
@@ -109,14 +114,14 @@ class TransceiverAdmin(CatalogItemAdmin):
 class CableAdmin(CatalogItemAdmin):
     form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "media", "form_factor_a", "form_factor_b", "gbps", "legs",
-                    "leg_gbps", "length_m", "power_w", "fabrics_display", "compatible_vendors", "list_price", "active")
+                    "leg_gbps", "length_m", "power_w", qualified_for, "compatible_vendors", "list_price", "active")
     list_filter = ITEM_FILTERS + (FabricsListFilter, "media", "form_factor_a", "form_factor_b", "gbps", "legs")
 
 
 @admin.register(FiberCord)
 class FiberCordAdmin(CatalogItemAdmin):
     form = QualifiedPartAdminForm
-    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "fabrics_display",
+    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", qualified_for,
                     "list_price", "active")
     list_filter = ITEM_FILTERS + (FabricsListFilter, "fiber", "connector")
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from django.contrib.admin import display as admin_display
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -222,7 +221,7 @@ class QualifiedPart(models.Model):
             if messages:
                 errors.setdefault("compatible_vendors", []).extend(messages)
 
-    @admin_display(description=_("qualified for"))
+    @property
     def fabrics_display(self) -> str:
         labels = dict(Fabric.choices)
         return ", ".join(str(labels.get(f, f)) for f in self.fabrics or [])

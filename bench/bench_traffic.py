@@ -36,8 +36,10 @@ def design(leaf: dict, tiers: int):
     from apps.engine.plan import plan
     from apps.engine.specio import spec_from_dict
 
+    # Third-party optics: the seed has no Arista twin-port 2x400G optic for the 7060X6's leaf-spine cages.
     spec = spec_from_dict({"name": "bench traffic", "gpus": 5_000,
-                           "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}, "leaf": leaf, "tiers": tiers})
+                           "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}, "leaf": leaf, "tiers": tiers,
+                           "third_party_optics": True})
     return plan(spec)
 
 

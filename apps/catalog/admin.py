@@ -1,7 +1,9 @@
+from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from .models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel,
+                     Transceiver)
 
 ITEM_SEARCH = ("sku", "model", "description", "manufacturer__name")
 ITEM_FILTERS = ("manufacturer", "active", "price_is_example")
@@ -12,6 +14,48 @@ class ManufacturerAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "updated")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
+
+
+class FabricsListFilter(admin.SimpleListFilter):
+    """Transceivers, cables and cords by the fabric they are qualified for (a JSON list, so no plain field filter)."""
+
+    title = _("qualified for")
+    parameter_name = "qualified_fabric"
+
+    def lookups(self, request, model_admin):
+        return Fabric.choices
+
+    def queryset(self, request, queryset):
+        if self.value() in Fabric.values:
+            return queryset.filter(fabrics__icontains=f'"{self.value()}"')
+        return queryset
+
+
+class QualifiedPartAdminForm(forms.ModelForm):
+    """Fabrics as checkboxes and declared-compatible vendors as comma-separated names, not raw JSON."""
+
+    fabrics = forms.MultipleChoiceField(
+        label=_("qualified fabrics"), choices=Fabric.choices, required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_('The fabrics the vendor qualifies the part for: "ethernet", "infiniband" or both.'),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "compatible_vendors" in self.fields:
+            model_field = self._meta.model._meta.get_field("compatible_vendors")
+            self.fields["compatible_vendors"] = forms.CharField(
+                label=model_field.verbose_name, help_text=model_field.help_text, required=False,
+                initial=", ".join(self.instance.compatible_vendors or []) if self.instance.pk else "",
+            )
+
+    def clean_compatible_vendors(self) -> list[str]:
+        text = self.cleaned_data.get("compatible_vendors") or ""
+        return [name.strip() for name in text.split(",") if name.strip()]
+
+
+@admin.display(description=_("qualified for"))
+def qualified_for(obj) -> str:
+    return obj.fabrics_display
 
 
 class CatalogItemAdmin(admin.ModelAdmin):
@@ -59,22 +103,27 @@ class ServerModelAdmin(CatalogItemAdmin):
 
 @admin.register(Transceiver)
 class TransceiverAdmin(CatalogItemAdmin):
+    form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "form_factor", "gbps", "ports", "port_gbps", "media", "fiber",
-                    "connector", "reach_m", "power_w", "flat_top", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("form_factor", "gbps", "media", "fiber", "ports", "flat_top")
+                    "connector", "reach_m", "power_w", "flat_top", qualified_for, "compatible_vendors", "list_price",
+                    "active")
+    list_filter = ITEM_FILTERS + (FabricsListFilter, "form_factor", "gbps", "media", "fiber", "ports", "flat_top")
 
 
 @admin.register(Cable)
 class CableAdmin(CatalogItemAdmin):
+    form = QualifiedPartAdminForm
     list_display = ("sku", "manufacturer", "model", "media", "form_factor_a", "form_factor_b", "gbps", "legs",
-                    "leg_gbps", "length_m", "power_w", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("media", "form_factor_a", "form_factor_b", "gbps", "legs")
+                    "leg_gbps", "length_m", "power_w", qualified_for, "compatible_vendors", "list_price", "active")
+    list_filter = ITEM_FILTERS + (FabricsListFilter, "media", "form_factor_a", "form_factor_b", "gbps", "legs")
 
 
 @admin.register(FiberCord)
 class FiberCordAdmin(CatalogItemAdmin):
-    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", "list_price", "active")
-    list_filter = ITEM_FILTERS + ("fiber", "connector")
+    form = QualifiedPartAdminForm
+    list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", qualified_for,
+                    "list_price", "active")
+    list_filter = ITEM_FILTERS + (FabricsListFilter, "fiber", "connector")
 
 
 @admin.register(ExchangeRate)

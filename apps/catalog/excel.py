@@ -43,7 +43,7 @@ def _cell_value(item, column: str) -> Any:
     if column == "default_nic":
         return item.default_nic.sku if item.default_nic_id else None
     value = getattr(item, column)
-    if column == "breakouts":
+    if column in ("breakouts", "fabrics", "compatible_vendors"):
         return ", ".join(value or [])
     if isinstance(value, str):
         # Rows saved before text was checked may hold characters a worksheet cannot store.
@@ -67,6 +67,9 @@ def _write_readme(ws) -> None:
         _("Rows are matched by SKU (by name on the Manufacturers sheet): new SKUs are added, known ones updated."),
         _("Nothing is imported if any row is bad; each problem is reported with its sheet, row and column."),
         _("Breakouts are written as 1x800G, 2x400G, ...; the first is the switch's native mode."),
+        _("fabrics (transceivers, cables, fibers) lists what the part is qualified for: ethernet, infiniband or "
+          "both; compatible_vendors lists other switch vendors (manufacturers) the part is declared compatible "
+          "with, separated by commas."),
         _("Prices marked price_is_example = TRUE are illustrations, not quotes."),
         _("This README sheet is ignored on import."),
     ]

@@ -73,7 +73,28 @@ class ServerModelFilterSet(CatalogItemFilterSet):
         fields = ["gpus", "backend_ports", "backend_gbps", "default_nic"]
 
 
-class TransceiverFilterSet(CatalogItemFilterSet):
+class QualifiedPartFilterSet(CatalogItemFilterSet):
+    """?fabric=infiniband: parts qualified for a fabric; ?qualified_for=NVIDIA: made by that switch vendor or
+    declared compatible with it (fibre cords: by fabric only)."""
+
+    fabric = django_filters.ChoiceFilter(choices=Fabric.choices, method="filter_fabric",
+                                         label="Qualified for Ethernet or InfiniBand")
+
+    def filter_fabric(self, queryset, name, value):
+        # The JSON text holds each fabric quoted: '"infiniband"' never matches inside another word.
+        return queryset.filter(fabrics__icontains=f'"{value}"')
+
+
+class VendorQualifiedFilterSet(QualifiedPartFilterSet):
+    qualified_for = django_filters.CharFilter(method="filter_qualified_for",
+                                              label="Made by this switch vendor or declared compatible with it")
+
+    def filter_qualified_for(self, queryset, name, value):
+        text = value.strip().replace('"', "")
+        return queryset.filter(Q(manufacturer__name__iexact=text) | Q(compatible_vendors__icontains=f'"{text}"'))
+
+
+class TransceiverFilterSet(VendorQualifiedFilterSet):
     form_factor = django_filters.ChoiceFilter(choices=FormFactor.choices)
     media = django_filters.ChoiceFilter(choices=OpticMedia.choices)
     fiber = django_filters.ChoiceFilter(choices=Fiber.choices)
@@ -86,7 +107,7 @@ class TransceiverFilterSet(CatalogItemFilterSet):
         fields = ["gbps", "port_gbps", "ports"]
 
 
-class CableFilterSet(CatalogItemFilterSet):
+class CableFilterSet(VendorQualifiedFilterSet):
     media = django_filters.ChoiceFilter(choices=CableMedia.choices)
     form_factor_a = django_filters.ChoiceFilter(choices=FormFactor.choices)
     form_factor_b = django_filters.ChoiceFilter(choices=FormFactor.choices)
@@ -98,7 +119,7 @@ class CableFilterSet(CatalogItemFilterSet):
         fields = ["gbps", "leg_gbps", "legs"]
 
 
-class FiberCordFilterSet(CatalogItemFilterSet):
+class FiberCordFilterSet(QualifiedPartFilterSet):
     fiber = django_filters.ChoiceFilter(choices=Fiber.choices)
     connector = django_filters.CharFilter(lookup_expr="iexact")
     length_min = django_filters.NumberFilter(field_name="length_m", lookup_expr="gte")

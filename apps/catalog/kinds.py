@@ -56,15 +56,17 @@ SERVERS = _kind(
 )
 TRANSCEIVERS = _kind(
     "transceivers", "Transceivers", Transceiver,
-    ("form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w", "flat_top"),
-    optional=("connector", "power_w", "flat_top"),
+    ("form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w", "flat_top",
+     "fabrics", "compatible_vendors"),
+    optional=("connector", "power_w", "flat_top", "compatible_vendors"),
 )
 CABLES = _kind(
     "cables", "Cables", Cable,
-    ("media", "form_factor_a", "form_factor_b", "gbps", "leg_gbps", "legs", "length_m", "power_w"),
-    optional=("power_w",),
+    ("media", "form_factor_a", "form_factor_b", "gbps", "leg_gbps", "legs", "length_m", "power_w", "fabrics",
+     "compatible_vendors"),
+    optional=("power_w", "compatible_vendors"),
 )
-FIBERS = _kind("fibers", "Fibers", FiberCord, ("fiber", "connector", "length_m"))
+FIBERS = _kind("fibers", "Fibers", FiberCord, ("fiber", "connector", "length_m", "fabrics"))
 
 KINDS: tuple[CatalogKind, ...] = (MANUFACTURERS, SWITCHES, NICS, SERVERS, TRANSCEIVERS, CABLES, FIBERS)
 ITEM_KINDS: tuple[CatalogKind, ...] = KINDS[1:]

@@ -10,7 +10,13 @@ Excel/NetBox importers all refuse the same bad rows):
 - a server's default NIC runs at the server's backend speed and its ports divide the
   server's backend ports; its backend ports per cage (1, or 2 for twin-port OSFP cages such as
   the DGX H100's) divide its backend ports;
-- reaches, lengths and counts are positive, prices and power are not negative.
+- reaches, lengths and counts are positive, prices and power are not negative;
+- transceivers, cables and fibre cords list the fabrics they are qualified for (`fabrics`: one or
+  both of "ethernet", "infiniband", none twice); their vendor is their manufacturer, and
+  transceivers and cables may name other switch vendors they are declared compatible with
+  (`compatible_vendors`: manufacturers of the catalog). Designs use only parts qualified for their
+  fabric and, unless a design allows third-party optics, made by the switch's vendor or declared
+  compatible with it (apps.engine.cabling).
 """
 from __future__ import annotations
 
@@ -168,6 +174,67 @@ class Fabric(models.TextChoices):
     INFINIBAND = "infiniband", _("InfiniBand")
 
 
+FABRIC_VALUES = tuple(Fabric.values)
+
+
+def fabrics_errors(fabrics) -> list[str]:
+    """Why `fabrics` is not a list of the fabrics a part is qualified for (empty when it is)."""
+    if not isinstance(fabrics, list) or not fabrics:
+        return [_('List the fabrics the part is qualified for: "ethernet", "infiniband" or both.')]
+    messages = []
+    for value in fabrics:
+        if value not in FABRIC_VALUES:
+            messages.append(_('"%(value)s" is not a fabric; use "ethernet" or "infiniband".') % {"value": value})
+    if len(set(map(str, fabrics))) != len(fabrics):
+        messages.append(_("List each fabric once."))
+    return messages
+
+
+def compatible_vendors_errors(names) -> list[str]:
+    """Why `names` is not a list of catalog manufacturers (empty when it is)."""
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        return [_("List manufacturer names, e.g. NVIDIA, Arista.")]
+    if not names:
+        return []
+    known = {name.lower() for name in Manufacturer.objects.values_list("name", flat=True)}
+    unknown = [n for n in names if n.lower() not in known]
+    return [_('No manufacturer named "%(name)s" in the catalog.') % {"name": n} for n in unknown]
+
+
+class QualifiedPart(models.Model):
+    """What an optic, a cable or a fibre cord states about where it may be used (see the module rules)."""
+
+    fabrics = models.JSONField(
+        _("qualified fabrics"), default=list, blank=True,
+        help_text=_('The fabrics the vendor qualifies the part for: "ethernet", "infiniband" or both.'),
+    )
+
+    class Meta:
+        abstract = True
+
+    def check_qualification(self, errors: dict) -> None:
+        messages = fabrics_errors(self.fabrics)
+        if messages:
+            errors.setdefault("fabrics", []).extend(messages)
+        if hasattr(self, "compatible_vendors"):
+            messages = compatible_vendors_errors(self.compatible_vendors)
+            if messages:
+                errors.setdefault("compatible_vendors", []).extend(messages)
+
+    @property
+    def fabrics_display(self) -> str:
+        labels = dict(Fabric.choices)
+        return ", ".join(str(labels.get(f, f)) for f in self.fabrics or [])
+
+
+def _compatible_vendors_field():
+    return models.JSONField(
+        _("declared compatible with"), default=list, blank=True,
+        help_text=_("Switch vendors (catalog manufacturers) the part is declared compatible with besides its own "
+                    "manufacturer; a design uses it in their switches without allowing third-party optics."),
+    )
+
+
 class SwitchModel(CatalogItem):
     fabric = models.CharField(
         _("fabric"), max_length=16, choices=Fabric.choices, default=Fabric.ETHERNET,
@@ -314,7 +381,7 @@ class ServerModel(CatalogItem):
             errors.setdefault("frontend_gbps", []).append(_("Give the speed of the frontend ports."))
 
 
-class Transceiver(CatalogItem):
+class Transceiver(QualifiedPart, CatalogItem):
     form_factor = models.CharField(_("form factor"), max_length=16, choices=FormFactor.choices)
     gbps = models.PositiveIntegerField(_("module Gb/s"), validators=[MinValueValidator(1)])
     port_gbps = models.PositiveIntegerField(_("port Gb/s"), validators=[MinValueValidator(1)])
@@ -331,12 +398,14 @@ class Transceiver(CatalogItem):
         help_text=_("Set for flat-top modules made for server cages with a riding heat sink (e.g. the DGX H100's "
                     "twin-port cages); switch cages take finned-top modules."),
     )
+    compatible_vendors = _compatible_vendors_field()
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("transceiver")
         verbose_name_plural = _("transceivers")
 
     def check_rules(self, errors):
+        self.check_qualification(errors)
         _positive(errors, "reach_m", self.reach_m)
         if self.gbps and self.port_gbps and self.ports and self.gbps != self.port_gbps * self.ports:
             errors.setdefault("gbps", []).append(
@@ -350,7 +419,7 @@ class Transceiver(CatalogItem):
             )
 
 
-class Cable(CatalogItem):
+class Cable(QualifiedPart, CatalogItem):
     media = models.CharField(_("media"), max_length=4, choices=CableMedia.choices)
     form_factor_a = models.CharField(_("A-end form factor"), max_length=16, choices=FormFactor.choices)
     form_factor_b = models.CharField(_("B-end form factor"), max_length=16, choices=FormFactor.choices)
@@ -363,12 +432,14 @@ class Cable(CatalogItem):
     power_w = models.FloatField(
         _("power (W)"), default=0, validators=[MinValueValidator(0)], help_text=_("Per assembly; 0 for passive DAC.")
     )
+    compatible_vendors = _compatible_vendors_field()
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("cable assembly")
         verbose_name_plural = _("cable assemblies")
 
     def check_rules(self, errors):
+        self.check_qualification(errors)
         _positive(errors, "length_m", self.length_m)
         if self.legs and self.legs not in CABLE_LEGS:
             errors.setdefault("legs", []).append(_("A cable has 1, 2 or 4 legs."))
@@ -379,7 +450,7 @@ class Cable(CatalogItem):
             )
 
 
-class FiberCord(CatalogItem):
+class FiberCord(QualifiedPart, CatalogItem):
     fiber = models.CharField(_("fibre"), max_length=4, choices=Fiber.choices)
     connector = models.CharField(_("connector"), max_length=32)
     length_m = models.FloatField(_("length (m)"))
@@ -389,6 +460,7 @@ class FiberCord(CatalogItem):
         verbose_name_plural = _("fibre patch cords")
 
     def check_rules(self, errors):
+        self.check_qualification(errors)
         _positive(errors, "length_m", self.length_m)
 
 

@@ -161,6 +161,7 @@ def switch_hw(*, switch: SwitchModel, breakout: str, prices: PriceConverter | No
         form_factor=switch.cage_form_factor, sku=switch.sku, name=_name(switch), breakout=breakout,
         rack_units=switch.rack_units, power_typical_w=float(switch.power_typical_w),
         power_max_w=float(switch.power_max_w), price=_price(switch, prices), fabric=switch.fabric,
+        vendor=switch.manufacturer.name,
     )
 
 
@@ -180,12 +181,18 @@ def nic_hw(*, nic: NicModel, prices: PriceConverter | None = None) -> engine.Nic
     )
 
 
+def _qualification(item: Transceiver | Cable) -> dict:
+    """The engine's qualification fields of an optic or cable: fabrics, vendor (its manufacturer), compatible."""
+    return {"fabrics": tuple(item.fabrics or ()), "vendor": item.manufacturer.name,
+            "compatible_vendors": tuple(item.compatible_vendors or ())}
+
+
 def optic_hw(*, transceiver: Transceiver, prices: PriceConverter | None = None) -> engine.Optic:
     t = transceiver
     return engine.Optic(
         sku=t.sku, form_factor=t.form_factor, gbps=t.gbps, port_gbps=t.port_gbps, ports=t.ports, media=t.media,
         fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=float(t.power_w), price=_price(t, prices),
-        connector=t.connector, flat_top=bool(t.flat_top),
+        connector=t.connector, flat_top=bool(t.flat_top), **_qualification(t),
     )
 
 
@@ -194,14 +201,15 @@ def cable_hw(*, cable: Cable, prices: PriceConverter | None = None) -> engine.Ca
     return engine.CableAssembly(
         sku=c.sku, media=c.media, form_factor_a=c.form_factor_a, form_factor_b=c.form_factor_b, gbps=c.gbps,
         leg_gbps=c.leg_gbps, legs=c.legs, length_m=float(c.length_m), name=_name(c), power_w=float(c.power_w),
-        price=_price(c, prices),
+        price=_price(c, prices), **_qualification(c),
     )
 
 
 def fiber_hw(*, fiber: FiberCord, prices: PriceConverter | None = None) -> engine.FiberCord:
     return engine.FiberCord(
         sku=fiber.sku, fiber=fiber.fiber, length_m=float(fiber.length_m), connector=fiber.connector,
-        name=_name(fiber), price=_price(fiber, prices),
+        name=_name(fiber), price=_price(fiber, prices), fabrics=tuple(fiber.fabrics or ()),
+        vendor=fiber.manufacturer.name,
     )
 
 

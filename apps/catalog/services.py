@@ -104,12 +104,8 @@ def _coerce(model_field: models.Field, raw: Any) -> Any:
         if isinstance(model_field, (models.CharField, models.TextField)) and model_field.blank:
             return ""
         raise ValidationError(_("This field is required."))
-    if isinstance(model_field, models.JSONField):  # breakouts: a list, or "1x800G, 2x400G" typed in a cell
-        if isinstance(raw, str):
-            return [part for part in re.split(r"[\s,;]+", raw.strip()) if part]
-        if isinstance(raw, (list, tuple)):
-            return [str(part).strip() for part in raw]
-        raise ValidationError(_("Give a list of modes such as 1x800G, 2x400G."))
+    if isinstance(model_field, models.JSONField):
+        return _coerce_list(model_field.name, raw)
     if isinstance(model_field, models.BooleanField):
         if isinstance(raw, bool):
             return raw
@@ -156,6 +152,24 @@ def _coerce(model_field: models.Field, raw: Any) -> Any:
             raise ValidationError(_("Enter a number."))
         return model_field.to_python(raw)
     return model_field.to_python(raw)
+
+
+# List columns, as typed in a cell: how items are separated, how each is written, and an example.
+LIST_COLUMNS: dict[str, tuple[str, Any, str]] = {
+    "breakouts": (r"[\s,;]+", str.strip, "1x800G, 2x400G"),
+    "fabrics": (r"[\s,;]+", lambda part: part.strip().lower(), "ethernet, infiniband"),
+    "compatible_vendors": (r"\s*[,;]\s*", str.strip, "NVIDIA, Arista"),  # names may hold spaces
+}
+
+
+def _coerce_list(column: str, raw: Any) -> list[str]:
+    """A list column (breakouts, fabrics, compatible_vendors): a list, or its items typed in one cell."""
+    separator, clean, example = LIST_COLUMNS.get(column, (r"[\s,;]+", str.strip, "a, b"))
+    if isinstance(raw, str):
+        return [clean(part) for part in re.split(separator, raw.strip()) if part.strip()]
+    if isinstance(raw, (list, tuple)):
+        return [clean(str(part)) for part in raw]
+    raise ValidationError(_("Give a list such as %(example)s.") % {"example": example})
 
 
 class _Upserter:

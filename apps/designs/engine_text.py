@@ -70,6 +70,10 @@ MESSAGES = {
     "catalog.unknown_sku": gettext_lazy("no %(kind)s %(sku)s in the seed catalog"),
     "catalog.breakout_not_offered": gettext_lazy("%(switch)s offers %(modes)s, not %(breakout)s"),
     "spec.fabric_choice": gettext_lazy("must be \"ethernet\" or \"infiniband\", not %(value)s"),
+    "spec.fabrics_list": gettext_lazy(
+        'must list the fabrics the part is qualified for ("ethernet", "infiniband"), not %(value)s'),
+    "spec.vendor_name": gettext_lazy("must be the vendor's name, not %(value)s"),
+    "spec.vendor_names": gettext_lazy("must be a list of vendor names, not %(value)s"),
     # Parts that don't work together.
     "fabric.mixed": gettext_lazy(
         "the %(role)s switch %(switch)s is %(fabric)s but the %(other_role)s switch %(other_switch)s is "
@@ -109,6 +113,23 @@ MESSAGES = {
         "the longest %(tier)s run is %(longest_m)s m but the catalog's ways of joining %(a)s to %(b)s reach at "
         "most %(reach_m)s m; add a longer-reach optic (and fibre cords) to the catalog or lay out the hall more "
         "compactly (layout.racks_per_row, layout.row_pitch_m)"),
+    "cabling.no_qualified_way": gettext_lazy(
+        "no cable assembly or transceiver pair qualified for %(fabric)s and made by %(vendors)s (or declared "
+        "compatible) joins %(a)s to %(b)s"),
+    "cabling.no_fabric_way": gettext_lazy(
+        "no cable assembly or transceiver pair qualified for %(fabric)s joins %(a)s to %(b)s"),
+    "cabling.qualified_too_long": gettext_lazy(
+        "the longest %(tier)s run is %(longest_m)s m but nothing qualified for %(fabric)s and made by %(vendors)s "
+        "(or declared compatible) reaches it: the qualified ways of joining %(a)s to %(b)s reach at most "
+        "%(reach_m)s m; add a qualified part of %(longest_m)s m reach to the catalog or lay out the hall more "
+        "compactly"),
+    "cabling.fabric_too_long": gettext_lazy(
+        "the longest %(tier)s run is %(longest_m)s m but nothing qualified for %(fabric)s reaches it: the "
+        "qualified ways of joining %(a)s to %(b)s reach at most %(reach_m)s m; add a qualified part of "
+        "%(longest_m)s m reach to the catalog or lay out the hall more compactly"),
+    "cabling.third_party_reach": gettext_lazy(
+        "other vendors' parts qualified for %(fabric)s reach %(reach_m)s m: allowing third-party optics on the "
+        "design would use them"),
     # Addresses.
     "addressing.pool_too_small": gettext_lazy(
         "needs %(needed)s addresses (%(what)s) but %(cidr)s holds %(size)s; use a /%(prefix)s or larger"),

@@ -144,6 +144,12 @@ class DesignInputsForm(forms.Form):
 
     discount_pct = _number(_("Discount (%)"), step="0.01", help_text=_("Off list price; the project's by default."))
     currency = forms.ChoiceField(label=_("Currency"), choices=Currency.choices)
+    third_party_optics = forms.BooleanField(
+        label=_("Allow third-party optics"), required=False,
+        help_text=_("Off: switch cages take only optics and cables made by the switch's vendor or declared "
+                    "compatible with it. On: any vendor's parts qualified for the fabric. Never on by default, "
+                    "InfiniBand included."),
+    )
 
     spares_switches = _number(_("Spare switches (%)"), step="0.1", placeholder=_default(SparesPolicy, "switches"))
     spares_transceivers = _number(_("Spare transceivers (%)"), step="0.1",
@@ -159,6 +165,7 @@ class DesignInputsForm(forms.Form):
         (_("Hardware"), ("server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout",
                          "core_switch", "core_breakout")),
         (_("Size and structure"), ("gpus", "planes", "oversubscription", "tiers")),
+        (_("Optics and cables"), ("third_party_optics",)),
         (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)),
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
         (_("Commercial terms"), ("discount_pct", "currency")),
@@ -221,6 +228,7 @@ class DesignInputsForm(forms.Form):
                      "tiers", "discount_pct", "currency"):
             value = data.get(name)
             out[name] = value.strip() if isinstance(value, str) else ("" if value is None else value)
+        out["third_party_optics"] = bool(data.get("third_party_optics"))
         out["layout"] = {key: data[f"layout_{key}"].strip() for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS
                          if (data.get(f"layout_{key}") or "").strip()}
         out["pools"] = {key: data[f"pools_{key}"].strip() for key in POOL_FIELDS
@@ -248,6 +256,7 @@ class DesignInputsForm(forms.Form):
             "tiers": version.tiers,
             "discount_pct": version.discount_pct,
             "currency": version.currency,
+            "third_party_optics": version.third_party_optics,
         }
         for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS:
             if key in (version.layout or {}):

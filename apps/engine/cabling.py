@@ -22,8 +22,16 @@ Rules:
     two modules' reach_m.
   Assembly length >= the group's longest run; each fibre cord is the shortest sold for its own
   link's run (at least the run). The link's length_m is that catalog length.
+- Only qualified items are offered (issue 12): every optic, cable assembly and fibre cord must list
+  the design's fabric in its `fabrics`; an optic in a switch cage, and a cable assembly touching a
+  switch, must also be made by that switch's vendor or list it in `compatible_vendors`, unless the
+  design allows third-party optics (`third_party_optics`). NIC-side optics and fibre cords are
+  qualified by fabric only: the vendor rule binds the switch's cages. A switch of unknown vendor ("")
+  takes any vendor's parts.
 - If no catalog item can build a link class, or none reaches its longest run, InfeasibleSpec
-  names the tier ("cabling.leaf-spine").
+  names the tier ("cabling.leaf-spine"); when qualification left items out, the message says
+  which fabric and vendors were required and the reach nothing qualified has, and a second
+  message gives the reach of other vendors' parts that third-party optics would allow.
 """
 from __future__ import annotations
 
@@ -33,7 +41,7 @@ import numpy as np
 
 from .messages import Message, message
 from .model import TIER_NAMES, LinkTable, Medium
-from .spec import CableAssembly, DesignSpec, FiberCord, InfeasibleSpec, Optic, _per_port_connector
+from .spec import FABRIC_NAMES, CableAssembly, DesignSpec, FiberCord, InfeasibleSpec, Optic, _per_port_connector
 
 EPS = 1e-6
 
@@ -50,6 +58,8 @@ class End:
     # Which optics fit by their top: True = flat-top only (a server's twin-port cage, riding heat sink),
     # False = finned only (switch cages), None = either (a single-port NIC cage).
     flat_top: bool | None = False
+    fabric: str = ""  # the design's fabric: items must be qualified for it ("" = no check)
+    vendor: str = ""  # the switch vendor whose qualification this end requires ("" = any vendor)
 
     def describe(self) -> str:
         return self.description().text
@@ -64,15 +74,18 @@ class End:
 def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
     """(a end, b end) of a tier's links; the a end is the lower tier (the NIC for server-leaf)."""
     gbps = spec.server.nic_gbps
+    fabric = spec.fabric
 
     def switch_end(role: str) -> End:
         hw = spec.switch_hw(role)
-        return End(role, hw.form_factor, hw.native_gbps, hw.ports_per_cage, hw.gbps)
+        vendor = "" if spec.third_party_optics else hw.vendor
+        return End(role, hw.form_factor, hw.native_gbps, hw.ports_per_cage, hw.gbps, fabric=fabric, vendor=vendor)
 
     if tier == 0:
         nic = spec.nic_hw
         ppc = spec.server.ports_per_cage
-        return End("server", nic.form_factor, nic.gbps * ppc, ppc, gbps, True if ppc > 1 else None), switch_end("leaf")
+        return (End("server", nic.form_factor, nic.gbps * ppc, ppc, gbps, True if ppc > 1 else None, fabric=fabric),
+                switch_end("leaf"))
     if tier == 1:
         return switch_end("leaf"), switch_end("spine")
     return switch_end("spine"), switch_end("core")
@@ -109,6 +122,10 @@ class OpticPair:
 class Candidates:
     cables: list[CableFamily]
     optics: list[OpticPair]
+    # Ways that fit the cages but were left out as unqualified: whether any, and the longest reach among
+    # those qualified for the fabric but not the switch vendor (what third-party optics would add).
+    excluded: bool = False
+    other_vendors_reach_m: float = 0.0
 
     def __bool__(self) -> bool:
         return bool(self.cables or self.optics)
@@ -116,6 +133,19 @@ class Candidates:
 
 def _ff(text: str) -> str:
     return (text or "").strip().upper()
+
+
+def fabric_ok(item: Optic | CableAssembly | FiberCord, fabric: str) -> bool:
+    return not fabric or fabric in item.fabrics
+
+
+def vendor_ok(item: Optic | CableAssembly, vendor: str) -> bool:
+    """Made by `vendor` or declared compatible with it (names compare case-insensitively); "" = any."""
+    if not vendor:
+        return True
+    wanted = vendor.strip().casefold()
+    return item.vendor.strip().casefold() == wanted or any(
+        v.strip().casefold() == wanted for v in item.compatible_vendors)
 
 
 def cord_families(fibers: tuple[FiberCord, ...]) -> dict[tuple[str, str], CordFamily]:
@@ -137,8 +167,10 @@ def cord_families(fibers: tuple[FiberCord, ...]) -> dict[tuple[str, str], CordFa
 
 def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAssembly, ...],
                fibers: tuple[FiberCord, ...], cords: dict | None = None) -> Candidates:
-    """Every catalog way to build links between ends a and b."""
+    """Every qualified catalog way to build links between ends a and b (see the module rules)."""
     gbps = a.link_gbps
+    fabric = a.fabric or b.fabric
+    excluded, other_reach = False, 0.0
     families: dict[tuple, list[CableAssembly]] = {}
     # A server's twin-port cage serves two rails, i.e. two leaves: each port needs its own fibre.
     copper_ok = not (a.role == "server" and a.ports_per_cage > 1)
@@ -155,6 +187,11 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
                         and y.ports_per_cage == 1 and y.native_gbps == cable.leg_gbps and fb == _ff(y.form_factor)
                         and cable.leg_gbps == gbps):
                     kinds.append(kind)
+        if kinds and not (fabric_ok(cable, fabric) and vendor_ok(cable, a.vendor) and vendor_ok(cable, b.vendor)):
+            excluded = True
+            if fabric_ok(cable, fabric):
+                other_reach = max(other_reach, float(cable.length_m))
+            continue
         for kind in kinds[:1]:
             families.setdefault((kind, cable.media, fa, fb, cable.gbps, cable.leg_gbps, cable.legs), []).append(cable)
     cable_families = []
@@ -171,9 +208,10 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
                 and optic.ports == end.ports_per_cage and optic.port_gbps == gbps
                 and (end.flat_top is None or optic.flat_top == end.flat_top))
 
-    cords = cord_families(fibers) if cords is None else cords
-    side_a = [o for o in optics if fits(o, a)]
-    side_b = [o for o in optics if fits(o, b)]
+    cords = cord_families(tuple(f for f in fibers if fabric_ok(f, fabric))) if cords is None else cords
+    side_a = [o for o in optics if fits(o, a) and fabric_ok(o, fabric)]
+    side_b = [o for o in optics if fits(o, b) and fabric_ok(o, fabric)]
+    excluded = excluded or any(fits(o, end) and not fabric_ok(o, fabric) for o in optics for end in (a, b))
     pairs = []
     for oa in side_a:
         for ob in side_b:
@@ -185,8 +223,12 @@ def candidates(a: End, b: End, optics: tuple[Optic, ...], cables: tuple[CableAss
             family = cords.get((oa.fiber, ca or cb))
             if family is None:
                 continue
-            pairs.append(OpticPair(oa, ob, family, float(min(oa.reach_m, ob.reach_m))))
-    return Candidates(cable_families, pairs)
+            reach = float(min(oa.reach_m, ob.reach_m))
+            if not (vendor_ok(oa, a.vendor) and vendor_ok(ob, b.vendor)):
+                excluded, other_reach = True, max(other_reach, reach)
+                continue
+            pairs.append(OpticPair(oa, ob, family, reach))
+    return Candidates(cable_families, pairs, excluded, other_reach)
 
 
 def _dense(keys: np.ndarray, span: int) -> tuple[np.ndarray, int]:
@@ -270,7 +312,7 @@ def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tup
     media: list[Medium] = []
     items: dict[str, object] = {}
     tier_results = []
-    cords = cord_families(fibers)
+    cords = cord_families(tuple(f for f in fibers if fabric_ok(f, spec.fabric)))
     tier_col = links.tier
     bounds = np.searchsorted(tier_col, np.arange(4))  # links are ordered by tier
     for tier in range(3):
@@ -296,7 +338,7 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     n = raw.shape[0]
     raw64 = raw.astype(np.float64)
     if not cands:
-        raise InfeasibleSpec({f"cabling.{name}": [
+        raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, None, None) or [
             message("cabling.no_way", a=a.description(), b=b.description())]})
     comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
     identity = m == n and a.ports_per_cage == 1 and b.ports_per_cage == 1
@@ -346,10 +388,15 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     best_cost = cost[best, np.arange(m)]
     if not np.isfinite(best_cost).all():
         worst = float(lmax[~np.isfinite(best_cost)].max())
-        reach = [p.reach_m for p in cands.optics] + [float(f.lengths[-1]) for f in cands.cables]
-        raise InfeasibleSpec({f"cabling.{name}": [
+        reach = float(max([p.reach_m for p in cands.optics] + [float(f.lengths[-1]) for f in cands.cables]))
+        if worst <= reach + EPS:
+            # Long enough, but only cable assemblies reach and they can't join these cages (a twin-port cage
+            # whose two links go to two switches): no way builds them, whatever their length.
+            raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, None, None) or [
+                message("cabling.no_way", a=a.description(), b=b.description())]})
+        raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, worst, reach) or [
             message("cabling.too_long", tier=name, longest_m=worst, a=a.description(), b=b.description(),
-                    reach_m=float(max(reach)))]})
+                    reach_m=reach)]})
 
     # Medium code per link: cables by (family, length index), optics by (pair, cord index).
     n_cable = len(cands.cables)
@@ -397,6 +444,26 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
         media.append(_medium(tier, a, b, cands, c, j))
     result.medium[:] = (first + inverse).astype(np.int16)
     return result
+
+
+def _unqualified(name: str, cands: Candidates, a: End, b: End, longest_m: float | None,
+                 reach_m: float | None) -> list[Message]:
+    """Why nothing qualified builds (or reaches) a tier, when qualification left items out; [] otherwise."""
+    if not cands.excluded:
+        return []
+    fabric = FABRIC_NAMES.get(a.fabric or b.fabric, a.fabric or b.fabric)
+    vendors = " / ".join(sorted({e.vendor for e in (a, b) if e.vendor}))
+    ends = {"a": a.description(), "b": b.description(), "fabric": fabric}
+    if vendors:
+        ends["vendors"] = vendors
+    if longest_m is None:
+        out = [message("cabling.no_qualified_way" if vendors else "cabling.no_fabric_way", **ends)]
+    else:
+        out = [message("cabling.qualified_too_long" if vendors else "cabling.fabric_too_long", tier=name,
+                       longest_m=longest_m, reach_m=reach_m, **ends)]
+    if vendors and cands.other_vendors_reach_m > (reach_m or 0.0):
+        out.append(message("cabling.third_party_reach", fabric=fabric, reach_m=cands.other_vendors_reach_m))
+    return out
 
 
 def _cages_per_group(key: np.ndarray, span: int, comp: np.ndarray, m: int) -> np.ndarray:

@@ -42,6 +42,10 @@ TEMPLATES: dict[str, str] = {
     "spec.placement_choice": "must be \"middle\" or \"end\", not {value}",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
     "spec.fabric_choice": "must be \"ethernet\" or \"infiniband\", not {value}",
+    "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
+                         "not {value}",
+    "spec.vendor_name": "must be the vendor's name, not {value}",
+    "spec.vendor_names": "must be a list of vendor names, not {value}",
     "spec.planes_divide": "{planes} planes don't divide the server's {rails} backend ports (rails); "
                           "choose one of {choices}",
     "spec.server_cages_split": "the server's {ports} backend ports don't split evenly into cages of {ports_per_cage}",
@@ -89,6 +93,20 @@ TEMPLATES: dict[str, str] = {
     "cabling.too_long": "the longest {tier} run is {longest_m:.1f} m but the catalog's ways of joining {a} to "
                         "{b} reach at most {reach_m:g} m; add a longer-reach optic (and fibre cords) to the "
                         "catalog or lay out the hall more compactly (layout.racks_per_row, layout.row_pitch_m)",
+    # Qualification (engine.cabling): {fabric} is a fabric's name, {vendors} the switch vendors of the tier.
+    "cabling.no_qualified_way": "no cable assembly or transceiver pair qualified for {fabric} and made by "
+                                "{vendors} (or declared compatible) joins {a} to {b}",
+    "cabling.no_fabric_way": "no cable assembly or transceiver pair qualified for {fabric} joins {a} to {b}",
+    "cabling.qualified_too_long": "the longest {tier} run is {longest_m:.1f} m but nothing qualified for {fabric} "
+                                  "and made by {vendors} (or declared compatible) reaches it: the qualified ways "
+                                  "of joining {a} to {b} reach at most {reach_m:g} m; add a qualified part of "
+                                  "{longest_m:.1f} m reach to the catalog or lay out the hall more compactly",
+    "cabling.fabric_too_long": "the longest {tier} run is {longest_m:.1f} m but nothing qualified for {fabric} "
+                               "reaches it: the qualified ways of joining {a} to {b} reach at most {reach_m:g} m; "
+                               "add a qualified part of {longest_m:.1f} m reach to the catalog or lay out the "
+                               "hall more compactly",
+    "cabling.third_party_reach": "other vendors' parts qualified for {fabric} reach {reach_m:g} m: allowing "
+                                 "third-party optics on the design would use them",
     # Addresses (engine.addressing); {what} is an addressing.what_* message.
     "addressing.pool_too_small": "needs {needed:,} addresses ({what}) but {cidr} holds {size:,}; "
                                  "use a /{prefix} or larger",

@@ -8,7 +8,9 @@ form_factor = cage_form_factor, breakout, fabric (default "ethernet"), ...);
 a server -> ServerHw(nic_ports = backend_ports,
 nic_gbps = backend_gbps, nics_built_in = backend_nics_built_in,
 ports_per_cage = backend_ports_per_cage); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
-FiberCord; price = list_price; name = "manufacturer model".
+FiberCord; price = list_price; name = "manufacturer model"; vendor = manufacturer (switches, optics,
+cables and cords). Every transceiver, cable and fibre states `fabrics` (a list of "ethernet",
+"infiniband"), and may list `compatible_vendors` (switch vendors it is declared compatible with).
 """
 from __future__ import annotations
 
@@ -55,6 +57,7 @@ class SwitchModel:
     power_max_w: float
     price: float
     fabric: str = "ethernet"
+    vendor: str = ""
 
     def hw(self, breakout: str | None = None, *, gbps: int | None = None) -> SwitchHw:
         """The switch in `breakout`, or in the first mode whose port speed is `gbps`, or native."""
@@ -68,7 +71,8 @@ class SwitchModel:
         return SwitchHw(ports=self.cages * n, gbps=speed, cages=self.cages, cage_gbps=self.cage_gbps,
                         form_factor=self.form_factor, sku=self.sku, name=self.name, breakout=breakout,
                         rack_units=self.rack_units, power_typical_w=self.power_typical_w,
-                        power_max_w=self.power_max_w, price=self.price, fabric=self.fabric)
+                        power_max_w=self.power_max_w, price=self.price, fabric=self.fabric,
+                        vendor=self.vendor)
 
 
 @dataclass(slots=True)
@@ -138,6 +142,22 @@ class _Reader:
             raise CatalogError(f"{self._where(key)}: expected true or false, got {value!r}")
         return value
 
+    def names(self, key: str, *, required: bool) -> tuple[str, ...]:
+        value = self.row.get(key)
+        if value is None and not required:
+            return ()
+        if not isinstance(value, list) or (required and not value) or not all(
+                isinstance(v, str) and v.strip() for v in value):
+            raise CatalogError(f"{self._where(key)}: expected a list of names, got {value!r}")
+        return tuple(v.strip() for v in value)
+
+    def fabrics(self) -> tuple[str, ...]:
+        values = self.names("fabrics", required=True)
+        for value in values:
+            if value not in ("ethernet", "infiniband"):
+                raise CatalogError(f"{self._where('fabrics')}: {value!r} is not ethernet or infiniband")
+        return values
+
     def num(self, key: str, default: float | None = None) -> float:
         value = self.row.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -183,7 +203,7 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                     form_factor=r.text("cage_form_factor"), breakouts=tuple(str(m) for m in breakouts),
                     rack_units=r.int("rack_units", 1), power_typical_w=r.num("power_typical_w", 0),
                     power_max_w=r.num("power_max_w", 0), price=r.num("list_price", 0),
-                    fabric=r.text("fabric", "ethernet"))
+                    fabric=r.text("fabric", "ethernet"), vendor=str(row.get("manufacturer") or ""))
             elif name == "nics":
                 cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
                                       sku=sku, name=_name(row), power_w=r.num("power_w", 0),
@@ -202,17 +222,22 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                                     port_gbps=r.int("port_gbps"), ports=r.int("ports", 1), media=r.text("media"),
                                     fiber=r.text("fiber"), reach_m=r.num("reach_m"), name=_name(row),
                                     power_w=r.num("power_w", 0), price=r.num("list_price", 0),
-                                    connector=str(row.get("connector") or ""), flat_top=r.flag("flat_top")))
+                                    connector=str(row.get("connector") or ""), flat_top=r.flag("flat_top"),
+                                    fabrics=r.fabrics(), vendor=str(row.get("manufacturer") or ""),
+                                    compatible_vendors=r.names("compatible_vendors", required=False)))
             elif name == "cables":
                 cables.append(CableAssembly(sku=sku, media=r.text("media"), form_factor_a=r.text("form_factor_a"),
                                             form_factor_b=r.text("form_factor_b"), gbps=r.int("gbps"),
                                             leg_gbps=r.int("leg_gbps"), legs=r.int("legs", 1),
                                             length_m=r.num("length_m"), name=_name(row), power_w=r.num("power_w", 0),
-                                            price=r.num("list_price", 0)))
+                                            price=r.num("list_price", 0), fabrics=r.fabrics(),
+                                            vendor=str(row.get("manufacturer") or ""),
+                                            compatible_vendors=r.names("compatible_vendors", required=False)))
             else:
                 fibers.append(FiberCord(sku=sku, fiber=r.text("fiber"), length_m=r.num("length_m"),
                                         connector=str(row.get("connector") or ""), name=_name(row),
-                                        price=r.num("list_price", 0)))
+                                        price=r.num("list_price", 0), fabrics=r.fabrics(),
+                                        vendor=str(row.get("manufacturer") or "")))
     cat.optics, cat.cables, cat.fibers = tuple(optics), tuple(cables), tuple(fibers)
     return cat
 

@@ -71,6 +71,9 @@ class SwitchHw:
     power_max_w: float = 0.0
     price: float = 0.0
     fabric: str = ETHERNET
+    # Who makes it ("NVIDIA", "Arista"): optics and cables in its cages must be made by them or declared
+    # compatible with them (see engine.cabling); "" = unknown, any vendor's parts qualify.
+    vendor: str = ""
 
     @property
     def physical_cages(self) -> int:
@@ -123,7 +126,13 @@ class NicHw:
 
 @dataclass(frozen=True, slots=True)
 class Optic:
-    """A pluggable transceiver. `ports` = 2 is a twin-port module (one cage, two links, two fibres)."""
+    """A pluggable transceiver. `ports` = 2 is a twin-port module (one cage, two links, two fibres).
+
+    Qualification (Optic, CableAssembly and FiberCord alike): `fabrics` lists the fabrics the vendor
+    qualifies the part for ("ethernet", "infiniband"); `vendor` is who makes it and `compatible_vendors`
+    the switch vendors it is declared compatible with besides its own. An item written inline without
+    them counts as qualified for both fabrics and of unknown vendor; the catalog and the seed state them.
+    """
 
     sku: str
     form_factor: str
@@ -140,6 +149,9 @@ class Optic:
     connector: str = ""
     # Flat top for server cages with a riding heat sink (DGX twin-port cages); never in a switch cage.
     flat_top: bool = False
+    fabrics: tuple[str, ...] = FABRICS
+    vendor: str = ""
+    compatible_vendors: tuple[str, ...] = ()
 
     @property
     def port_connector(self) -> str:
@@ -162,11 +174,17 @@ class CableAssembly:
     name: str = ""
     power_w: float = 0.0
     price: float = 0.0
+    fabrics: tuple[str, ...] = FABRICS
+    vendor: str = ""
+    compatible_vendors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class FiberCord:
-    """A fibre patch cord of one length; every optical link has its own."""
+    """A fibre patch cord of one length; every optical link has its own.
+
+    Passive glass: qualified by `fabrics` only, whoever makes it (no switch reads a cord's vendor).
+    """
 
     sku: str
     fiber: str  # MMF or SMF
@@ -174,6 +192,8 @@ class FiberCord:
     connector: str = "MPO-12"
     name: str = ""
     price: float = 0.0
+    fabrics: tuple[str, ...] = FABRICS
+    vendor: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +258,10 @@ class DesignSpec:
     currency: str = "USD"
     name: str = ""
     spares: SparesPolicy = field(default_factory=SparesPolicy)
+    # Off: a switch's cages take only optics and cables made by the switch's vendor or declared compatible
+    # with it. On: any vendor's, still only those qualified for the fabric. Off unless a user turns it on,
+    # for InfiniBand as for Ethernet (engine.cabling).
+    third_party_optics: bool = False
 
     @property
     def spine_hw(self) -> SwitchHw:
@@ -375,6 +399,7 @@ class DesignSpec:
                 bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(optic.fiber)))
             if not isinstance(optic.flat_top, bool):
                 bad(f"{where}.flat_top", message("value.boolean", value=repr(optic.flat_top)))
+            _check_qualification(bad, where, optic)
         for i, cable in enumerate(self.cables):
             where = f"cables[{i}]"
             if not isinstance(cable, CableAssembly):
@@ -385,6 +410,7 @@ class DesignSpec:
             _check_number(bad, f"{where}.length_m", cable.length_m, 0.0, 100_000.0, open_low=True)
             _check_number(bad, f"{where}.price", cable.price, 0)
             _check_number(bad, f"{where}.power_w", cable.power_w, 0)
+            _check_qualification(bad, where, cable)
         for i, fiber in enumerate(self.fibers):
             where = f"fibers[{i}]"
             if not isinstance(fiber, FiberCord):
@@ -394,6 +420,9 @@ class DesignSpec:
             _check_number(bad, f"{where}.price", fiber.price, 0)
             if fiber.fiber not in ("MMF", "SMF"):
                 bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(fiber.fiber)))
+            _check_qualification(bad, where, fiber)
+        if not isinstance(self.third_party_optics, bool):
+            bad("third_party_optics", message("value.boolean", value=_short_repr(self.third_party_optics)))
         if errors:
             raise SpecError(errors)
 
@@ -511,10 +540,28 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
     _check_int(bad, f"{role}.cage_gbps", hw.cage_gbps, 0, 6400)
     if hw.fabric not in FABRICS:
         bad(f"{role}.fabric", message("spec.fabric_choice", value=_short_repr(hw.fabric)))
+    if not isinstance(hw.vendor, str):
+        bad(f"{role}.vendor", message("spec.vendor_name", value=_short_repr(hw.vendor)))
     _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
     _check_number(bad, f"{role}.price", hw.price, 0)
     _check_number(bad, f"{role}.power_typical_w", hw.power_typical_w, 0)
     _check_number(bad, f"{role}.power_max_w", hw.power_max_w, 0)
+
+
+def _check_qualification(bad, where: str, item: Optic | CableAssembly | FiberCord) -> None:
+    """`fabrics`: a non-empty list of known fabrics; `vendor` and `compatible_vendors`: names."""
+    fabrics = item.fabrics
+    if not isinstance(fabrics, (tuple, list)) or not fabrics:
+        bad(f"{where}.fabrics", message("spec.fabrics_list", value=_short_repr(fabrics)))
+    else:
+        for value in fabrics:
+            if value not in FABRICS:
+                bad(f"{where}.fabrics", message("spec.fabric_choice", value=_short_repr(value)))
+    if not isinstance(item.vendor, str):
+        bad(f"{where}.vendor", message("spec.vendor_name", value=_short_repr(item.vendor)))
+    compatible = getattr(item, "compatible_vendors", ())
+    if not isinstance(compatible, (tuple, list)) or not all(isinstance(v, str) and v.strip() for v in compatible):
+        bad(f"{where}.compatible_vendors", message("spec.vendor_names", value=_short_repr(compatible)))
 
 
 def _speed_mismatch(role: str, hw: SwitchHw, nic_gbps: int) -> tuple[str, Message]:

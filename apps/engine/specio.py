@@ -16,7 +16,11 @@
                  "slack_m": 3, "switches_per_rack": 16, "rack_units": 48},
       "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
                 "asn_base": 4200000000},
-      "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's),
+      "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's);
+                an inline item may give "fabrics": ["ethernet", "infiniband"], "vendor": "NVIDIA" and
+                (optics, cables) "compatible_vendors": [...] (see engine.cabling for qualification),
+      "third_party_optics": false      optional: true lets switch cages take other vendors' parts
+                                       qualified for the fabric (default false, InfiniBand included),
       "discount_pct": 0, "currency": "USD",
       "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2}   percent per category,
                 0 to 100, optional (missing keys: these defaults)
@@ -110,6 +114,9 @@ def _items(values: Any, name: str, cls, pool: tuple, errs: _Errors) -> tuple:
             else:
                 errs.add(f"{where}.sku", message("catalog.unknown_sku", kind=name[:-1], sku=repr(sku)))
             continue
+        if isinstance(value, dict):  # JSON lists as the tuples the frozen dataclasses hold
+            value = {k: tuple(v) if k in ("fabrics", "compatible_vendors") and isinstance(v, list) else v
+                     for k, v in value.items()}
         item = _build(cls, value, where, errs)
         if item is not None:
             out.append(item)
@@ -199,7 +206,8 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
     if errs.errors:
         raise SpecError(errs.errors)
 
-    kwargs = {k: data[k] for k in ("gpus", "planes", "tiers", "discount_pct", "currency", "name") if k in data}
+    kwargs = {k: data[k] for k in ("gpus", "planes", "tiers", "discount_pct", "currency", "name",
+                                   "third_party_optics") if k in data}
     if isinstance(kwargs.get("tiers"), str) and kwargs["tiers"].strip() in ("2", "3"):
         kwargs["tiers"] = int(kwargs["tiers"])
     if "oversubscription" in data:

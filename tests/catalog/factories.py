@@ -85,6 +85,7 @@ class TransceiverFactory(CatalogItemFactory):
     connector = "2x MPO-12/APC"
     reach_m = 50.0
     power_w = 15.0
+    fabrics = factory.LazyFunction(lambda: ["ethernet", "infiniband"])
 
 
 class CableFactory(CatalogItemFactory):
@@ -101,6 +102,7 @@ class CableFactory(CatalogItemFactory):
     legs = 1
     length_m = 2.0
     power_w = 0.0
+    fabrics = factory.LazyFunction(lambda: ["ethernet", "infiniband"])
 
 
 class FiberCordFactory(CatalogItemFactory):
@@ -112,3 +114,4 @@ class FiberCordFactory(CatalogItemFactory):
     fiber = "MMF"
     connector = "MPO-12/APC"
     length_m = 10.0
+    fabrics = factory.LazyFunction(lambda: ["ethernet", "infiniband"])

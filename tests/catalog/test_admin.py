@@ -34,3 +34,28 @@ def test_admin_refuses_a_switch_with_a_bad_breakout(client):
     assert response.status_code == 200
     assert "breakouts" in response.context["adminform"].form.errors
     assert not SwitchModel.objects.filter(sku="BAD-1").exists()
+
+
+def test_staff_tick_the_fabrics_of_a_cable_in_the_admin_and_an_unknown_compatible_vendor_is_refused(client):
+    catalog_seed_load()
+    client.force_login(StaffFactory(is_superuser=True))
+    from apps.catalog.models import Cable, Manufacturer
+
+    data = {
+        "manufacturer": Manufacturer.objects.get(name="Arista").pk, "sku": "AOC-NEW", "model": "AOC", "media": "AOC",
+        "form_factor_a": "OSFP", "form_factor_b": "OSFP", "gbps": 800, "leg_gbps": 800, "legs": 1, "length_m": 3,
+        "power_w": 0, "list_price": "10", "currency": "USD", "description": "", "active": "on",
+        "fabrics": ["ethernet"], "compatible_vendors": "Nobody Inc",
+    }
+    response = client.post(reverse("admin:catalog_cable_add"), data)
+    assert response.status_code == 200
+    assert "compatible_vendors" in response.context["adminform"].form.errors
+    response = client.post(reverse("admin:catalog_cable_add"), {**data, "fabrics": []})
+    assert "fabrics" in response.context["adminform"].form.errors
+    response = client.post(reverse("admin:catalog_cable_add"), {**data, "compatible_vendors": "NVIDIA, Dell"})
+    assert response.status_code == 302
+    cable = Cable.objects.get(sku="AOC-NEW")
+    assert cable.fabrics == ["ethernet"] and cable.compatible_vendors == ["NVIDIA", "Dell"]
+    listing = client.get(reverse("admin:catalog_cable_changelist"), {"qualified_fabric": "infiniband"})
+    skus = {c.sku for c in listing.context["cl"].result_list}
+    assert "AOC-NEW" not in skus and "MCP4Y10-N001" in skus

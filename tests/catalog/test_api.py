@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from apps.catalog.models import Cable, NicModel, SwitchModel
+from apps.catalog.models import Cable, NicModel, SwitchModel, Transceiver
 
 from .factories import (
     CableFactory, FiberCordFactory, ManufacturerFactory, NicModelFactory, ServerModelFactory, SwitchModelFactory,
@@ -152,6 +152,12 @@ def test_staff_creates_a_manufacturer_with_a_generated_slug(staff_client):
         ("catalog-cable", {"length_max": 2}, {"DAC-1"}),
         ("catalog-cable", {"media": "AOC", "length_min": 10}, {"AOC-20"}),
         ("catalog-fiber", {"fiber": "SMF", "length_min": 100}, {"SMF-300"}),
+        ("catalog-transceiver", {"fabric": "ethernet"}, {"SR-50", "DR-500"}),
+        ("catalog-transceiver", {"fabric": "infiniband"}, {"SR-50"}),
+        ("catalog-transceiver", {"qualified_for": "acme"}, {"DR-500"}),  # declared compatible with Acme
+        ("catalog-cable", {"qualified_for": "Acme"}, {"AOC-20"}),  # made by Acme
+        ("catalog-cable", {"fabric": "infiniband"}, {"DAC-1"}),
+        ("catalog-fiber", {"fabric": "infiniband"}, {"MMF-10", "SMF-300"}),
     ],
 )
 def test_filters(user_client, basename, query, expected):
@@ -160,9 +166,10 @@ def test_filters(user_client, basename, query, expected):
     SwitchModelFactory(sku="SW-400", manufacturer=acme, asic="Tomahawk 4", asic_tbps="25.6", cage_form_factor="QSFP-DD",
                        cage_gbps=400, breakouts=["1x400G", "2x200G", "4x100G"], fabric="infiniband")
     TransceiverFactory(sku="SR-50")
-    TransceiverFactory(sku="DR-500", media="DR", fiber="SMF", reach_m=500)
+    TransceiverFactory(sku="DR-500", media="DR", fiber="SMF", reach_m=500, fabrics=["ethernet"],
+                       compatible_vendors=["Acme"])
     CableFactory(sku="DAC-1", length_m=1)
-    CableFactory(sku="AOC-20", media="AOC", length_m=20)
+    CableFactory(sku="AOC-20", media="AOC", length_m=20, manufacturer=acme, fabrics=["ethernet"])
     FiberCordFactory(sku="MMF-10")
     FiberCordFactory(sku="SMF-300", fiber="SMF", length_m=300)
     response = user_client.get(reverse(f"{basename}-list"), query)
@@ -252,3 +259,23 @@ def test_manufacturer_name_with_control_characters_is_refused_like_every_catalog
     assert response.status_code == 400 and list(response.json()) == ["name"]
     maker.refresh_from_db()
     assert maker.name == "Arista"
+
+
+def test_staff_write_the_fabrics_and_compatible_vendors_of_an_optic_and_bad_ones_are_field_errors(staff_client):
+    ManufacturerFactory(name="NVIDIA", slug="nvidia")
+    ManufacturerFactory(name="Arista", slug="arista")
+    body = {"sku": "QDD-X", "manufacturer": "Arista", "model": "QSFP-DD 400G DR4", "form_factor": "QSFP-DD",
+            "gbps": 400, "port_gbps": 400, "ports": 1, "media": "DR", "fiber": "SMF", "reach_m": 500,
+            "list_price": "1000", "fabrics": ["ethernet"], "compatible_vendors": ["NVIDIA"]}
+    response = staff_client.post(reverse("catalog-transceiver-list"), body, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["fabrics"] == ["ethernet"] and response.json()["compatible_vendors"] == ["NVIDIA"]
+    bad = {**body, "sku": "QDD-Y", "fabrics": ["fddi"], "compatible_vendors": ["Nobody Inc"]}
+    response = staff_client.post(reverse("catalog-transceiver-list"), bad, format="json")
+    assert response.status_code == 400
+    assert set(response.json()) >= {"fabrics"}
+    response = staff_client.post(reverse("catalog-transceiver-list"), {**bad, "fabrics": []}, format="json")
+    assert response.status_code == 400 and "fabrics" in response.json()
+    response = staff_client.post(reverse("catalog-transceiver-list"), {**bad, "fabrics": ["ethernet"]}, format="json")
+    assert response.status_code == 400 and "Nobody Inc" in str(response.json()["compatible_vendors"])
+    assert not Transceiver.objects.filter(sku="QDD-Y").exists()

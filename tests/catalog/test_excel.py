@@ -5,7 +5,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from apps.catalog.excel import XLSX_CONTENT_TYPE, catalog_export_workbook
-from apps.catalog.models import Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from apps.catalog.models import FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
 from apps.catalog.services import catalog_seed_load
 
 pytestmark = pytest.mark.django_db
@@ -103,6 +103,34 @@ def test_an_unknown_fabric_is_a_cell_error(exported, staff_client):
     assert response.status_code == 400
     assert {(e["sheet"], e["row"], e["column"]) for e in response.json()["errors"]} == {("Switches", row, "fabric")}
     assert SwitchModel.objects.get(sku="MQM9700-NS2F").fabric == "infiniband"
+
+
+def test_excel_round_trip_carries_fabrics_and_compatible_vendors(exported, staff_client):
+    optics = exported["Transceivers"]
+    row = row_of(optics, "QDD-400G-DR4")
+    assert optics.cell(row, column(optics, "fabrics")).value == "ethernet"
+    assert optics.cell(row_of(optics, "MMA4Z00-NS"), column(optics, "fabrics")).value == "ethernet, infiniband"
+    optics.cell(row, column(optics, "compatible_vendors")).value = "NVIDIA, Dell"
+    cords = exported["Fibers"]
+    cords.cell(row_of(cords, "FIB-OS2-LC-DX-1M"), column(cords, "fabrics")).value = "Ethernet"
+    response = staff_client.post(reverse("catalog-import"), {"file": workbook_bytes(exported)}, format="multipart")
+    assert response.status_code == 200, response.json()
+    assert response.json()["updated"] == {"transceivers": 1, "fibers": 1}
+    assert Transceiver.objects.get(sku="QDD-400G-DR4").compatible_vendors == ["NVIDIA", "Dell"]
+    assert FiberCord.objects.get(sku="FIB-OS2-LC-DX-1M").fabrics == ["ethernet"]
+
+
+def test_bad_fabrics_and_unknown_compatible_vendors_are_cell_errors_and_nothing_is_imported(exported, staff_client):
+    optics, cables = exported["Transceivers"], exported["Cables"]
+    row, cable_row = row_of(optics, "QDD-400G-DR4"), row_of(cables, "OSFP-800G-AOC-10M")
+    optics.cell(row, column(optics, "fabrics")).value = "ethernet, omni-path"
+    cables.cell(cable_row, column(cables, "fabrics")).value = None
+    cables.cell(cable_row, column(cables, "compatible_vendors")).value = "Nobody Inc"
+    response = staff_client.post(reverse("catalog-import"), {"file": workbook_bytes(exported)}, format="multipart")
+    assert response.status_code == 400
+    assert {(e["sheet"], e["row"], e["column"]) for e in response.json()["errors"]} == {
+        ("Transceivers", row, "fabrics"), ("Cables", cable_row, "fabrics"), ("Cables", cable_row, "compatible_vendors")}
+    assert Transceiver.objects.get(sku="QDD-400G-DR4").fabrics == ["ethernet"]
 
 
 def test_a_cage_size_that_does_not_divide_the_backend_ports_is_a_cell_error(exported, staff_client):

@@ -125,3 +125,19 @@ def test_sku_is_unique_per_model_type():
 
 def test_currency_must_be_an_iso_code():
     assert "currency" in errors_of(NicModelFactory.build(manufacturer=ManufacturerFactory(), currency="usd"))
+
+
+def test_optics_cables_and_cords_must_state_the_fabrics_they_are_qualified_for():
+    for factory in (TransceiverFactory, CableFactory, FiberCordFactory):
+        assert "fabrics" in errors_of(factory.build(manufacturer=ManufacturerFactory(), fabrics=[]))
+        assert "fabrics" in errors_of(factory.build(manufacturer=ManufacturerFactory(), fabrics=["fddi"]))
+        assert "fabrics" in errors_of(factory.build(manufacturer=ManufacturerFactory(),
+                                                    fabrics=["ethernet", "ethernet"]))
+
+
+def test_a_declared_compatible_vendor_must_be_a_catalog_manufacturer():
+    ManufacturerFactory(name="Arista")
+    ok = TransceiverFactory.build(manufacturer=ManufacturerFactory(), compatible_vendors=["arista"])
+    ok.full_clean()
+    bad = CableFactory.build(manufacturer=ManufacturerFactory(), compatible_vendors=["Nobody Inc"])
+    assert "Nobody Inc" in errors_of(bad)["compatible_vendors"][0]

@@ -122,3 +122,15 @@ def test_bad_seed_rows_name_the_row_and_field(tmp_path: Path, capsys):
 def test_load_seed_catalog_with_a_missing_path_fails_cleanly(tmp_path: Path):
     with pytest.raises(CommandError):
         call_command("load_seed_catalog", path=tmp_path / "nowhere")
+
+
+def test_every_seed_optic_cable_and_cord_states_its_fabrics_and_vendor():
+    catalog_seed_load()
+    for model in (Transceiver, Cable, FiberCord):
+        for item in model.objects.select_related("manufacturer"):
+            assert item.fabrics and set(item.fabrics) <= {"ethernet", "infiniband"}, item.sku
+            assert item.manufacturer.name, item.sku
+    # NVIDIA LinkX NDR-generation parts run both fabrics; Arista's and Credo's are Ethernet only.
+    assert Transceiver.objects.get(sku="MMA4Z00-NS").fabrics == ["ethernet", "infiniband"]
+    assert Cable.objects.get(sku="OSFP-800G-AOC-10M").fabrics == ["ethernet"]
+    assert all(c.fabrics == ["ethernet"] for c in Cable.objects.filter(manufacturer__name="Credo"))

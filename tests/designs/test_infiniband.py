@@ -178,3 +178,40 @@ def test_netbox_interfaces_are_infiniband_ndr_and_addresses_ipoib_only(ib_versio
     assert all(row["address"].endswith("/12") for row in addresses)
     assert "InfiniBand" in files["README.txt"]
     assert "ASNs are in the Excel workbook" not in files["README.txt"]
+
+
+def bom_parts(member_client, version) -> list:
+    """The catalog rows of the version's transceiver, cable and fibre lines."""
+    from apps.catalog.models import Cable, FiberCord, Transceiver
+    body = member_client.get(reverse("api-version-bom", kwargs={"pk": version.pk})).json()
+    skus = {line["sku"] for line in body["lines"]}
+    return [item for model in (Transceiver, Cable, FiberCord)
+            for item in model.objects.filter(sku__in=skus).select_related("manufacturer")]
+
+
+def test_an_infiniband_design_carries_only_nvidia_parts_qualified_for_infiniband(member_client, ib_version):
+    parts = bom_parts(member_client, ib_version)
+    assert parts and all("infiniband" in part.fabrics for part in parts)
+    from apps.catalog.models import FiberCord
+    assert {p.manufacturer.name for p in parts if not isinstance(p, FiberCord)} == {"NVIDIA"}  # optics and cables
+    assert ib_version.third_party_optics is False
+
+
+def test_an_infiniband_design_with_third_party_optics_allowed_still_gets_only_infiniband_parts(
+        member_client, client_for_member, project, seed, django_capture_on_commit_callbacks):
+    version = generate(member_client, project, ib_inputs(seed, third_party_optics=True),
+                       django_capture_on_commit_callbacks, "IB, third-party allowed")
+    assert version.third_party_optics is True
+    api = member_client.get(reverse("api-version-detail", kwargs={"pk": version.pk})).json()
+    assert api["inputs"]["third_party_optics"] is True
+    assert all("infiniband" in part.fabrics for part in bom_parts(member_client, version))
+    page = client_for_member.get(reverse("designs:version-detail",
+                                         kwargs={"project_pk": project.pk, "version_pk": version.pk}))
+    assert page.status_code == 200
+    assert "third-party optics allowed" in page.content.decode()
+
+
+def test_third_party_optics_must_be_true_or_false(member_client, project, seed):
+    response = member_client.post(reverse("api-design-list", kwargs={"project_pk": project.pk}),
+                                  {"name": "x", **ib_inputs(seed, third_party_optics="maybe")}, format="json")
+    assert response.status_code == 400 and "third_party_optics" in response.json()

@@ -467,3 +467,16 @@ def test_design_form_takes_spare_percentages_with_defaults_and_field_errors(
     assert "switch" in spares and "transceiver" not in spares and "fiber" in spares
     switches = sum(version.summary["switches"].values())
     assert version.bom_lines.get(spare=True, category="switch").qty == -(-switches * 5 // 100)
+
+
+def test_the_design_form_offers_third_party_optics_off_by_default_and_the_version_page_shows_the_choice(
+        client_for_member, project, seed, django_capture_on_commit_callbacks):
+    page = client_for_member.get(url("design-create", project))
+    assert not page.context["form"]["third_party_optics"].value()
+    assert 'name="third_party_optics"' in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for_member.post(url("design-create", project), form_data(seed, third_party_optics="on"))
+    version = Design.objects.get(project=project, name="Fabric A").versions.get()
+    assert version.third_party_optics is True
+    page = client_for_member.get(url("version-detail", project, version_pk=version.pk))
+    assert "third-party optics allowed" in page.content.decode()

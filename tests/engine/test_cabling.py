@@ -200,3 +200,103 @@ def test_a_flat_top_module_never_goes_into_a_switch_cage():
     cheap_flat = replace(OPTICS[4], price=1.0)
     p = plan(spec(2_000, leaf=switch(64, twin=True), optics=OPTICS[:4] + (cheap_flat,), cables=()))
     assert "SR-2x400-FLT" not in by_sku(p)
+
+
+# Qualification for the fabric and the switch's vendor (issue 12, section 3).
+
+DGX_SEED = "DGXH-G640F+P2EDI36"
+SN5600, QM9700 = "920-9N42F-00RI-7C0", "MQM9700-NS2F"
+
+
+def seed_plan(leaf_sku: str, gpus: int = 1_024, **extra):
+    from apps.engine.specio import spec_from_dict
+    return plan(spec_from_dict({"gpus": gpus, "server": DGX_SEED, "leaf": {"sku": leaf_sku, "breakout": "2x400G"},
+                                **extra}))
+
+
+def chosen(p) -> set[str]:
+    return {line.sku for line in p.bom if line.category in ("transceiver", "cable", "fiber")}
+
+
+def test_an_infiniband_design_never_gets_an_ethernet_only_item():
+    from apps.engine.seedcatalog import seed_catalog
+    cat = seed_catalog()
+    fabrics = {item.sku: item.fabrics for item in cat.optics + cat.cables + cat.fibers}
+    assert any(f == ("ethernet",) for f in fabrics.values())  # the seed has Ethernet-only parts to leave out
+    p = seed_plan(QM9700, gpus=5_000)
+    assert chosen(p) and all("infiniband" in fabrics[sku] for sku in chosen(p))
+
+
+def test_an_nvidia_switch_design_gets_nvidia_optics_and_cables_by_default():
+    from apps.engine.seedcatalog import seed_catalog
+    cat = seed_catalog()
+    vendor = {item.sku: item.vendor for item in cat.optics + cat.cables}
+    p = seed_plan(SN5600, gpus=5_000)
+    modules = {sku for sku in chosen(p) if sku in vendor}
+    assert modules and {vendor[sku] for sku in modules} == {"NVIDIA"}
+
+
+def test_third_party_optics_widen_the_choice_to_other_vendors_qualified_for_the_fabric():
+    from apps.engine.seedcatalog import seed_catalog
+    cat = seed_catalog()
+    vendor = {item.sku: item.vendor for item in cat.optics + cat.cables}
+    fabrics = {item.sku: item.fabrics for item in cat.optics + cat.cables + cat.fibers}
+    own = seed_plan(SN5600, gpus=5_000)
+    open_ = seed_plan(SN5600, gpus=5_000, third_party_optics=True)
+    assert {vendor[s] for s in chosen(open_) if s in vendor} - {"NVIDIA"}  # e.g. Arista's AOCs are cheaper
+    assert open_.total_cost < own.total_cost
+    # InfiniBand with third-party optics allowed: still only parts qualified for InfiniBand.
+    ib = seed_plan(QM9700, gpus=5_000, third_party_optics=True)
+    assert all("infiniband" in fabrics[s] for s in chosen(ib))
+
+
+def test_a_part_declared_compatible_with_the_switch_vendor_is_offered():
+    acme = replace(switch(64), vendor="Acme")
+    parts = dict(optics=tuple(replace(o, vendor="Other") for o in OPTICS), cables=(), fibers=FIBERS)
+    with pytest.raises(InfeasibleSpec):
+        plan(spec(256, leaf=acme, **parts))
+    declared = tuple(replace(o, compatible_vendors=("acme",)) for o in parts["optics"])
+    p = plan(spec(256, leaf=acme, optics=declared, cables=(), fibers=FIBERS))
+    assert {line.sku for line in p.bom if line.category == "transceiver"} <= {o.sku for o in declared}
+
+
+def test_when_nothing_qualified_reaches_a_link_the_error_names_the_tier_and_the_missing_reach():
+    acme = replace(switch(64), vendor="Acme")
+    own_copper = tuple(replace(c, vendor="Acme") for c in CABLES)  # qualified; 400G DACs reach 3 m
+    other_optics = tuple(replace(o, vendor="Other") for o in OPTICS)  # reach 500 m, not Acme's
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(8 * 32 * 8, leaf=acme, optics=other_optics, cables=own_copper, fibers=FIBERS,
+                  layout=RackLayout(row_pitch_m=20.0)))
+    messages = err.value.errors["cabling.server-leaf"]
+    assert "server-leaf run is" in messages[0] and "nothing qualified for Ethernet and made by Acme" in messages[0]
+    assert "reach at most 3 m" in messages[0]
+    details = err.value.details["cabling.server-leaf"]
+    assert details[0].code == "cabling.qualified_too_long" and details[0].params["longest_m"] > 3
+    assert details[1].code == "cabling.third_party_reach" and details[1].params["reach_m"] == 500
+    # The same hall with third-party optics allowed plans with the other vendor's optics.
+    p = plan(spec(8 * 32 * 8, leaf=acme, optics=other_optics, cables=own_copper, fibers=FIBERS,
+                  layout=RackLayout(row_pitch_m=20.0), third_party_optics=True))
+    assert any(line.category == "transceiver" for line in p.bom)
+
+
+def test_an_infiniband_tier_with_only_ethernet_parts_says_so():
+    ib = replace(switch(64, twin=True), fabric="infiniband")
+    ethernet = dict(optics=tuple(replace(o, fabrics=("ethernet",)) for o in OPTICS),
+                    cables=tuple(replace(c, fabrics=("ethernet",)) for c in CABLES), fibers=FIBERS)
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(1_000, leaf=ib, **ethernet))
+    message = err.value.errors["cabling.server-leaf"][0]
+    assert "qualified for InfiniBand" in message
+
+
+def test_twin_port_cages_split_over_two_switches_with_only_straight_cables_qualified_say_no_way_not_reach():
+    # 2,048 GPUs: 64 leaves and 32 spines, one link per leaf-spine pair, so each leaf cage serves two spines.
+    acme = replace(switch(64, twin=True), vendor="Acme")
+    own_cables = tuple(replace(c, vendor="Acme") for c in CABLES)  # straight 800G AOCs reach 30 m
+    other_optics = tuple(replace(o, vendor="Other") for o in OPTICS)
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(spec(2_048, leaf=acme, optics=other_optics, cables=own_cables, fibers=FIBERS, layout=COMPACT))
+    [(field, details)] = err.value.details.items()
+    assert field == "cabling.leaf-spine"
+    assert details[0].code == "cabling.no_qualified_way" and details[0].params["vendors"] == "Acme"
+    assert details[1].code == "cabling.third_party_reach"

@@ -16,7 +16,7 @@ from apps.engine.spec import (AddressPools, CableAssembly, FiberCord, Infeasible
 from apps.engine.specio import spec_from_dict
 from apps.engine.topology import size_fabric
 
-from .builders import NIC, OPTICS, dgx, server, spec, switch
+from .builders import CABLES, NIC, OPTICS, dgx, server, spec, switch
 
 OPTICS_FLT = OPTICS[-2]
 
@@ -89,6 +89,8 @@ def seen_codes() -> dict[str, list[Message]]:
     refused(server=replace(dgx(), nics_built_in="yes", ports_per_cage=3))
     refused(server=replace(dgx(), nic_ports=7), planes=1)
     refused(optics=(replace(OPTICS_FLT, flat_top=1),))
+    refused(optics=(replace(OPTICS[0], fabrics=(), vendor=3, compatible_vendors=("",)),), third_party_optics="yes",
+            leaf=replace(twin, vendor=None))
     refused(leaf=replace(twin, fabric="omni-path"))
     refused(leaf=replace(twin, fabric="infiniband"), spine=twin)
     # Structure.
@@ -111,6 +113,15 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(refusal(lambda: plan(spec(1_000, leaf=twin, optics=(), cables=(), fibers=(
         FiberCord("MMF-1M", "MMF", 1, price=1),)))))
     found.extend(refusal(lambda: plan(spec(1_000, optics=(), fibers=()))))  # copper only: runs too long
+    # Qualification: nothing made by the switch's vendor, nothing qualified for InfiniBand, too short when qualified.
+    ethernet_only = {"optics": tuple(replace(o, fabrics=("ethernet",)) for o in OPTICS),
+                     "cables": tuple(replace(c, fabrics=("ethernet",)) for c in CABLES)}
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, vendor="Acme")))))
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, fabric="infiniband"), **ethernet_only))))
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(switch(64), vendor="Acme"),
+                                           cables=tuple(replace(c, vendor="Acme") for c in CABLES)))))
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(switch(64), fabric="infiniband"), cables=CABLES,
+                                           optics=ethernet_only["optics"]))))
     # Reading a spec (specio, seed catalog).
     found.extend(refusal(lambda: spec_from_dict([])))
     found.extend(refusal(lambda: spec_from_dict({"flavour": 1, "server": 5, "nic": {"sku": "n"},

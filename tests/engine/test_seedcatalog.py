@@ -1,10 +1,13 @@
 """The seed catalog YAML as engine dataclasses."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from apps.engine.seedcatalog import CatalogError, load, seed_catalog
 from apps.engine.spec import SpecError
+from apps.engine.specio import spec_from_dict, spec_to_dict
 
 
 def test_seed_switch_in_a_breakout_mode_becomes_logical_ports_on_cages():
@@ -65,3 +68,38 @@ def test_a_malformed_seed_file_names_the_file_entry_and_key(tmp_path):
 def test_missing_seed_files_give_an_empty_catalog(tmp_path):
     cat = load(tmp_path)
     assert not cat.switches and not cat.optics
+
+
+def test_every_seed_optic_cable_and_cord_states_its_fabrics_and_vendor():
+    cat = seed_catalog()
+    for item in cat.optics + cat.cables + cat.fibers:
+        assert item.fabrics and set(item.fabrics) <= {"ethernet", "infiniband"}, item.sku
+        assert item.vendor, item.sku
+    by_sku = {item.sku: item for item in cat.optics + cat.cables}
+    assert by_sku["MMA4Z00-NS"].fabrics == ("ethernet", "infiniband")  # NVIDIA LinkX NDR / 400GbE
+    assert by_sku["OSFP-800G-AOC-10M"].fabrics == ("ethernet",) and by_sku["OSFP-800G-AOC-10M"].vendor == "Arista"
+    assert {m.vendor for m in cat.switches.values()} >= {"NVIDIA", "Arista"}
+
+
+def test_a_seed_item_without_fabrics_is_refused(tmp_path):
+    (tmp_path / "cables.yaml").write_text(
+        "- {sku: X, manufacturer: Acme, model: x, media: DAC, form_factor_a: OSFP, form_factor_b: OSFP, gbps: 800,"
+        " leg_gbps: 800, legs: 1, length_m: 1, list_price: 1}\n", encoding="utf-8")
+    with pytest.raises(CatalogError, match="fabrics"):
+        load(tmp_path)
+
+
+def test_a_json_spec_carries_fabrics_vendor_and_the_third_party_option_both_ways():
+    data = {"gpus": 256, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400},
+            "leaf": {"ports": 64, "gbps": 400, "vendor": "Acme"}, "third_party_optics": True,
+            "optics": [{"sku": "O", "form_factor": "OSFP", "gbps": 400, "port_gbps": 400, "ports": 1, "media": "SR",
+                        "fiber": "MMF", "reach_m": 50, "fabrics": ["ethernet"], "vendor": "Other",
+                        "compatible_vendors": ["Acme"]}]}
+    spec = spec_from_dict(data)
+    assert spec.third_party_optics is True and spec.leaf.vendor == "Acme"
+    assert spec.optics[0].fabrics == ("ethernet",) and spec.optics[0].compatible_vendors == ("Acme",)
+    assert spec_from_dict(json.loads(json.dumps(spec_to_dict(spec)))) == spec
+    with pytest.raises(SpecError) as err:
+        spec_from_dict({**data, "third_party_optics": "maybe",
+                        "optics": [{**data["optics"][0], "fabrics": ["fddi"]}]})
+    assert set(err.value.errors) == {"third_party_optics", "optics[0].fabrics"}

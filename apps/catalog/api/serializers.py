@@ -7,7 +7,8 @@ from rest_framework import serializers
 
 from fabricweb.api import SlugRelatedField
 
-from ..models import Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from ..models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel,
+                      Transceiver)
 
 ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
 PRICE_FIELDS = ["list_price", "currency", "price_is_example", "active", "created", "updated"]
@@ -91,27 +92,42 @@ class ServerModelSerializer(CatalogItemSerializer):
         ] + PRICE_FIELDS
 
 
-class TransceiverSerializer(CatalogItemSerializer):
+class QualifiedPartSerializer(CatalogItemSerializer):
+    fabrics = serializers.ListField(
+        child=serializers.ChoiceField(choices=Fabric.choices), allow_empty=False,
+        help_text=_('The fabrics the part is qualified for: "ethernet", "infiniband" or both.'),
+    )
+
+
+class CompatibleVendorsMixin(serializers.Serializer):
+    compatible_vendors = serializers.ListField(
+        child=serializers.CharField(max_length=100), required=False,
+        help_text=_("Switch vendors (manufacturer names) the part is declared compatible with besides its own."),
+    )
+
+
+class TransceiverSerializer(CompatibleVendorsMixin, QualifiedPartSerializer):
     class Meta:
         model = Transceiver
         fields = ITEM_FIELDS + [
             "form_factor", "gbps", "port_gbps", "ports", "media", "fiber", "connector", "reach_m", "power_w",
-            "flat_top",
+            "flat_top", "fabrics", "compatible_vendors",
         ] + PRICE_FIELDS
 
 
-class CableSerializer(CatalogItemSerializer):
+class CableSerializer(CompatibleVendorsMixin, QualifiedPartSerializer):
     class Meta:
         model = Cable
         fields = ITEM_FIELDS + [
-            "media", "form_factor_a", "form_factor_b", "gbps", "leg_gbps", "legs", "length_m", "power_w",
+            "media", "form_factor_a", "form_factor_b", "gbps", "leg_gbps", "legs", "length_m", "power_w", "fabrics",
+            "compatible_vendors",
         ] + PRICE_FIELDS
 
 
-class FiberCordSerializer(CatalogItemSerializer):
+class FiberCordSerializer(QualifiedPartSerializer):
     class Meta:
         model = FiberCord
-        fields = ITEM_FIELDS + ["fiber", "connector", "length_m"] + PRICE_FIELDS
+        fields = ITEM_FIELDS + ["fiber", "connector", "length_m", "fabrics"] + PRICE_FIELDS
 
 
 class CatalogImportSerializer(serializers.Serializer):

@@ -98,6 +98,10 @@ class DesignInputsSerializer(serializers.Serializer):
         required=False, help_text="spare percent per category (switches, transceivers, cables, fibers); rounded up, "
                                   "at least one per SKU in use when above 0; defaults 0 / 2 / 2 / 2",
     )
+    third_party_optics = serializers.BooleanField(
+        required=False, help_text="false (default): switch cages take only optics and cables made by the switch's "
+                                  "vendor or declared compatible with it; true: any vendor's parts qualified for "
+                                  "the fabric (InfiniBand included, never by default)")
 
 
 class DesignCreateSerializer(DesignInputsSerializer):
@@ -197,7 +201,8 @@ class VersionInputsSerializer(serializers.ModelSerializer):
         model = DesignVersion
         fields = ["server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
                   "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce",
-                  "discount_pct", "currency", "spares"]
+                  "discount_pct", "currency", "spares",
+                  "third_party_optics"]
         extra_kwargs = {"spares": {"help_text": "spare percent per category; null for versions from before spares"}}
 
 

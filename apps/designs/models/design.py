@@ -64,6 +64,7 @@ class DesignVersion(models.Model):
         "discount_pct",
         "currency",
         "spares",
+        "third_party_optics",
         "spec",
     )
 
@@ -89,6 +90,11 @@ class DesignVersion(models.Model):
     currency = models.CharField(_("currency"), max_length=3, default="USD")
     # Spare percentages per category {"switches", "transceivers", "cables", "fibers"}; NULL: before spares.
     spares = models.JSONField(_("spares (%)"), null=True, blank=True)
+    third_party_optics = models.BooleanField(
+        _("third-party optics"), default=False,
+        help_text=_("Off: switch cages take only optics and cables made by the switch's vendor or declared "
+                    "compatible with it. On: any vendor's parts qualified for the fabric."),
+    )
     spec = models.JSONField(_("engine spec"), default=dict, editable=False)
     # Rates the prices were converted with, from a part's currency: {"USD": {"rate": "7.1", "example": true}}.
     exchange_rates = models.JSONField(_("exchange rates"), default=dict, blank=True, editable=False)

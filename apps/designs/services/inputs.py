@@ -4,12 +4,13 @@ Rules:
 - Every input field has one name, used by the API, the forms, the stored version and the
   errors: server, nic, leaf_switch, leaf_breakout, spine_switch, spine_breakout, core_switch,
   core_breakout, gpus, planes, oversubscription, tiers, layout, pools, roce, discount_pct,
-  currency, spares. Nested settings are reported on dotted names ("layout.servers_per_rack",
-  "pools.host", "spares.transceivers").
+  currency, spares, third_party_optics. Nested settings are reported on dotted names
+  ("layout.servers_per_rack", "pools.host", "spares.transceivers").
 - Catalog items are given by id (or instance); they must exist and be active.
 - Defaults: nic = the server's default NIC; spine = leaf, core = spine (same breakout when
   the same switch); a breakout not given is the switch's first mode at the NIC speed, else its
-  native mode; discount and currency from the project;
+  native mode; discount and currency from the project; third_party_optics off (for InfiniBand as
+  for Ethernet: optics and cables made by the switch's vendor or declared compatible with it);
   layout and pools from the engine's RackLayout and AddressPools; spares: percent per category
   (switches, transceivers, cables, fibers), 0 to 100, the engine's SparesPolicy for any not given
   (2 % of transceivers, cables and fibre cords, no switches); a version stores all four.
@@ -48,7 +49,7 @@ TIERS_STORED = {"auto": "auto", 2: "2", 3: "3"}
 INPUT_FIELDS = (
     "server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
     "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce", "discount_pct",
-    "currency", "spares",
+    "currency", "spares", "third_party_optics",
 )
 # Ranges of the rack layout settings, as the engine checks them (open-low for lengths).
 LAYOUT_RANGES: dict[str, tuple[float, float]] = {
@@ -106,6 +107,7 @@ class DesignInputs:
     discount_pct: Decimal = Decimal("0")
     currency: str = "USD"
     spares: dict = field(default_factory=lambda: spares_defaults())
+    third_party_optics: bool = False
     # Converts list prices into `currency`.
     prices: PriceConverter | None = field(default=None, compare=False, repr=False)
     # The rates spec() converts with, from each other currency its parts are priced in:
@@ -141,6 +143,7 @@ class DesignInputs:
             currency=self.currency,
             name=name,
             spares=SparesPolicy(**{key: float(value) for key, value in self.spares.items()}),
+            third_party_optics=self.third_party_optics,
         )
 
 
@@ -171,7 +174,22 @@ def design_inputs_from_version(*, version) -> dict[str, Any]:
         "currency": version.currency,
         # A version from before spares had none; a new version from it gets the defaults.
         "spares": dict(version.spares or {}),
+        "third_party_optics": version.third_party_optics,
     }
+
+
+def _flag(errors: Errors, data: dict, name: str) -> bool:
+    """A yes/no input: true/false (JSON or form values); blank or absent is false."""
+    value = data.get(name, False)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if value is not None else ""
+    if text in ("", "false", "0", "no", "off"):
+        return False
+    if text in ("true", "1", "yes", "on"):
+        return True
+    errors.add(name, _("Enter true or false."))
+    return False
 
 
 def _given(data: dict, name: str) -> bool:
@@ -431,6 +449,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         high_message=_("At most %(max)s:1.") % {"max": MAX_OVERSUBSCRIPTION},
     )
     tiers = _tiers(errors, data)
+    third_party_optics = _flag(errors, data, "third_party_optics")
     layout = _layout(errors, data)
     pools = _pools(errors, data)
     # Checked field by field by the engine (errors on "roce.<dotted>"); stored as the changes from the defaults.
@@ -489,7 +508,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         spine_breakout=spine_breakout, core_switch=core, core_breakout=core_breakout, gpus=gpus, planes=planes,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
         discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
-        exchange_rates=exchange_rates, spares=spares,
+        exchange_rates=exchange_rates, spares=spares, third_party_optics=third_party_optics,
     )
 
 
@@ -535,6 +554,7 @@ SPEC_FIELD_INPUTS = {
     "discount_pct": "discount_pct",
     "currency": "currency",
     "spares": "spares",
+    "third_party_optics": "third_party_optics",
 }
 
 

@@ -156,6 +156,8 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
         (_("Planes"), version.planes),
         (_("Oversubscription at the leaf (o:1)"), f"{version.oversubscription:g}:1"),
         (_("Tiers"), version.get_tiers_display()),
+        (_("Optics and cables"), _("third-party optics allowed (any vendor's parts qualified for the fabric)")
+         if version.third_party_optics else _("the switch vendor's, or declared compatible with it")),
         (_("Rack layout"), ", ".join(f"{k} {v}" for k, v in (version.layout or {}).items()) or _("defaults")),
         (_("Address pools"), ", ".join(f"{k} {v}" for k, v in (version.pools or {}).items()) or _("defaults"))
         if not version.is_infiniband else (_("Addressing and routing"), underlay_not_applicable()),

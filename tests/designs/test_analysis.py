@@ -390,3 +390,37 @@ def test_openapi_schema_documents_the_roce_and_traffic_routes(member_client):
             "/api/versions/{id}/roce/configs/{device_name}/", "/api/versions/{id}/traffic/",
             "/api/versions/{id}/traffic/{analysis_pk}/"} <= set(paths)
     assert {"201", "202"} <= set(paths["/api/versions/{id}/traffic/"]["post"]["responses"])
+
+
+def test_traffic_runs_with_switch_and_nic_latencies_and_computes_the_step_from_the_paths(member_client, version):
+    url = reverse("api-version-traffic", kwargs={"pk": version.pk})
+    response = member_client.post(url, {"pattern": "all-reduce", "switch_latency_ns": 600, "nic_latency_ns": "1000"},
+                                  format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["switch_latency_ns"], body["nic_latency_ns"]) == (600, 1000)
+    ring = body["report"]["patterns"]["all-reduce"]["strategies"]["ecmp"]
+    assert ring["latency_basis"] == "hops" and ring["latency_steps"] == 2 * (64 - 1)
+    assert ring["step_latency_us"] == pytest.approx((2 * 1000 + ring["step_switches"] * 600
+                                                     + 5 * ring["step_metres"]) / 1e3)
+    row = next(r for r in body["summary_rows"] if r["headline"] and r["strategy"] == "ecmp")
+    assert row["total_ms"] == pytest.approx(row["estimated_ms"] + row["latency_ms"])
+    brief = member_client.get(url).json()["analyses"][0]
+    assert (brief["switch_latency_ns"], brief["nic_latency_ns"]) == (600, 1000)
+
+
+@pytest.mark.parametrize("data, field", [({"switch_latency_ns": -5}, "switch_latency_ns"),
+                                         ({"nic_latency_ns": "fast"}, "nic_latency_ns"),
+                                         ({"nic_latency_ns": 10**6}, "nic_latency_ns")])
+def test_bad_latencies_answer_400_on_the_field_and_run_nothing(member_client, version, data, field):
+    before = TrafficAnalysis.objects.count()
+    response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}), data, format="json")
+    assert response.status_code == 400 and set(response.json()) == {field}
+    assert TrafficAnalysis.objects.count() == before
+
+
+def test_collision_share_is_null_in_the_api_where_flows_outnumber_links(member_client, version):
+    rows = traffic(member_client, version)["analysis"]["summary_rows"]
+    a2a = next(r for r in rows if r["pattern"] == "all-to-all" and r["strategy"] == "ecmp")
+    assert a2a["flows_outnumber_links"] and a2a["collision_share"] is None
+    assert a2a["worst_over_mean"] >= 1.0 and a2a["p99_util"] > 0

@@ -204,7 +204,7 @@ def test_traffic_time_adds_the_latency_term_and_says_what_nccl_would_pick(browse
     assert re.search(r'class="num step-latency"[^>]*>9\.60<', ring)
     r = TrafficAnalysis.objects.get(version=version).report["patterns"]["all-reduce"]["strategies"]["ecmp"]
     assert f'<strong>{r["total_ms"]:.1f}</strong>' in ring
-    assert "NCCL&#x27;s own per-step figure" in html
+    assert "own per-step figure (9.6 µs per network ring step)" in html
     assert "NCCL usually picks Tree" in html or "NCCL still chooses Ring, Tree, NVLS or CollNet" in html
     assert 'name="switch_latency_ns"' in html and 'name="nic_latency_ns"' in html
 

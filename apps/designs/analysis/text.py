@@ -393,6 +393,12 @@ _NOTES: list[tuple[re.Pattern, Any]] = [
                 r"plan order is shown beside it\.$"),
      lambda m: _("Headline: the scheduler placement, the job's %(servers)s servers in a random order (seed "
                  "%(seed)s); plan order is shown beside it.") % {"servers": f"{int(m[1]):,}", "seed": m[2]}),
+    (re.compile(r"^Hash-aware ports are modelled per switch \(round robin by destination\); for a random placement "
+                r"that still shares some links, so a library that assigns ports for the whole ring could do better "
+                r"than shown\.$"),
+     lambda m: _("Hash-aware ports are modelled per switch (round robin by destination); for a random placement that "
+                 "still shares some links, so a library that assigns ports for the whole ring could do better than "
+                 "shown.")),
     (re.compile(r"^Per-step latency = 2 x ([\d.e+]+) ns \(NIC send and receive\) \+ switches x ([\d.e+]+) ns \+ 5 ns "
                 r"per metre of cable, on the longest path of a step\.$"),
      lambda m: _("Per-step latency = 2 x %(nic)s ns (NIC send and receive) + switches x %(switch)s ns + 5 ns per "

@@ -345,6 +345,11 @@ def _pattern_report(fabric: Fabric, name: str,
     if "scheduler" in placements:
         notes.append(f"Headline: the scheduler placement, the job's {fabric.servers} servers in a random order "
                      f"(seed {seed}); plan order is shown beside it.")
+    aware = runs.get("scheduler", {}).get("hash-aware")
+    if aware is not None and aware.effective_bandwidth < 1.0 and aware.oversubscribed_share > 0:
+        notes.append("Hash-aware ports are modelled per switch (round robin by destination); for a random placement "
+                     "that still shares some links, so a library that assigns ports for the whole ring could do "
+                     "better than shown.")
     if steps:
         if switch_ns is not None and nic_ns is not None:
             notes.append(f"Per-step latency = 2 x {nic_ns:g} ns (NIC send and receive) + switches x {switch_ns:g} ns "

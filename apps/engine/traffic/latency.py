@@ -59,19 +59,29 @@ class PathLatency:
 
 def path_latency(hops: np.ndarray, routed: np.ndarray, length_m: np.ndarray, *, switch_ns: float | None,
                  nic_ns: float | None) -> PathLatency:
-    """Latency of the slowest routed path; hops[h, f] is the link-direction index (-1: unused)."""
-    present = hops >= 0
+    """Latency of the slowest routed path; hops[h, f] is the link-direction index (-1: unused).
+
+    A path is up-down: hops 1 and 4 (through a spine) and 2 and 3 (through a core) come in pairs,
+    so it crosses 1 + 2 x [hop 1 used] + 2 x [hop 2 used] switches. Computed row by row (a gather of
+    one hop at a time), so a million flows cost a few gathers, not a 6 x flows temporary per step.
+    """
+    basis = "hops" if switch_ns is not None and nic_ns is not None else "nccl-model"
     if not hops.shape[1] or not routed.any():
-        return PathLatency(0, 0.0, 0.0, "hops" if switch_ns is not None and nic_ns is not None else "nccl-model")
-    switches = present.sum(axis=0) - 1
-    metres = np.where(present, length_m[np.maximum(hops, 0) // 2], 0.0).sum(axis=0)
-    switches, metres = switches[routed], metres[routed]
-    if switch_ns is None or nic_ns is None:
+        return PathLatency(0, 0.0, 0.0, basis)
+    # index -1 (no hop) reads the appended 0 m
+    lengths = np.append(np.asarray(length_m, dtype=np.float64), 0.0)
+    metres = np.zeros(hops.shape[1])
+    for row in hops:
+        metres += np.take(lengths, row >> 1)  # link of a direction index; -1 stays -1
+    switches = 1 + 2 * (hops[1] >= 0).astype(np.int64) + 2 * (hops[2] >= 0).astype(np.int64)
+    if not routed.all():
+        switches, metres = switches[routed], metres[routed]
+    if basis == "nccl-model":
         worst = int(np.argmax(switches * 1e6 + metres))
-        return PathLatency(int(switches[worst]), float(metres[worst]), NCCL_RING_STEP_US, "nccl-model")
+        return PathLatency(int(switches[worst]), float(metres[worst]), NCCL_RING_STEP_US, basis)
     ns = 2 * nic_ns + switches * switch_ns + metres * PROPAGATION_NS_PER_M
     worst = int(np.argmax(ns))
-    return PathLatency(int(switches[worst]), float(metres[worst]), float(ns[worst]) / 1e3, "hops")
+    return PathLatency(int(switches[worst]), float(metres[worst]), float(ns[worst]) / 1e3, basis)
 
 
 def ring_steps(pattern: str, servers: int) -> int:

@@ -301,7 +301,8 @@ def test_report_flattens_into_sheet_rows(report_5000):
         ("all-reduce", "plan", "hash-aware"), ("all-to-all", "plan", "ecmp"), ("all-to-all", "plan", "hash-aware")]
     assert rows[4]["effective_bandwidth"] == report_5000.patterns["all-to-all"].strategies["ecmp"].effective_bandwidth
     hops = report_5000.hop_rows()
-    assert len(hops) == 6 * 6 and {"pattern", "placement", "strategy", "hop", "max_util", "collision_share"} <= set(hops[0])
+    assert len(hops) == 6 * 6
+    assert {"pattern", "placement", "strategy", "hop", "max_util", "collision_share"} <= set(hops[0])
 
 
 # --- an honest summary: placement, collision share, latency ----------------------------------

@@ -197,7 +197,8 @@ def traffic_chart_data(analysis: TrafficAnalysis) -> dict[str, Any]:
                 "p99_util": r.get("p99_util"), "oversubscribed_share": r["oversubscribed_share"],
             })
         patterns.append({
-            "key": name, "label": pattern_label(name), "placement": placement_label(p.get("placement", "plan")) if name == "all-reduce" else _("any (every pair)"),
+            "key": name, "label": pattern_label(name),
+            "placement": placement_label(p.get("placement", "plan")) if name == "all-reduce" else _("any (every pair)"),
             "bins": [f"{edges[i] * 100:.0f}–{edges[i + 1] * 100:.0f} %" for i in range(len(edges) - 1)],
             "strategies": strategies,
         })

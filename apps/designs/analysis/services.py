@@ -9,8 +9,9 @@ Rules:
   valid without it and the page says what went wrong. Time limits and a job declared lost
   still stop the generation.
 - On-demand traffic analyses (`traffic_analysis_request`) rebuild the Plan from the version's
-  frozen spec. The switch and NIC latencies of the latency term are optional parameters (no
-  vendor publishes them for the catalog's switches and NICs); generation leaves them empty. Designs up to SYNC_MAX_GPUS GPUs with at most DEFAULT_MAX_FLOWS flows run in the
+  frozen spec. The switch and NIC latencies of the latency term are optional parameters (the
+  vendors' data sheets checked give none for the catalog's switches and NICs); generation leaves them empty.
+  Designs up to SYNC_MAX_GPUS GPUs with at most DEFAULT_MAX_FLOWS flows run in the
   request (a second or two); larger ones are queued for a worker and answered 202 with the
   analysis to poll.
 - A "Change RoCE settings" request is a new version of the design from the viewed version's

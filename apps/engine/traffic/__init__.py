@@ -25,6 +25,6 @@ from .reference import BallsIntoBins, balls_into_bins, collision_share
 
 __all__ = [
     "DEFAULT_MAX_FLOWS", "DEFAULT_MESSAGE_BYTES", "HEADLINE_PLACEMENT", "HOPS", "MAX_LATENCY_NS", "PATTERNS",
-    "PLACEMENTS", "STRATEGIES", "BallsIntoBins", "Fabric", "HopStats", "LinkLoads", "PatternReport", "Routes", "StrategyResult", "TrafficReport", "analyze",
-    "balls_into_bins", "collision_share", "link_loads",
+    "PLACEMENTS", "STRATEGIES", "BallsIntoBins", "Fabric", "HopStats", "LinkLoads", "PatternReport", "Routes",
+    "StrategyResult", "TrafficReport", "analyze", "balls_into_bins", "collision_share", "link_loads",
 ]

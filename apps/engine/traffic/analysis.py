@@ -356,7 +356,8 @@ def _pattern_report(fabric: Fabric, name: str,
                          "+ 5 ns per metre of cable, on the longest path of a step.")
         else:
             notes.append("Per-step latency 9.6 us: what NCCL's own tuning model charges a network step (Ring, Simple "
-                         "protocol); no switch or NIC latency was entered (the vendors' data sheets checked publish none).")
+                         "protocol); no switch or NIC latency was entered (the vendors' data sheets checked publish "
+                         "none).")
     headline_ecmp = runs[headline].get("ecmp")
     if headline_ecmp is not None and headline_ecmp.latency_ms is not None and headline_ecmp.total_ms:
         note = nccl_note(name, fabric.servers, headline_ecmp.latency_ms, headline_ecmp.total_ms)

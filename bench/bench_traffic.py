@@ -5,8 +5,10 @@
 Two designs of 5,000 GPUs (625 servers with 8x400G NICs) from the seed catalog:
 - "64x400G, 3 tiers": DCS-7060DX5-64S (Tomahawk-4 class) in 1x400G, 5 pods;
 - "128x400G, 2 tiers": DCS-7060X6-64PE (Tomahawk-5 class, 64x800G) in 2x400G.
-For each, `analyze(plan)` routes Ring All-Reduce and All-to-All (sampled to --max-flows flows)
-with random ECMP and with hash-aware source ports. Wall time is the median of --repeat runs after
+For each, `analyze(plan)` routes Ring All-Reduce (in a scheduler's random order, the headline,
+and in plan order) and All-to-All (sampled to --max-flows flows) with random ECMP and with
+hash-aware source ports; the table shows each run's effective bandwidth, worst/mean link and time
+(bandwidth + latency term, NCCL's per-step figure). Wall time is the median of --repeat runs after
 a warm-up (plan built and modules imported before timing); memory is the tracemalloc peak of one
 analysis. The RoCE checklist and the streaming of every device's config are timed once.
 
@@ -76,13 +78,15 @@ def measure(label: str, leaf: dict, tiers: int, repeat: int, max_flows: int) -> 
            "config_files": files, "config_mb": round(size / 2**20, 1), "configs_s": round(configs_s, 2),
            "patterns": {}}
     for name, pattern in report.patterns.items():
-        row["patterns"][name] = {
-            "flows": pattern.flows, "flows_total": pattern.flows_total, "sampled": pattern.sampled,
-            **{strategy: {"effective_bw": round(r.effective_bandwidth, 3),
-                          "worst_over_mean": round(r.worst_over_mean, 3), "max_util": round(r.max_util, 3),
-                          "oversubscribed_share": round(r.oversubscribed_share, 3)}
-               for strategy, r in pattern.strategies.items()},
-        }
+        for placement, strategies in pattern.runs():
+            row["patterns"][f"{name} {placement}"] = {
+                "flows": pattern.flows, "flows_total": pattern.flows_total, "sampled": pattern.sampled,
+                **{strategy: {"effective_bw": round(r.effective_bandwidth, 3),
+                              "worst_over_mean": round(r.worst_over_mean, 3), "max_util": round(r.max_util, 3),
+                              "oversubscribed_share": round(r.oversubscribed_share, 3),
+                              "total_ms": round(r.total_ms, 2), "latency_ms": round(r.latency_ms, 2)}
+                   for strategy, r in strategies.items()},
+            }
     return row
 
 
@@ -105,14 +109,14 @@ def main() -> int:
         for r in rows:
             print(f"{r['design']:<20} {r['links']:>7,} {r['analysis_s']:>10.2f} {r['analysis_peak_mb']:>8.1f} "
                   f"{r['checklist_s']:>11.3f} {r['configs_s']:>9.2f} {r['config_files']:>6,} {r['config_mb']:>6.1f}")
-        print(f"\n{'design':<20} {'pattern':<11} {'flows':>11} {'of':>12}  "
-              f"{'ECMP eff':>8} {'w/mean':>6}  {'aware eff':>9} {'w/mean':>6}")
+        print(f"\n{'design':<20} {'pattern':<21} {'flows':>11} {'of':>12}  "
+              f"{'ECMP eff':>8} {'w/mean':>6} {'ms':>7}  {'aware eff':>9} {'w/mean':>6} {'ms':>7}")
         for r in rows:
             for name, pt in r["patterns"].items():
                 e, a = pt["ecmp"], pt["hash-aware"]
-                print(f"{r['design']:<20} {name:<11} {pt['flows']:>11,} {pt['flows_total']:>12,}  "
-                      f"{e['effective_bw']:>8.3f} {e['worst_over_mean']:>6.3f}  "
-                      f"{a['effective_bw']:>9.3f} {a['worst_over_mean']:>6.3f}")
+                print(f"{r['design']:<20} {name:<21} {pt['flows']:>11,} {pt['flows_total']:>12,}  "
+                      f"{e['effective_bw']:>8.3f} {e['worst_over_mean']:>6.3f} {e['total_ms']:>7.1f}  "
+                      f"{a['effective_bw']:>9.3f} {a['worst_over_mean']:>6.3f} {a['total_ms']:>7.1f}")
     slow = [r["design"] for r in rows if r["analysis_s"] >= LIMIT_S]
     if slow:
         print(f"\nFAIL: analysis took {LIMIT_S:g} s or more for {', '.join(slow)}", file=sys.stderr)

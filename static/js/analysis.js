@@ -143,7 +143,15 @@
         max_flows: form.elements.max_flows.value.trim(),
         seed: form.elements.seed.value.trim()
       };
-      if (!/^\d+$/.test(body.max_flows) || !/^\d+$/.test(body.seed)) {
+      var invalid = !/^\d+$/.test(body.max_flows) || !/^\d+$/.test(body.seed);
+      // optional: empty means "not given" (the server then uses NCCL's per-step figure)
+      ["switch_latency_ns", "nic_latency_ns"].forEach(function (name) {
+        var value = form.elements[name] ? form.elements[name].value.trim() : "";
+        if (value === "") { return; }
+        if (!/^\d+$/.test(value)) { invalid = true; }
+        body[name] = value;
+      });
+      if (invalid) {
         status.textContent = panel.getAttribute("data-invalid");
         return;
       }

@@ -56,6 +56,24 @@ def test_engineer_reviews_roce_checklist_and_traffic_charts(page, login, enginee
     expect(page.locator("#traffic-meta")).to_contain_text("Seed 3,")
     expect(page.locator("#traffic-hist-all-reduce")).to_have_count(0)
 
+    # The ring again with the vendor's switch and NIC latencies: a bad one is refused in place, then the
+    # scheduler-placed headline and the latency term computed from the paths are shown.
+    form = page.locator("#traffic-run-form")
+    form.locator("select[name=pattern]").select_option("all-reduce")
+    form.locator("input[name=switch_latency_ns]").fill("600")
+    form.locator("input[name=nic_latency_ns]").fill("fast")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#traffic-run-status")).to_have_text("Enter a whole number.")
+    form.locator("input[name=nic_latency_ns]").fill("1000")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#traffic-latency-meta")).to_contain_text(
+        "switch port-to-port latency 600 ns, NIC latency 1000 ns")
+    headline = page.locator('#traffic-summary tr.headline[data-pattern="all-reduce"][data-strategy="ecmp"]')
+    expect(headline).to_contain_text("scheduler order (random)")
+    expect(headline.locator(".steps")).to_have_text("126")
+    expect(page.locator('#traffic-summary tr[data-placement="plan"][data-strategy="ecmp"]')).to_have_count(1)
+    charts_drawn(page, ("traffic-hist-all-reduce", "traffic-effective", "traffic-worst-mean"))
+
 
 def test_settings_form_shows_errors_in_place_then_creates_a_new_version(page, login, engineer, generate_design):
     version = generate_design(gpus=64)

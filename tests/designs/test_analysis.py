@@ -243,8 +243,9 @@ def test_traffic_api_returns_the_stored_report(member_client, version):
     assert analysis["id"] == stored.pk
     assert analysis["source"] == "generation"
     assert analysis["report"] == stored.report
-    assert {(r["pattern"], r["strategy"]) for r in analysis["summary_rows"]} == {
-        (p, s) for p in ("all-reduce", "all-to-all") for s in ("ecmp", "hash-aware")}
+    assert {(r["pattern"], r["placement"], r["strategy"]) for r in analysis["summary_rows"]} == {
+        (p, placement, s) for p, placement in (("all-reduce", "scheduler"), ("all-reduce", "plan"),
+                                               ("all-to-all", "plan")) for s in ("ecmp", "hash-aware")}
     assert {r["hop"] for r in analysis["hop_rows"]} >= {"server-leaf up", "leaf-spine up", "leaf-spine down"}
     assert [a["id"] for a in body["analyses"]] == [stored.pk]
     for row in analysis["summary_rows"]:
@@ -252,25 +253,29 @@ def test_traffic_api_returns_the_stored_report(member_client, version):
 
 
 def test_hash_aware_source_ports_spread_all_to_all_no_worse_than_random_ecmp(member_client, version):
-    rows = {(r["pattern"], r["strategy"]): r for r in traffic(member_client, version)["analysis"]["summary_rows"]}
+    rows = {(r["pattern"], r["strategy"]): r for r in traffic(member_client, version)["analysis"]["summary_rows"]
+            if r["headline"]}
     ecmp, aware = rows[("all-to-all", "ecmp")], rows[("all-to-all", "hash-aware")]
     assert aware["max_util"] <= ecmp["max_util"]
     assert aware["effective_bandwidth"] >= ecmp["effective_bandwidth"]
 
 
 def test_random_ecmp_collisions_match_the_closed_form_per_hop(member_client, version):
-    # 64 queue pairs per ring connection: 1,024 flows leave the scale units over 512 leaf uplinks.
+    # 32 queue pairs per ring connection: in plan order 512 flows leave the scale units over 512 leaf uplinks
+    # (32 per boundary leaf on its 32 uplinks), no more flows than links, so the collision share is shown.
     response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}),
-                                  {"pattern": "all-reduce", "qps_per_connection": 64}, format="json")
+                                  {"pattern": "all-reduce", "qps_per_connection": 32}, format="json")
     assert response.status_code == 201, response.content
-    hops = [h for h in response.json()["hop_rows"] if h["strategy"] == "ecmp" and h["tier"] == 1]
+    # the ring in plan order (the headline, scheduler-placed ring crosses the spines at nearly every step)
+    plan_rows = [h for h in response.json()["hop_rows"] if h["placement"] == "plan"]
+    hops = [h for h in plan_rows if h["strategy"] == "ecmp" and h["tier"] == 1]
     assert {h["hop"] for h in hops} == {"leaf-spine up", "leaf-spine down"}
     for hop in hops:
-        assert hop["flows"] == 1024
+        assert hop["flows"] == 512 and not hop["flows_outnumber_links"]
         assert 0.5 < hop["expected_collision_share"] < 0.95
         assert hop["collision_share"] == pytest.approx(hop["expected_collision_share"], abs=0.05), hop
-    # Hash-aware ports put exactly two flows on every uplink: evenly loaded, no worse than random.
-    aware = {h["hop"]: h for h in response.json()["hop_rows"] if h["strategy"] == "hash-aware" and h["tier"] == 1}
+    # Hash-aware ports put exactly one flow on every uplink: evenly loaded, no worse than random.
+    aware = {h["hop"]: h for h in plan_rows if h["strategy"] == "hash-aware" and h["tier"] == 1}
     for hop in hops:
         assert aware[hop["hop"]]["worst_over_mean"] == pytest.approx(1.0)
         assert aware[hop["hop"]]["max_util"] <= hop["max_util"]
@@ -385,3 +390,37 @@ def test_openapi_schema_documents_the_roce_and_traffic_routes(member_client):
             "/api/versions/{id}/roce/configs/{device_name}/", "/api/versions/{id}/traffic/",
             "/api/versions/{id}/traffic/{analysis_pk}/"} <= set(paths)
     assert {"201", "202"} <= set(paths["/api/versions/{id}/traffic/"]["post"]["responses"])
+
+
+def test_traffic_runs_with_switch_and_nic_latencies_and_computes_the_step_from_the_paths(member_client, version):
+    url = reverse("api-version-traffic", kwargs={"pk": version.pk})
+    response = member_client.post(url, {"pattern": "all-reduce", "switch_latency_ns": 600, "nic_latency_ns": "1000"},
+                                  format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["switch_latency_ns"], body["nic_latency_ns"]) == (600, 1000)
+    ring = body["report"]["patterns"]["all-reduce"]["strategies"]["ecmp"]
+    assert ring["latency_basis"] == "hops" and ring["latency_steps"] == 2 * (64 - 1)
+    assert ring["step_latency_us"] == pytest.approx((2 * 1000 + ring["step_switches"] * 600
+                                                     + 5 * ring["step_metres"]) / 1e3)
+    row = next(r for r in body["summary_rows"] if r["headline"] and r["strategy"] == "ecmp")
+    assert row["total_ms"] == pytest.approx(row["estimated_ms"] + row["latency_ms"])
+    brief = member_client.get(url).json()["analyses"][0]
+    assert (brief["switch_latency_ns"], brief["nic_latency_ns"]) == (600, 1000)
+
+
+@pytest.mark.parametrize("data, field", [({"switch_latency_ns": -5}, "switch_latency_ns"),
+                                         ({"nic_latency_ns": "fast"}, "nic_latency_ns"),
+                                         ({"nic_latency_ns": 10**6}, "nic_latency_ns")])
+def test_bad_latencies_answer_400_on_the_field_and_run_nothing(member_client, version, data, field):
+    before = TrafficAnalysis.objects.count()
+    response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}), data, format="json")
+    assert response.status_code == 400 and set(response.json()) == {field}
+    assert TrafficAnalysis.objects.count() == before
+
+
+def test_collision_share_is_null_in_the_api_where_flows_outnumber_links(member_client, version):
+    rows = traffic(member_client, version)["analysis"]["summary_rows"]
+    a2a = next(r for r in rows if r["pattern"] == "all-to-all" and r["strategy"] == "ecmp")
+    assert a2a["flows_outnumber_links"] and a2a["collision_share"] is None
+    assert a2a["worst_over_mean"] >= 1.0 and a2a["p99_util"] > 0

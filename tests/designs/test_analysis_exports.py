@@ -68,25 +68,45 @@ def test_traffic_sheet_has_summary_rows_and_hop_rows(inconsistent):
     sheet = workbook(inconsistent)["Traffic"]
     table = rows(sheet)
     report = TrafficAnalysis.objects.get(version=inconsistent).report
-    assert table[0][:3] == ["Collective", "Source ports", "Flows analysed"]
-    summary = [r for r in table[1:5]]
-    assert {(r[0], r[1]) for r in summary} == {
-        (c, s) for c in ("Ring All-Reduce", "All-to-All") for s in ("ECMP, random source ports",
-                                                                     "Hash-aware source ports")}
-    a2a_ecmp = next(r for r in summary if r[0] == "All-to-All" and r[1].startswith("ECMP"))
+    # link-load spread leads; collisions and time follow
+    assert table[0][:4] == ["Collective", "Placement", "Headline", "Source ports"]
+    assert table[0][7:10] == ["Worst / mean link", "p99 link load", "Max link load"]
+    assert table[0][14] == "Flows sharing a link"
+    assert table[0][16:21] == ["Bandwidth term (ms)", "Network steps", "Per-step latency (µs)", "Latency term (ms)",
+                               "Time (ms)"]
+    summary = [r for r in table[1:7]]
+    assert [(r[0], r[1], r[2]) for r in summary] == [
+        ("Ring All-Reduce", "scheduler order (random)", "yes"), ("Ring All-Reduce", "scheduler order (random)", "yes"),
+        ("Ring All-Reduce", "plan order", "no"), ("Ring All-Reduce", "plan order", "no"),
+        ("All-to-All", "any (every pair)", "yes"), ("All-to-All", "any (every pair)", "yes")]
+    assert {r[3] for r in summary} == {"ECMP, random source ports", "Hash-aware source ports"}
+    a2a_ecmp = next(r for r in summary if r[0] == "All-to-All" and r[3].startswith("ECMP"))
     expected = report["patterns"]["all-to-all"]["strategies"]["ecmp"]
-    assert a2a_ecmp[5] == pytest.approx(expected["effective_bandwidth"])
+    assert a2a_ecmp[11] == pytest.approx(expected["effective_bandwidth"])
     assert a2a_ecmp[7] == pytest.approx(expected["worst_over_mean"])
-    assert sheet.auto_filter.ref == "A1:O5"
+    assert a2a_ecmp[8] == pytest.approx(expected["p99_util"])
+    assert a2a_ecmp[14] == "flows outnumber links"  # not a meaningless 1.0
+    assert a2a_ecmp[20] == pytest.approx(expected["estimated_ms"] + expected["latency_ms"])
+    ring = report["patterns"]["all-reduce"]["strategies"]["ecmp"]
+    ring_row = summary[0]
+    assert ring_row[17] == ring["latency_steps"] == 2 * (report["servers"] - 1)
+    assert ring_row[18] == pytest.approx(9.6) and ring_row[20] == pytest.approx(ring["total_ms"])
+    assert sheet.auto_filter.ref == "A1:U7"
 
     hops_at = next(i for i, r in enumerate(table) if r[0] == "Per hop: simulated vs closed-form ECMP collisions")
     header = table[hops_at + 1]
-    assert header[10:12] == ["Collision share (simulated)", "Collision share (closed form)"]
-    hop_rows = [r for r in table[hops_at + 2:] if r[0] in ("Ring All-Reduce", "All-to-All") and r[2]]
-    assert len(hop_rows) == 2 * 2 * 6
-    ecmp_uplinks = next(r for r in hop_rows if r[0] == "All-to-All" and r[1].startswith("ECMP")
-                        and r[2].startswith("leaf-spine up"))
-    assert isinstance(ecmp_uplinks[11], float)
+    assert header[11:13] == ["Collision share (simulated)", "Collision share (closed form)"]
+    hop_rows = [r for r in table[hops_at + 2:] if r[0] in ("Ring All-Reduce", "All-to-All") and r[3]]
+    assert len(hop_rows) == 3 * 2 * 6
+    ecmp_uplinks = next(r for r in hop_rows if r[0] == "All-to-All" and r[2].startswith("ECMP")
+                        and r[3].startswith("leaf-spine up"))
+    flows, links = ecmp_uplinks[6], ecmp_uplinks[4]
+    assert flows > links and ecmp_uplinks[11] == "flows outnumber links"
+    ring_nic = next(r for r in hop_rows if r[1] == "plan order" and r[2].startswith("ECMP")
+                    and r[3].startswith("server-leaf up"))
+    assert isinstance(ring_nic[11], float)
+    labels = [r[0] for r in table if r]
+    assert "Scheduler placement seed" in labels and "Switch port-to-port latency (ns)" in labels
     assert any(r and r[0] == "Assumptions" for r in table)
 
 
@@ -95,4 +115,4 @@ def test_sheets_are_computed_for_a_version_generated_before_analyses_were_stored
     TrafficAnalysis.objects.filter(version=inconsistent).delete()
     book = workbook(inconsistent)
     assert any(r[2] == "NIC" and r[0] == "error" for r in rows(book["RoCE"]))
-    assert len([r for r in rows(book["Traffic"])[1:5] if r[0]]) == 4
+    assert len([r for r in rows(book["Traffic"])[1:7] if r[0]]) == 6

@@ -165,3 +165,78 @@ def test_settings_page_is_404_for_non_members(version):
     assert client.get(settings_url(version)).status_code == 404
     assert client.post(settings_url(version), {"roce.pfc_priority": "4"}).status_code == 404
     assert DesignVersion.objects.filter(design=version.design).count() == 1
+
+
+def summary_row(html, pattern, placement, strategy):
+    summary = html[html.index('id="traffic-summary"'):html.index("</table>", html.index('id="traffic-summary"'))]
+    match = re.search(rf'<tr data-pattern="{pattern}" data-placement="{placement}" data-strategy="{strategy}"'
+                      r'([^>]*)>(.*?)</tr>', summary, re.S)
+    assert match, (pattern, placement, strategy)
+    return match[1], match[2]
+
+
+def test_traffic_summary_leads_with_link_spread_and_withholds_a_meaningless_collision_share(browser_client, version):
+    html = page(browser_client, version)
+    head = html[html.index('id="traffic-summary"'):html.index("</thead>", html.index('id="traffic-summary"'))]
+    assert head.index("Worst / mean link") < head.index("p99 link load") < head.index("Flows sharing a link")
+    _, a2a = summary_row(html, "all-to-all", "plan", "ecmp")
+    assert "flows outnumber links" in a2a and re.search(r'class="num p99">\d+ %<', a2a)
+    _, ring_plan = summary_row(html, "all-reduce", "plan", "ecmp")
+    assert re.search(r'class="num collision">\d\.\d{3}<', ring_plan)
+
+
+def test_traffic_summary_shows_the_scheduler_placement_as_headline_beside_plan_order(browser_client, version):
+    html = page(browser_client, version)
+    attrs, scheduler = summary_row(html, "all-reduce", "scheduler", "ecmp")
+    assert 'class="headline"' in attrs and "scheduler order (random)" in scheduler and "headline" in scheduler
+    attrs, plan = summary_row(html, "all-reduce", "plan", "ecmp")
+    assert 'class="headline"' not in attrs and "plan order" in plan
+    stored = TrafficAnalysis.objects.get(version=version).report["patterns"]["all-reduce"]
+    assert stored["placement"] == "scheduler" and stored["placement_seed"] == 0
+    notes = html[html.index('data-pattern="all-reduce"'):]
+    assert "Headline: the scheduler placement, the job&#x27;s 64 servers in a random order (seed 0)" in notes
+
+
+def test_traffic_time_adds_the_latency_term_and_says_what_nccl_would_pick(browser_client, version):
+    html = page(browser_client, version)
+    _, ring = summary_row(html, "all-reduce", "scheduler", "ecmp")
+    assert re.search(r'class="num steps">126<', ring)  # 2 (64 - 1) ring steps
+    assert re.search(r'class="num step-latency"[^>]*>9\.60<', ring)
+    r = TrafficAnalysis.objects.get(version=version).report["patterns"]["all-reduce"]["strategies"]["ecmp"]
+    assert f'<strong>{r["total_ms"]:.1f}</strong>' in ring
+    assert "own per-step figure (9.6 µs per network ring step)" in html
+    assert "NCCL usually picks Tree" in html or "NCCL still chooses Ring, Tree, NVLS or CollNet" in html
+    assert 'name="switch_latency_ns"' in html and 'name="nic_latency_ns"' in html
+
+
+def test_a_report_stored_before_placements_and_latency_says_not_computed(browser_client, member_client, version):
+    analysis = TrafficAnalysis.objects.get(version=version)
+    report = analysis.report
+    report.pop("switch_latency_ns"), report.pop("nic_latency_ns")
+    for p in report["patterns"].values():
+        for key in ("placement", "placement_seed", "other_placements"):
+            p.pop(key)
+        for r in p["strategies"].values():
+            for key in ("placement", "latency_steps", "step_latency_us", "step_switches", "step_metres",
+                        "latency_basis", "latency_ms", "total_ms"):
+                r.pop(key)
+    TrafficAnalysis.objects.filter(pk=analysis.pk).update(report=report)
+    html = page(browser_client, version)
+    assert "Latency term: not computed" in html
+    _, ring = summary_row(html, "all-reduce", "plan", "ecmp")
+    assert "not computed" in ring
+    assert 'data-placement="scheduler" class="not-computed"' in html
+    body = member_client.get(reverse("api-version-traffic", kwargs={"pk": version.pk})).json()
+    rows = body["analysis"]["summary_rows"]
+    assert {r["placement"] for r in rows} == {"plan"} and all(r["total_ms"] is None for r in rows)
+    with translation.override("zh-hans"):
+        browser_client.cookies["django_language"] = "zh-hans"
+        assert "未计算" in page(browser_client, version)
+
+
+def test_the_honest_summary_is_translated(browser_client, version):
+    browser_client.cookies["django_language"] = "zh-hans"
+    html = page(browser_client, version)
+    _, a2a = summary_row(html, "all-to-all", "plan", "ecmp")
+    assert "flows outnumber links" not in a2a and "流数多于链路数" in a2a
+    assert "调度器顺序（随机）" in html and "NCCL_ALGO" in html

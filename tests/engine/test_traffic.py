@@ -126,7 +126,7 @@ def test_hash_aware_gives_every_flow_of_a_leaf_its_own_uplink(four_su):
 
 def test_report_states_the_closed_form_next_to_the_simulated_ecmp_collisions(gpus_5000):
     report = analyze(gpus_5000, pattern="all-reduce", qps_per_connection=4)
-    ecmp = report.patterns["all-reduce"].strategies["ecmp"]
+    ecmp = report.patterns["all-reduce"].other_placements["plan"]["ecmp"]
     up = next(h for h in ecmp.hops if h.hop == "leaf-spine up")
     # 4 queue pairs leave each boundary leaf over 32 uplinks
     assert up.expected_collision_share == pytest.approx(1 - (31 / 32) ** 3, abs=1e-9)
@@ -193,9 +193,10 @@ def test_ring_all_reduce_in_one_scale_unit_never_leaves_the_leaf():
         assert result.effective_bandwidth == 1.0
 
 
-def test_ring_all_reduce_crosses_spines_only_at_scale_unit_boundaries(four_su):
+def test_ring_all_reduce_in_plan_order_crosses_spines_only_at_scale_unit_boundaries(four_su):
     pattern = analyze(four_su, pattern="all-reduce").patterns["all-reduce"]
-    for result in pattern.strategies.values():
+    for result in pattern.other_placements["plan"].values():
+        assert result.placement == "plan"
         up = next(h for h in result.hops if h.hop == "leaf-spine up")
         assert up.flows == four_su.scale_units * four_su.rails  # one ring hop per SU boundary and rail
         assert result.effective_bandwidth == 1.0
@@ -218,11 +219,11 @@ def test_all_to_all_is_sampled_above_the_flow_limit_and_says_so(four_su):
     assert any(note.startswith("Sampled") for note in pattern.notes)
 
 
-def test_hash_aware_is_perfectly_even_on_a_non_blocking_fabric():
+def test_hash_aware_is_perfectly_even_on_a_non_blocking_fabric_in_plan_order():
     p = make_plan(512)
     report = analyze(p, max_flows=1_000_000)
     for name, pattern in report.patterns.items():
-        aware = pattern.strategies["hash-aware"]
+        aware = dict(pattern.runs())["plan"]["hash-aware"]
         assert aware.worst_over_mean == pytest.approx(1.0), name
         assert aware.effective_bandwidth == 1.0 and aware.oversubscribed_share == 0.0
 
@@ -295,8 +296,100 @@ def test_hash_aware_is_not_worse_than_ecmp_on_a_multi_plane_three_tier_fabric():
 
 def test_report_flattens_into_sheet_rows(report_5000):
     rows = report_5000.summary_rows()
-    assert [(r["pattern"], r["strategy"]) for r in rows] == [
-        ("all-reduce", "ecmp"), ("all-reduce", "hash-aware"), ("all-to-all", "ecmp"), ("all-to-all", "hash-aware")]
-    assert rows[2]["effective_bandwidth"] == report_5000.patterns["all-to-all"].strategies["ecmp"].effective_bandwidth
+    assert [(r["pattern"], r["placement"], r["strategy"]) for r in rows] == [
+        ("all-reduce", "scheduler", "ecmp"), ("all-reduce", "scheduler", "hash-aware"), ("all-reduce", "plan", "ecmp"),
+        ("all-reduce", "plan", "hash-aware"), ("all-to-all", "plan", "ecmp"), ("all-to-all", "plan", "hash-aware")]
+    assert rows[4]["effective_bandwidth"] == report_5000.patterns["all-to-all"].strategies["ecmp"].effective_bandwidth
     hops = report_5000.hop_rows()
-    assert len(hops) == 4 * 6 and {"pattern", "strategy", "hop", "max_util", "collision_share"} <= set(hops[0])
+    assert len(hops) == 6 * 6
+    assert {"pattern", "placement", "strategy", "hop", "max_util", "collision_share"} <= set(hops[0])
+
+
+# --- an honest summary: placement, collision share, latency ----------------------------------
+
+def test_ring_headline_is_a_seeded_scheduler_placement_beside_plan_order(four_su):
+    report = analyze(four_su, pattern="all-reduce", seed=7)
+    pattern = report.patterns["all-reduce"]
+    assert pattern.placement == "scheduler" and pattern.placement_seed == 7
+    assert set(pattern.other_placements) == {"plan"}
+    assert [placement for placement, _ in pattern.runs()] == ["scheduler", "plan"]
+    plan_up = next(h for h in pattern.other_placements["plan"]["ecmp"].hops if h.hop == "leaf-spine up")
+    sched_up = next(h for h in pattern.strategies["ecmp"].hops if h.hop == "leaf-spine up")
+    # same job (every server once, same flows), but most ring neighbours now sit on other leaves
+    assert pattern.flows == four_su.gpus // 8 * 8
+    assert plan_up.flows == four_su.scale_units * four_su.rails
+    assert sched_up.flows > 10 * plan_up.flows
+    # ECMP risk shows: random hashing of a permutation collides where plan order never did
+    assert pattern.strategies["ecmp"].effective_bandwidth < 1.0
+    assert pattern.other_placements["plan"]["ecmp"].effective_bandwidth == 1.0
+    rows = report.summary_rows()
+    assert [(r["placement"], r["headline"], r["strategy"]) for r in rows] == [
+        ("scheduler", True, "ecmp"), ("scheduler", True, "hash-aware"), ("plan", False, "ecmp"),
+        ("plan", False, "hash-aware")]
+
+
+def test_scheduler_placement_follows_the_seed(four_su):
+    strip = lambda r: r.patterns["all-reduce"].strategies["ecmp"].hops  # noqa: E731
+    first = analyze(four_su, pattern="all-reduce", seed=3)
+    assert strip(first) == strip(analyze(four_su, pattern="all-reduce", seed=3))
+    assert strip(first) != strip(analyze(four_su, pattern="all-reduce", seed=4))
+
+
+def test_collision_share_is_withheld_where_flows_outnumber_links(report_5000):
+    rows = {(r["pattern"], r["placement"], r["strategy"]): r for r in report_5000.summary_rows()}
+    a2a = rows[("all-to-all", "plan", "ecmp")]
+    result = report_5000.patterns["all-to-all"].strategies["ecmp"]
+    assert result.collision_share > 0.9 and result.flows_outnumber_links  # near 1.0 by pigeonhole: says nothing
+    assert a2a["flows_outnumber_links"] and a2a["collision_share"] is None
+    # what the summary leads with instead
+    assert list(a2a)[list(a2a).index("sampled") + 1:][:3] == ["worst_over_mean", "p99_util", "max_util"]
+    assert a2a["worst_over_mean"] > 1.0 and 0 < a2a["p99_util"] <= a2a["max_util"]
+    ring = rows[("all-reduce", "plan", "ecmp")]
+    assert not ring["flows_outnumber_links"] and ring["collision_share"] == 0.0
+    hops = [h for h in report_5000.hop_rows() if h["pattern"] == "all-to-all" and h["hop"] == "leaf-spine up"]
+    assert all(h["flows_outnumber_links"] and h["collision_share"] is None for h in hops)
+
+
+def test_time_adds_the_ring_latency_term_from_hops_and_nics(four_su):
+    report = analyze(four_su, pattern="all-reduce", switch_latency_ns=600, nic_latency_ns=1000)
+    servers = four_su.gpus // 8
+    for placement, strategies in report.patterns["all-reduce"].runs():
+        for r in strategies.values():
+            assert r.latency_steps == 2 * (servers - 1)
+            assert r.latency_basis == "hops" and r.step_switches == 3  # the ring's longest step goes through a spine
+            assert r.step_latency_us == pytest.approx((2 * 1000 + 3 * 600 + 5 * r.step_metres) / 1e3)
+            assert r.latency_ms == pytest.approx(r.latency_steps * r.step_latency_us / 1e3)
+            assert r.total_ms == pytest.approx(r.estimated_ms + r.latency_ms)
+    assert report.switch_latency_ns == 600 and report.nic_latency_ns == 1000
+    assert any(n.startswith("Per-step latency = 2 x 1000 ns") for n in report.patterns["all-reduce"].notes)
+
+
+def test_without_latencies_a_step_costs_what_nccl_charges_and_the_report_says_nccl_may_not_ring(gpus_5000):
+    pattern = analyze(gpus_5000, pattern="all-reduce").patterns["all-reduce"]
+    ecmp = pattern.strategies["ecmp"]
+    assert ecmp.latency_basis == "nccl-model" and ecmp.step_latency_us == 9.6
+    assert ecmp.latency_ms == pytest.approx(2 * 624 * 9.6 / 1e3)
+    nccl = [n for n in pattern.notes if "NCCL" in n and "ring's latency term" in n]
+    assert len(nccl) == 1 and "Tree" in nccl[0] and "NVLS" in nccl[0]
+
+
+def test_reports_stored_before_placements_and_latency_still_load(report_5000):
+    data = json.loads(json.dumps(report_5000.to_dict()))
+    data.pop("switch_latency_ns"), data.pop("nic_latency_ns")
+    for p in data["patterns"].values():
+        for key in ("placement", "placement_seed", "other_placements"):
+            p.pop(key)
+        for r in p["strategies"].values():
+            for key in ("placement", "latency_steps", "step_latency_us", "step_switches", "step_metres",
+                        "latency_basis", "latency_ms", "total_ms"):
+                r.pop(key)
+    old = TrafficReport.from_dict(data)
+    rows = old.summary_rows()
+    assert {r["placement"] for r in rows} == {"plan"} and all(r["total_ms"] is None for r in rows)
+    assert old.patterns["all-reduce"].placement_seed is None
+
+
+@pytest.mark.parametrize("kwargs", [{"switch_latency_ns": -1}, {"nic_latency_ns": 1e9}])
+def test_analyze_rejects_bad_latencies(four_su, kwargs):
+    with pytest.raises(ValueError):
+        analyze(four_su, pattern="all-reduce", **kwargs)

@@ -6,8 +6,10 @@ Rules:
   version has both or, if it was generated before they existed, neither.
 - A RoceReview freezes the settings in full (defaults filled in) next to the findings and the
   headroom rows computed from them; configs are generated from those frozen settings.
-- More traffic analyses can be run on demand (another seed, sample size or collective); each is
-  its own row with its own status, the job-like source of truth for a run done by a worker.
+- More traffic analyses can be run on demand (another seed, sample size, collective, or the switch
+  and NIC latencies of the latency term); each is its own row with its own status, the job-like
+  source of truth for a run done by a worker. Rows stored before a parameter existed hold None
+  there, and their reports lack the figures it feeds: pages and the API say "not computed".
 - Both are read-only once written; a computation that failed is stored with its error (the
   design itself is still generated: the analysis is advice, not part of the fabric).
 """
@@ -67,6 +69,9 @@ class TrafficAnalysis(models.Model):
     seed = models.BigIntegerField(_("seed"), default=0)
     qps_per_connection = models.PositiveSmallIntegerField(_("queue pairs per connection"), default=1)
     message_bytes = models.BigIntegerField(_("message bytes"))
+    # latency term parameters (apps.engine.traffic.latency); empty: NCCL's own per-step figure is used
+    switch_latency_ns = models.PositiveIntegerField(_("switch port-to-port latency (ns)"), null=True, blank=True)
+    nic_latency_ns = models.PositiveIntegerField(_("NIC latency (ns)"), null=True, blank=True)
     report = models.JSONField(_("report"), default=dict, blank=True)
     error = models.TextField(_("error"), blank=True)
     seconds = models.FloatField(_("seconds"), null=True, blank=True)

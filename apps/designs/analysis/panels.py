@@ -7,9 +7,13 @@
   the configs zip download and a per-device preview, and the settings form (a new version).
 - section "traffic": Chart.js plots of the stored report (per-link load histogram ECMP vs
   hash-aware per collective, effective bandwidth and worst/mean link per collective and
-  strategy), the summary and per-hop tables (simulated vs closed-form ECMP collisions), the
-  sampling notes and the assumptions, and a form to run the analysis again (another seed,
-  sample size or collective) through the API.
+  strategy, all of the headline placement), the summary (one row per collective, placement and
+  strategy, the headline placement marked: worst/mean and p99 link load first, the collision
+  share only where flows do not outnumber links, then bandwidth term + latency term = time)
+  and per-hop tables (simulated vs closed-form ECMP collisions), the notes (placement, latency
+  basis, which algorithm NCCL would likely pick) and the assumptions, and a form to run the
+  analysis again (another seed, sample size, collective, switch and NIC latency) through the API.
+  Figures an older stored report lacks (scheduler placement, latency term) read "not computed".
 - On an InfiniBand design the badge and the nav link are left out and both sections say in one
   sentence why they don't apply (credit-based flow control; subnet-manager routing).
 """
@@ -20,6 +24,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from apps.engine.traffic import MAX_LATENCY_NS
 
 from ..fabric_text import roce_not_applicable, traffic_not_applicable
 from ..panels import DesignPanel, design_panel_register
@@ -35,7 +41,9 @@ from .text import (
     hop_label,
     link_class_label,
     pattern_description,
+    latency_basis_label,
     pattern_label,
+    placement_label,
     strategy_label,
     traffic_assumptions,
     traffic_note,
@@ -175,7 +183,7 @@ def _nav_context(request, version) -> dict[str, Any]:
 
 
 def traffic_chart_data(analysis: TrafficAnalysis) -> dict[str, Any]:
-    """What static/js/analysis.js draws: the report with every label already translated."""
+    """What static/js/analysis.js draws: the headline placement of each collective, labels translated."""
     report = analysis.report
     patterns = []
     for name, p in (report.get("patterns") or {}).items():
@@ -186,10 +194,11 @@ def traffic_chart_data(analysis: TrafficAnalysis) -> dict[str, Any]:
                 "key": sname, "label": strategy_label(sname), "histogram": r["histogram"],
                 "effective_bandwidth": r["effective_bandwidth"], "mean_flow_bandwidth": r["mean_flow_bandwidth"],
                 "worst_over_mean": r["worst_over_mean"], "max_util": r["max_util"], "mean_util": r["mean_util"],
-                "oversubscribed_share": r["oversubscribed_share"], "collision_share": r["collision_share"],
+                "p99_util": r.get("p99_util"), "oversubscribed_share": r["oversubscribed_share"],
             })
         patterns.append({
             "key": name, "label": pattern_label(name),
+            "placement": placement_label(p.get("placement", "plan")) if name == "all-reduce" else _("any (every pair)"),
             "bins": [f"{edges[i] * 100:.0f}–{edges[i + 1] * 100:.0f} %" for i in range(len(edges) - 1)],
             "strategies": strategies,
         })
@@ -204,20 +213,42 @@ def traffic_chart_data(analysis: TrafficAnalysis) -> dict[str, Any]:
     }
 
 
+def _outnumbered(hop: dict[str, Any]) -> bool:
+    return hop["flows"] > hop["links"]
+
+
+def _strategy_row(sname: str, r: dict[str, Any]) -> dict[str, Any]:
+    """A summary row: the stored figures, the collision share only where it tells something, None for figures an
+    older report does not have."""
+    hops = [{**h, "label": hop_label(h["hop"]), "outnumbered": _outnumbered(h)} for h in r["hops"] if h["flows"]]
+    outnumbered = any(h["tier"] >= 1 and h["outnumbered"] for h in hops)
+    return {
+        **{k: v for k, v in r.items() if k != "hops"}, "key": sname, "label": strategy_label(sname), "hops": hops,
+        "flows_outnumber_links": outnumbered, "shown_collision_share": None if outnumbered else r["collision_share"],
+        "latency_ms": r.get("latency_ms"), "total_ms": r.get("total_ms"), "latency_steps": r.get("latency_steps"),
+        "step_latency_us": r.get("step_latency_us"), "step_switches": r.get("step_switches"),
+        "step_metres": r.get("step_metres"), "latency_basis": r.get("latency_basis") or "",
+        "latency_basis_label": latency_basis_label(r["latency_basis"]) if r.get("latency_basis") else "",
+    }
+
+
 def traffic_pattern_rows(analysis: TrafficAnalysis) -> list[dict[str, Any]]:
     report = analysis.report
     out = []
     for name, p in (report.get("patterns") or {}).items():
-        strategies = []
-        for sname, r in p["strategies"].items():
-            hops = [{**h, "label": hop_label(h["hop"])} for h in r["hops"] if h["flows"]]
-            strategies.append({**{k: v for k, v in r.items() if k != "hops"}, "key": sname,
-                               "label": strategy_label(sname), "hops": hops})
+        headline = p.get("placement", "plan")
+        runs = [(headline, p["strategies"]), *(p.get("other_placements") or {}).items()]
+        placements = [{"key": placement, "label": placement_label(placement), "headline": placement == headline,
+                       "strategies": [_strategy_row(sname, r) for sname, r in strategies.items()]}
+                      for placement, strategies in runs]
         out.append({
             "key": name, "label": pattern_label(name), "description": pattern_description(p["description"]),
             "flows": p["flows"], "flows_total": p["flows_total"], "sampled": p["sampled"],
             "flow_gbps": p["flow_gbps"], "message_bytes": p["message_bytes"], "unroutable": p["unroutable"],
-            "notes": [traffic_note(n) for n in p.get("notes") or []], "strategies": strategies,
+            "notes": [traffic_note(n) for n in p.get("notes") or []], "placements": placements,
+            "strategies": placements[0]["strategies"], "placement_seed": p.get("placement_seed"),
+            # an All-Reduce stored before the scheduler placement existed
+            "scheduler_not_computed": name == "all-reduce" and "placement" not in p,
         })
     return out
 
@@ -241,7 +272,8 @@ def _traffic_context(request, version) -> dict[str, Any]:
         "analyses": list(traffic_analysis_list(version=version)[:10]),
         "api_url": reverse("api-version-traffic", kwargs={"pk": version.pk}),
         "chart_js": CHART_JS,
-        "limits": {"min_flows": MIN_MAX_FLOWS, "max_flows": MAX_MAX_FLOWS, "sync_gpus": SYNC_MAX_GPUS},
+        "limits": {"min_flows": MIN_MAX_FLOWS, "max_flows": MAX_MAX_FLOWS, "sync_gpus": SYNC_MAX_GPUS,
+                   "max_latency_ns": MAX_LATENCY_NS},
         "pattern_choices": TrafficAnalysis.Pattern.choices,
     }
     if analysis is not None and analysis.report:
@@ -254,7 +286,11 @@ def _traffic_context(request, version) -> dict[str, Any]:
                          "line_gbps": report.get("line_gbps"), "seed": report.get("seed"),
                          "max_flows": report.get("max_flows"), "seconds": report.get("seconds"),
                          "message_bytes": analysis.message_bytes,
-                         "qps": report.get("qps_per_connection")},
+                         "qps": report.get("qps_per_connection"),
+                         # keys absent from reports stored before the latency term existed
+                         "latency_computed": "switch_latency_ns" in report,
+                         "switch_latency_ns": report.get("switch_latency_ns"),
+                         "nic_latency_ns": report.get("nic_latency_ns")},
         )
     return context
 

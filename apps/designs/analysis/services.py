@@ -9,7 +9,9 @@ Rules:
   valid without it and the page says what went wrong. Time limits and a job declared lost
   still stop the generation.
 - On-demand traffic analyses (`traffic_analysis_request`) rebuild the Plan from the version's
-  frozen spec. Designs up to SYNC_MAX_GPUS GPUs with at most DEFAULT_MAX_FLOWS flows run in the
+  frozen spec. The switch and NIC latencies of the latency term are optional parameters (the
+  vendors' data sheets checked give none for the catalog's switches and NICs); generation leaves them empty.
+  Designs up to SYNC_MAX_GPUS GPUs with at most DEFAULT_MAX_FLOWS flows run in the
   request (a second or two); larger ones are queued for a worker and answered 202 with the
   analysis to poll.
 - A "Change RoCE settings" request is a new version of the design from the viewed version's
@@ -32,7 +34,7 @@ from apps.engine.model import Plan
 from apps.engine.roce import RoceSettings, present_classes, roce_checklist, roce_headroom
 from apps.engine.roce.headroom import link_classes
 from apps.engine.spec import SpecError
-from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, analyze
+from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, MAX_LATENCY_NS, analyze
 
 from ..fabric_text import traffic_not_applicable
 from ..models import DesignVersion, Job
@@ -84,6 +86,8 @@ class TrafficResult:
     message_bytes: int = DEFAULT_MESSAGE_BYTES
     qps_per_connection: int = 1
     pattern: str = "both"
+    switch_latency_ns: int | None = None
+    nic_latency_ns: int | None = None
 
 
 @dataclass
@@ -181,7 +185,8 @@ def version_analysis_save(*, version: DesignVersion, analysis: VersionAnalysis) 
         version=version, source=TrafficAnalysis.Source.GENERATION,
         status=TrafficAnalysis.Status.FAILED if t.error else TrafficAnalysis.Status.SUCCEEDED,
         pattern=t.pattern, max_flows=t.max_flows, seed=t.seed, qps_per_connection=t.qps_per_connection,
-        message_bytes=t.message_bytes, report=t.report, error=t.error, seconds=t.seconds,
+        message_bytes=t.message_bytes, switch_latency_ns=t.switch_latency_ns, nic_latency_ns=t.nic_latency_ns,
+        report=t.report, error=t.error, seconds=t.seconds,
         created_by=version.created_by, finished_at=timezone.now(),
     )
 
@@ -210,10 +215,23 @@ def _whole(errors: dict, data: dict, name: str, default: int, low: int, high: in
     return number
 
 
+LATENCY_FIELDS = ("switch_latency_ns", "nic_latency_ns")
+
+
+def _optional_whole(errors: dict, data: dict, name: str, low: int, high: int) -> int | None:
+    """A whole number, or None when the field is absent or empty (the parameter is not given)."""
+    value = data.get(name)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return _whole(errors, data, name, 0, low, high)
+
+
 def traffic_request_clean(*, data: dict[str, Any]) -> dict[str, Any]:
-    """Validate an on-demand request (pattern, max_flows, seed, qps_per_connection, message_bytes)."""
+    """Validate an on-demand request (pattern, max_flows, seed, qps_per_connection, message_bytes and the
+    optional switch_latency_ns, nic_latency_ns)."""
     errors: dict[str, list[str]] = {}
-    for name in sorted(set(data) - {"pattern", "max_flows", "seed", "qps_per_connection", "message_bytes"}):
+    known = {"pattern", "max_flows", "seed", "qps_per_connection", "message_bytes", *LATENCY_FIELDS}
+    for name in sorted(set(data) - known):
         errors[name] = [_("Unknown setting.")]
     pattern = data.get("pattern") or "both"
     if pattern not in PATTERNS:
@@ -224,6 +242,7 @@ def traffic_request_clean(*, data: dict[str, Any]) -> dict[str, Any]:
         "seed": _whole(errors, data, "seed", 0, 0, MAX_SEED),
         "qps_per_connection": _whole(errors, data, "qps_per_connection", 1, 1, 64),
         "message_bytes": _whole(errors, data, "message_bytes", DEFAULT_MESSAGE_BYTES, 1, MAX_MESSAGE_BYTES),
+        **{name: _optional_whole(errors, data, name, 0, MAX_LATENCY_NS) for name in LATENCY_FIELDS},
     }
     if errors:
         raise ValidationError(errors)
@@ -269,7 +288,8 @@ def traffic_analysis_run(*, analysis_id: int, celery_task_id: str = "") -> Traff
     try:
         plan = version_plan(version=analysis.version)
         report = analyze(plan, pattern=analysis.pattern, max_flows=analysis.max_flows, seed=analysis.seed,
-                         message_bytes=analysis.message_bytes, qps_per_connection=analysis.qps_per_connection)
+                         message_bytes=analysis.message_bytes, qps_per_connection=analysis.qps_per_connection,
+                         switch_latency_ns=analysis.switch_latency_ns, nic_latency_ns=analysis.nic_latency_ns)
         fields.update(status=TrafficAnalysis.Status.SUCCEEDED, report=report.to_dict(), error="")
     except SoftTimeLimitExceeded:
         fields.update(status=TrafficAnalysis.Status.FAILED, error=_("The analysis took too long and was stopped."))

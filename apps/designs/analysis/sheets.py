@@ -3,9 +3,13 @@
 RoCE (order 60): the checklist as the sheet's table (severity, rule, device class, finding, fix;
 frozen header, auto-filter), then the PFC headroom per switch class and link class, then every
 setting in force with the ones changed from the defaults marked.
-Traffic (order 70): one row per collective and strategy (TrafficReport.summary_rows) as the
-table, then one row per hop (hop_rows) with the simulated and closed-form ECMP collision
-shares, then the sampling notes and the assumptions.
+Traffic (order 70): one row per collective, placement and strategy (TrafficReport.summary_rows,
+the headline placement first and marked) as the table: worst/mean, p99 and max link load lead,
+the collision share only where flows do not outnumber links ("flows outnumber links" else),
+then bandwidth term, network steps, per-step latency, latency term and time ("not computed"
+for a report stored before them); then one row per hop (hop_rows) with the simulated and
+closed-form ECMP collision shares, then the notes (placement, latency basis, NCCL's likely
+algorithm), the latency parameters and the scheduler seed, and the assumptions.
 Both read what generation stored; for a version generated before that, they are computed from
 its frozen spec (not stored). Texts are in the exporting user's language. On an InfiniBand
 design each holds one line saying why it does not apply (credit-based flow control; the subnet
@@ -34,6 +38,7 @@ from .text import (
     link_class_label,
     pattern_description,
     pattern_label,
+    placement_label,
     strategy_label,
     traffic_assumptions,
     traffic_note,
@@ -129,40 +134,57 @@ def traffic_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
     ctx.progress(_("analysing traffic"), 3)
     report, error = _traffic_report(ctx.version)
     sheet.columns([
-        Column(_("Collective"), 16), Column(_("Source ports"), 26), Column(_("Flows analysed"), 14, "int"),
+        Column(_("Collective"), 16), Column(_("Placement"), 22), Column(_("Headline"), 9),
+        Column(_("Source ports"), 26), Column(_("Flows analysed"), 14, "int"),
         Column(_("Flows in the collective"), 16, "int"), Column(_("Sampled"), 9),
+        Column(_("Worst / mean link"), 12, "ratio"), Column(_("p99 link load"), 12, "ratio"),
+        Column(_("Max link load"), 12, "ratio"), Column(_("Mean link load"), 12, "ratio"),
         Column(_("Effective bandwidth (fraction of line rate)"), 16, "ratio"),
-        Column(_("Mean flow bandwidth"), 14, "ratio"), Column(_("Worst / mean link"), 12, "ratio"),
-        Column(_("Mean link load"), 12, "ratio"), Column(_("p99 link load"), 12, "ratio"),
-        Column(_("Max link load"), 12, "ratio"), Column(_("Flows on an over-subscribed link"), 16, "ratio"),
-        Column(_("Flows sharing a link"), 14, "ratio"), Column(_("Fabric link directions used"), 14, "int"),
-        Column(_("Time for the message (ms)"), 14, "decimal"),
+        Column(_("Mean flow bandwidth"), 14, "ratio"), Column(_("Flows on an over-subscribed link"), 16, "ratio"),
+        Column(_("Flows sharing a link"), 16, "ratio"), Column(_("Fabric link directions used"), 14, "int"),
+        Column(_("Bandwidth term (ms)"), 14, "decimal"), Column(_("Network steps"), 10, "int"),
+        Column(_("Per-step latency (µs)"), 12, "decimal"), Column(_("Latency term (ms)"), 12, "decimal"),
+        Column(_("Time (ms)"), 12, "decimal"),
     ])
     if report is None:
         sheet.end_table()
         sheet.append([Styled(_("No traffic analysis: %(error)s") % {"error": error}, "warning")])
         return None
+    not_computed = Styled(_("not computed"), "note")
     for row in report.summary_rows():
+        placement = placement_label(row["placement"]) if row["pattern"] == "all-reduce" else _("any (every pair)")
+        collisions = (Styled(_("flows outnumber links"), "note") if row["flows_outnumber_links"]
+                      else row["collision_share"])
+        latency = ([row["latency_steps"], row["step_latency_us"], row["latency_ms"], row["total_ms"]]
+                   if row["total_ms"] is not None else [not_computed] * 4)
         sheet.append([
-            pattern_label(row["pattern"]), strategy_label(row["strategy"]), row["flows"], row["flows_total"],
-            _("yes") if row["sampled"] else _("no"), row["effective_bandwidth"], row["mean_flow_bandwidth"],
-            row["worst_over_mean"], row["mean_util"], row["p99_util"], row["max_util"],
-            row["oversubscribed_share"], row["collision_share"], row["links_used"], row["estimated_ms"],
+            pattern_label(row["pattern"]), placement, _("yes") if row["headline"] else _("no"),
+            strategy_label(row["strategy"]), row["flows"], row["flows_total"], _("yes") if row["sampled"] else _("no"),
+            row["worst_over_mean"], row["p99_util"], row["max_util"], row["mean_util"], row["effective_bandwidth"],
+            row["mean_flow_bandwidth"], row["oversubscribed_share"], collisions, row["links_used"],
+            row["estimated_ms"], *latency,
         ])
+    for p in report.patterns.values():
+        if p.pattern == "all-reduce" and not p.other_placements and p.placement == "plan":
+            sheet.append([pattern_label(p.pattern), placement_label("scheduler"), "", "", "", "", "", not_computed])
     sheet.end_table()
 
     _section(sheet, _("Per hop: simulated vs closed-form ECMP collisions"))
-    _header(sheet, [_("Collective"), _("Source ports"), _("Hop"), _("Link directions"), _("Used"), _("Flows"),
-                    _("Mean load"), _("p99 load"), _("Max load"), _("Worst / mean"), _("Collision share (simulated)"),
-                    _("Collision share (closed form)")])
+    _header(sheet, [_("Collective"), _("Placement"), _("Source ports"), _("Hop"), _("Link directions"), _("Used"),
+                    _("Flows"), _("Mean load"), _("p99 load"), _("Max load"), _("Worst / mean"),
+                    _("Collision share (simulated)"), _("Collision share (closed form)")])
     for row in report.hop_rows():
         expected = row["expected_collision_share"]
+        outnumbered = Styled(_("flows outnumber links"), "note")
         sheet.append([
-            pattern_label(row["pattern"]), strategy_label(row["strategy"]), hop_label(row["hop"]),
+            pattern_label(row["pattern"]),
+            placement_label(row["placement"]) if row["pattern"] == "all-reduce" else _("any (every pair)"),
+            strategy_label(row["strategy"]), hop_label(row["hop"]),
             Styled(row["links"], "int"), Styled(row["used"], "int"), Styled(row["flows"], "int"),
             Styled(row["mean_util"], "ratio"), Styled(row["p99_util"], "ratio"), Styled(row["max_util"], "ratio"),
-            Styled(row["worst_over_mean"], "ratio"), Styled(row["collision_share"], "ratio"),
-            Styled(expected, "ratio") if expected is not None else "",
+            Styled(row["worst_over_mean"], "ratio"),
+            outnumbered if row["flows_outnumber_links"] else Styled(row["collision_share"], "ratio"),
+            "" if row["flows_outnumber_links"] or expected is None else Styled(expected, "ratio"),
         ])
 
     _section(sheet, _("Collectives and sampling"))
@@ -171,6 +193,16 @@ def traffic_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
         for note in p.notes:
             sheet.append(["", Styled(traffic_note(note), "note")])
     sheet.append([_("Seed"), Styled(report.seed, "id")])
+    seeds = [p.placement_seed for p in report.patterns.values() if p.placement_seed is not None]
+    sheet.append([_("Scheduler placement seed"), Styled(seeds[0], "id") if seeds else not_computed])
+    computed = any(r.latency_basis for p in report.patterns.values() for r in p.strategies.values())
+    for label, value in ((_("Switch port-to-port latency (ns)"), report.switch_latency_ns),
+                         (_("NIC latency (ns)"), report.nic_latency_ns)):
+        if not computed:
+            sheet.append([label, not_computed])
+        else:
+            sheet.append([label, Styled(value, "decimal") if value is not None else
+                          Styled(_("not entered: NCCL's per-step figure used"), "note")])
     sheet.append([_("Max flows per collective"), Styled(report.max_flows, "int")])
     sheet.append([_("Line rate (Gb/s)"), Styled(report.line_gbps, "decimal")])
 

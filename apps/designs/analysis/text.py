@@ -319,6 +319,14 @@ STRATEGY_LABELS = {
     "ecmp": gettext_lazy("ECMP, random source ports"),
     "hash-aware": gettext_lazy("Hash-aware source ports"),
 }
+PLACEMENT_LABELS = {
+    "plan": gettext_lazy("plan order"),
+    "scheduler": gettext_lazy("scheduler order (random)"),
+}
+LATENCY_BASIS_LABELS = {
+    "hops": gettext_lazy("from the path: NICs, switches and cable"),
+    "nccl-model": gettext_lazy("NCCL's model of a network step"),
+}
 HOP_LABELS = {
     "server-leaf up": gettext_lazy("server-leaf up (NIC to leaf)"),
     "leaf-spine up": gettext_lazy("leaf-spine up (leaf uplinks)"),
@@ -339,6 +347,14 @@ def strategy_label(name: str) -> str:
 
 def hop_label(name: str) -> str:
     return str(HOP_LABELS.get(name, name))
+
+
+def placement_label(name: str) -> str:
+    return str(PLACEMENT_LABELS.get(name, name))
+
+
+def latency_basis_label(name: str) -> str:
+    return str(LATENCY_BASIS_LABELS.get(name, name))
 
 
 def _int(text: str) -> int:
@@ -373,6 +389,37 @@ _NOTES: list[tuple[re.Pattern, Any]] = [
      lambda m: _("%(flows)s flows found no path through the fabric.") % {"flows": f"{int(m[1]):,}"}),
     (re.compile(r"^Some spines do not reach every leaf of their pod; routing assumed they do\.$"),
      lambda m: _("Some spines do not reach every leaf of their pod; routing assumed they do.")),
+    (re.compile(r"^Headline: the scheduler placement, the job's (\d+) servers in a random order \(seed (\d+)\); "
+                r"plan order is shown beside it\.$"),
+     lambda m: _("Headline: the scheduler placement, the job's %(servers)s servers in a random order (seed "
+                 "%(seed)s); plan order is shown beside it.") % {"servers": f"{int(m[1]):,}", "seed": m[2]}),
+    (re.compile(r"^Hash-aware ports are modelled per switch \(round robin by destination\); for a random placement "
+                r"that still shares some links, so a library that assigns ports for the whole ring could do better "
+                r"than shown\.$"),
+     lambda m: _("Hash-aware ports are modelled per switch (round robin by destination); for a random placement that "
+                 "still shares some links, so a library that assigns ports for the whole ring could do better than "
+                 "shown.")),
+    (re.compile(r"^Per-step latency = 2 x ([\d.e+]+) ns \(NIC send and receive\) \+ switches x ([\d.e+]+) ns \+ 5 ns "
+                r"per metre of cable, on the longest path of a step\.$"),
+     lambda m: _("Per-step latency = 2 x %(nic)s ns (NIC send and receive) + switches x %(switch)s ns + 5 ns per "
+                 "metre of cable, on the longest path of a step.") % {"nic": m[1], "switch": m[2]}),
+    (re.compile(r"^Per-step latency 9\.6 us: what NCCL's own tuning model charges a network step \(Ring, Simple "
+                r"protocol\); no switch or NIC latency was entered \(the vendors' data sheets checked publish "
+                r"none\)\.$"),
+     lambda m: _("Per-step latency 9.6 us: what NCCL's own tuning model charges a network step (Ring, Simple "
+                 "protocol); no switch or NIC latency was entered (the vendors' data sheets checked publish none).")),
+    (re.compile(r"^The ring's latency term is (\d+)% of its time over (\d+) servers: at this size NCCL usually picks "
+                r"Tree \(about (\d+) network steps instead of (\d+)\) or NVLS / CollNet where the switches reduce in "
+                r"the network; NCCL_ALGO=Ring forces the ring modelled here\.$"),
+     lambda m: _("The ring's latency term is %(share)s%% of its time over %(servers)s servers: at this size NCCL "
+                 "usually picks Tree (about %(tree)s network steps instead of %(ring)s) or NVLS / CollNet where the "
+                 "switches reduce in the network; NCCL_ALGO=Ring forces the ring modelled here.") % {
+         "share": m[1], "servers": f"{int(m[2]):,}", "tree": m[3], "ring": f"{int(m[4]):,}"}),
+    (re.compile(r"^The ring's latency term is (\d+)% of its time over (\d+) servers; NCCL still chooses Ring, Tree, "
+                r"NVLS or CollNet per call from size and topology \(NCCL_ALGO pins one\)\.$"),
+     lambda m: _("The ring's latency term is %(share)s%% of its time over %(servers)s servers; NCCL still chooses "
+                 "Ring, Tree, NVLS or CollNet per call from size and topology (NCCL_ALGO pins one).") % {
+         "share": m[1], "servers": f"{int(m[2]):,}"}),
 ]
 
 
@@ -405,6 +452,11 @@ def _assumptions() -> dict[str, str]:
         "on the destination rail (PXN), so network flows stay on one rail; traffic inside a server stays on NVLink.",
         "Ring All-Reduce: one ring per rail over the servers in plan order; each connection uses "
         "qps_per_connection queue pairs, each its own flow.",
+        "Ring All-Reduce: one ring per rail, over the job's servers in a seeded random order as a scheduler would "
+        "place them (the headline) and in plan order; each connection uses qps_per_connection queue pairs, each its "
+        "own flow.",
+        "Time = message bytes per NIC / effective bandwidth + network steps x per-step latency (2 (N - 1) steps for a "
+        "ring over N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring.",
     )
     translated = (
         _("Every NIC offers its line rate, shared equally by the flows it sources; a flow on an overloaded link "
@@ -418,6 +470,11 @@ def _assumptions() -> dict[str, str]:
           "NVLink."),
         _("Ring All-Reduce: one ring per rail over the servers in plan order; each connection uses "
           "qps_per_connection queue pairs, each its own flow."),
+        _("Ring All-Reduce: one ring per rail, over the job's servers in a seeded random order as a scheduler "
+          "would place them (the headline) and in plan order; each connection uses qps_per_connection queue pairs, "
+          "each its own flow."),
+        _("Time = message bytes per NIC / effective bandwidth + network steps x per-step latency (2 (N - 1) steps "
+          "for a ring over N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring."),
     )
     return dict(zip(english, translated))
 

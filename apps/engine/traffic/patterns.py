@@ -3,10 +3,13 @@
 Assumptions (stated in every report):
 - GPU i of a server uses backend NIC port i * ports // gpus (one NIC per GPU on 8-GPU,
   8-rail servers). Each NIC offers its line rate, shared equally by the flows it sources.
-- Ring All-Reduce runs one ring per rail over the servers in plan order (servers of a
-  scale unit are consecutive, so most ring neighbours share a leaf and the ring leaves a
-  leaf only at scale-unit boundaries): NIC (s, rail) sends to NIC (s + 1, rail), one queue
-  pair per ring neighbour (NCCL_IB_QPS_PER_CONNECTION=1).
+- Ring All-Reduce runs one ring per rail over the job's servers in a given order: NIC
+  (order[i], rail) sends to NIC (order[i + 1], rail), `qps` queue pairs per ring neighbour
+  (NCCL_IB_QPS_PER_CONNECTION). In plan order the servers of a scale unit are consecutive,
+  so most ring neighbours share a leaf and the ring leaves a leaf only at scale-unit
+  boundaries; a job scheduler places ranks on whatever servers are free, which
+  `scheduler_order` models as the job's servers in a seeded random order (the same job
+  size, every server once), so most ring steps cross spines and ECMP collisions show.
 - All-to-All is every GPU to every other GPU. Traffic to a GPU on another rail first crosses
   NVLink to the local GPU on the destination's rail (PXN), so every network flow stays on
   one rail: the G GPUs of server s each have their own connection (of `qps` queue pairs)
@@ -43,16 +46,23 @@ def gpus_per_server(fabric: Fabric) -> int:
     return max(1, int(fabric.plan.spec.server.gpus))
 
 
-def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1) -> FlowSet:
+def scheduler_order(servers: int, seed: int) -> np.ndarray:
+    """The job's servers in the order a scheduler might hand them out: a permutation seeded by `seed`."""
+    return np.random.default_rng([seed, 0x5C4ED]).permutation(servers).astype(np.int64)
+
+
+def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1,
+                    order: np.ndarray | None = None) -> FlowSet:
+    """One ring per rail over the servers in `order` (plan order when None)."""
     servers, ports = fabric.servers, fabric.nic_ports
     description = f"Ring All-Reduce within each of {ports} rails over {servers} servers"
     if servers < 2 or not ports:
         return FlowSet("all-reduce", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
                        0.0)
-    s = np.arange(servers, dtype=np.int64)
+    s = np.arange(servers, dtype=np.int64) if order is None else np.asarray(order, dtype=np.int64)
     q = np.arange(ports, dtype=np.int64)
     src = np.repeat((s[:, None] * ports + q[None, :]).ravel(), qps)
-    dst = np.repeat((((s + 1) % servers)[:, None] * ports + q[None, :]).ravel(), qps)
+    dst = np.repeat((np.roll(s, -1)[:, None] * ports + q[None, :]).ravel(), qps)
     total = len(src)
     sampled, method = False, ""
     if total > max_flows:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apps.engine.traffic import MAX_LATENCY_NS
+
 from ..models import TrafficAnalysis
 from ..services import MAX_MAX_FLOWS, MAX_MESSAGE_BYTES, MAX_SEED, MIN_MAX_FLOWS
 from ..text import RULE_TITLES, SEVERITY_LABELS, class_label, finding_text, link_class_label
@@ -85,16 +87,26 @@ class _AnalysisFields(serializers.ModelSerializer):
 
 
 class TrafficAnalysisSerializer(_AnalysisFields):
-    report = serializers.JSONField(help_text="TrafficReport.to_dict(): patterns -> strategies -> histogram, "
-                                             "utilisation, collisions, effective bandwidth, hops")
-    summary_rows = serializers.SerializerMethodField(help_text="one row per collective and strategy")
-    hop_rows = serializers.SerializerMethodField(help_text="one row per collective, strategy and hop")
+    report = serializers.JSONField(help_text="TrafficReport.to_dict(): patterns -> strategies (the headline placement, "
+                                             "named by `placement`; `other_placements` holds the rest, e.g. the "
+                                             "ring in plan order; `placement_seed` the scheduler order's seed) -> "
+                                             "histogram, utilisation, collisions, effective bandwidth, hops, "
+                                             "estimated_ms (bandwidth term), latency_steps, step_latency_us, "
+                                             "latency_basis, latency_ms, total_ms. Reports stored before placements "
+                                             "and the latency term lack those keys (not computed).")
+    summary_rows = serializers.SerializerMethodField(
+        help_text="one row per collective, placement and strategy, headline placement first: worst_over_mean, "
+                  "p99_util and max_util lead; collision_share is null where flows_outnumber_links; "
+                  "estimated_ms + latency_ms = total_ms (null: not computed)")
+    hop_rows = serializers.SerializerMethodField(
+        help_text="one row per collective, placement, strategy and hop; collision shares null where the hop's flows "
+                  "outnumber its links")
 
     class Meta:
         model = TrafficAnalysis
         fields = ["id", "version", "source", "status", "pattern", "max_flows", "seed", "qps_per_connection",
-                  "message_bytes", "seconds", "error", "created_at", "finished_at", "report", "summary_rows",
-                  "hop_rows"]
+                  "message_bytes", "switch_latency_ns", "nic_latency_ns", "seconds", "error", "created_at",
+                  "finished_at", "report", "summary_rows", "hop_rows"]
         read_only_fields = fields
 
     def _report(self, analysis):
@@ -118,8 +130,8 @@ class TrafficAnalysisSerializer(_AnalysisFields):
 class TrafficAnalysisBriefSerializer(_AnalysisFields):
     class Meta:
         model = TrafficAnalysis
-        fields = ["id", "source", "status", "pattern", "max_flows", "seed", "qps_per_connection", "seconds",
-                  "error", "created_at"]
+        fields = ["id", "source", "status", "pattern", "max_flows", "seed", "qps_per_connection",
+                  "switch_latency_ns", "nic_latency_ns", "seconds", "error", "created_at"]
         read_only_fields = fields
 
 
@@ -138,3 +150,10 @@ class TrafficRequestSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, help_text=f"0 to {MAX_SEED}; same seed, same result")
     qps_per_connection = serializers.IntegerField(required=False, help_text="1 to 64 queue pairs per connection")
     message_bytes = serializers.IntegerField(required=False, help_text=f"1 to {MAX_MESSAGE_BYTES:,} (default 1 GiB)")
+    switch_latency_ns = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text=f"0 to {MAX_LATENCY_NS:,}: switch port-to-port latency from the vendor's data sheet; with "
+                  "nic_latency_ns the per-step latency is computed from the paths, otherwise NCCL's per-step figure "
+                  "(9.6 us) is used")
+    nic_latency_ns = serializers.IntegerField(required=False, allow_null=True,
+                                              help_text=f"0 to {MAX_LATENCY_NS:,}: latency of one NIC end")

@@ -5,6 +5,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from fabricweb.validators import validate_single_line_name
+
 from .models import Customer, Project
 
 
@@ -36,6 +38,7 @@ class ProjectCreateForm(forms.ModelForm):
         label=_("or new customer name"),
         max_length=200,
         required=False,
+        validators=[validate_single_line_name],
         help_text=_("If a customer with this name already exists, the project is added to it."),
     )
 

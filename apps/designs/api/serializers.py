@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.projects.models import Currency
+from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
 from ..job_text import job_error, job_error_fields, job_stage_label
 from ..models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord
@@ -82,8 +83,10 @@ class DesignInputsSerializer(serializers.Serializer):
 
 
 class DesignCreateSerializer(DesignInputsSerializer):
-    name = serializers.CharField(max_length=Design._meta.get_field("name").max_length)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    name = serializers.CharField(max_length=Design._meta.get_field("name").max_length,
+                                 validators=[validate_single_line_name])
+    description = serializers.CharField(required=False, allow_blank=True, default="",
+                                        max_length=DESCRIPTION_MAX_LENGTH)
 
 
 class VersionCreateSerializer(DesignInputsSerializer):

@@ -107,8 +107,11 @@ def catalog_export_workbook() -> bytes:
         count = 0
         for item in _queryset(kind):
             values = [_cell_value(item, column) for column in kind.columns]
-            ws.append(values)
             count += 1
+            for index, value in enumerate(values, start=1):
+                cell = ws.cell(row=count + 1, column=index, value=value)
+                if isinstance(value, str):
+                    cell.data_type = "s"  # a name starting with "=" stays text, never a formula
             for i, value in enumerate(values):
                 widths[i] = max(widths[i], min(len(str(value if value is not None else "")) + 2, 60))
         for index, column in enumerate(kind.columns, start=1):

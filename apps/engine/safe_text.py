@@ -44,3 +44,14 @@ def shell_quote(text: object) -> str:
     """One shell word that stands for `text` literally (unsafe characters replaced by spaces)."""
     return shlex.quote(comment_text(text))
 
+
+# OWASP "CSV Injection": a field starting with one of these is a formula to Excel, LibreOffice
+# Calc and Google Sheets; a leading single quote makes it text (ASVS 1.2.10 adds NUL).
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+
+
+def csv_text(value: object) -> object:
+    """A CSV field that a spreadsheet shows as text: str values starting with a formula character get a "'"."""
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
+        return "'" + value
+    return value

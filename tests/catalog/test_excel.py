@@ -234,3 +234,18 @@ def test_export_survives_text_saved_before_control_characters_were_refused(seede
     sheet = workbook["Switches"]
     described = sheet.cell(row_of(sheet, "920-9N42F-00RI-7C0"), column(sheet, "description")).value
     assert described == "twin-port OSFP cages"
+
+
+def test_export_writes_formula_like_names_as_text(seeded, user_client):
+    formula = '=HYPERLINK("http://evil.example/","click")'
+    SwitchModel.objects.filter(sku="920-9N42F-00RI-7C0").update(model=formula, description="@SUM(1,2)")
+    Manufacturer.objects.filter(name="NVIDIA").update(name="+NVIDIA")
+    response = user_client.get(reverse("catalog-export"))
+    workbook = load_workbook(BytesIO(response.content))
+    sheet = workbook["Switches"]
+    row = row_of(sheet, "920-9N42F-00RI-7C0")
+    for name, text in (("model", formula), ("description", "@SUM(1,2)"), ("manufacturer", "+NVIDIA")):
+        cell = sheet.cell(row, column(sheet, name))
+        assert (cell.value, cell.data_type) == (text, "s")
+    assert all(cell.data_type != "f" for ws in workbook.worksheets for r in ws.iter_rows() for cell in r)
+

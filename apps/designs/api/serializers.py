@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.projects.models import Currency
+from fabricweb.api import AsciiNumbersMixin
 from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
 from ..job_text import job_error, job_error_fields, job_stage_label
@@ -53,7 +54,7 @@ class RoceField(serializers.JSONField):
     pass
 
 
-class DesignInputsSerializer(serializers.Serializer):
+class DesignInputsSerializer(AsciiNumbersMixin, serializers.Serializer):
     """What a version is generated from. Catalog items by id; omitted inputs take their defaults.
 
     Types are checked here; ranges, catalog rules and feasibility by the service (one set of messages).

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from fabricweb.api import SlugRelatedField
+from fabricweb.api import AsciiNumbersMixin, SlugRelatedField
 from fabricweb.validators import validate_single_line_name
 
 from ..models import Customer, Project, ProjectMembership
@@ -33,7 +33,7 @@ class CustomerSerializer(serializers.ModelSerializer):
         return customer_user_can_manage(user=self.context["request"].user, customer=customer)
 
 
-class ProjectSerializer(serializers.ModelSerializer):
+class ProjectSerializer(AsciiNumbersMixin, serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="api-project-detail")
     customer = serializers.PrimaryKeyRelatedField(
         queryset=Customer.objects.none(),

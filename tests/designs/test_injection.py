@@ -29,7 +29,8 @@ from tests.projects.factories import CustomerFactory
 pytestmark = pytest.mark.django_db
 
 ISSUE_NAME = "nl test\ntouch /tmp/x\n#"
-BAD_NAMES = [ISSUE_NAME, "a\rb", "tab\there", "nul\x00", "line\u2028sep", "para\u2029sep", "bidi\u202egpj.exe", "\x1b[31m"]
+BAD_NAMES = [ISSUE_NAME, "a\rb", "tab\there", "nul\x00", "line\u2028sep", "para\u2029sep", "bidi\u202egpj.exe",
+             "\x1b[31m"]
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
 
 

@@ -328,7 +328,8 @@ class _Context:
             f"CNP_PRIO={shell_quote(nic.cnp_priority)}",
             f"TOS={shell_quote(tos)}  # RoCE DSCP {comment_text(s.roce_dscp)} << 2 | ECT(0)",
             f"MTU={shell_quote(nic.mtu)}",
-            f"CABLE_M={shell_quote(lc.cable_m if lc else 3)}  # longest server-leaf cable (m), sizes the NIC's PFC headroom",
+            f"CABLE_M={shell_quote(lc.cable_m if lc else 3)}"
+            "  # longest server-leaf cable (m), sizes the NIC's PFC headroom",
             "",
             "roce_port() {",
             '  local ifname="$1" dev="$2"',

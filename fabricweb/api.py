@@ -132,3 +132,21 @@ def document_error_responses(result, generator, request, public):
             if any(p.get("in") == "path" for p in parameters):
                 responses.setdefault("404", _error("No such object, or not visible to you.", "ErrorDetail"))
     return result
+
+
+class AsciiNumbersMixin:
+    """Number fields take ASCII digits only: DRF's int(), float() and Decimal() also read "١٢٣" and "１２３"."""
+
+    NUMBER_FIELDS = (serializers.IntegerField, serializers.FloatField, serializers.DecimalField)
+
+    def to_internal_value(self, data):
+        if hasattr(data, "get"):
+            errors = {
+                name: [field.error_messages["invalid"]]
+                for name, field in self.fields.items()
+                if isinstance(field, self.NUMBER_FIELDS) and not field.read_only
+                and isinstance(data.get(name), str) and not data.get(name).isascii()
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)

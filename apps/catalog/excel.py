@@ -35,6 +35,13 @@ README_SHEET = "README"
 HEADER_FILL = PatternFill("solid", fgColor="1F3B5C")
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 PRICE_FORMAT = "#,##0.00"
+# Zip-bomb limits of an uploaded workbook, checked on the zip's declared sizes before parsing:
+# the seed catalog's export expands to well under 1 MB at about 6:1; a 100,000-row catalog stays
+# under 64 MB; sheet XML rarely compresses beyond 50:1, a bomb does by hundreds.
+MAX_EXPANDED_BYTES = 64 * 2**20
+MAX_COMPRESSION_RATIO = 100
+RATIO_CHECKED_FROM_BYTES = 2**20
+MAX_ZIP_ENTRIES = 1000
 
 
 def _cell_value(item, column: str) -> Any:
@@ -110,8 +117,11 @@ def catalog_export_workbook() -> bytes:
         count = 0
         for item in _queryset(kind):
             values = [_cell_value(item, column) for column in kind.columns]
-            ws.append(values)
             count += 1
+            for index, value in enumerate(values, start=1):
+                cell = ws.cell(row=count + 1, column=index, value=value)
+                if isinstance(value, str):
+                    cell.data_type = "s"  # a name starting with "=" stays text, never a formula
             for i, value in enumerate(values):
                 widths[i] = max(widths[i], min(len(str(value if value is not None else "")) + 2, 60))
         for index, column in enumerate(kind.columns, start=1):
@@ -135,8 +145,32 @@ def _sheet_kind(title: str) -> CatalogKind | None:
     return KIND_BY_SHEET.get(key) or KIND_BY_KEY.get(key)
 
 
+def _expansion_check(data: bytes) -> None:
+    """Refuse a zip bomb before openpyxl inflates it: cap the declared sizes and the compression ratio.
+
+    The sizes come from the zip's central directory; zipfile stops reading an entry at its declared
+    size (and fails its CRC), so a lying entry cannot expand past the cap either.
+    """
+    try:
+        with zipfile.ZipFile(BytesIO(data)) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return  # not a zip: openpyxl reports it as "not an Excel workbook"
+    total = sum(info.file_size for info in entries)
+    ratio = max((info.file_size / max(info.compress_size, 1) for info in entries
+                 if info.file_size > RATIO_CHECKED_FROM_BYTES), default=0)
+    if total > MAX_EXPANDED_BYTES or ratio > MAX_COMPRESSION_RATIO or len(entries) > MAX_ZIP_ENTRIES:
+        raise CatalogImportError([ImportIssue(
+            "", None, "",
+            _("This workbook expands to %(size)s MB (at most %(max)s MB, compressed at most %(ratio)s:1): "
+              "export the catalog again or split the file.")
+            % {"size": f"{total / 2**20:,.0f}", "max": MAX_EXPANDED_BYTES // 2**20, "ratio": MAX_COMPRESSION_RATIO},
+        )])
+
+
 def workbook_rows(*, data: bytes) -> tuple[list[CatalogRow], list[str]]:
     """Rows of every catalog sheet, and warnings; CatalogImportError for a malformed workbook or header."""
+    _expansion_check(data)
     try:
         wb = load_workbook(BytesIO(data), read_only=True, data_only=True)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError):

@@ -29,6 +29,8 @@ from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from apps.engine.safe_text import has_control_characters
+
 CURRENCY_CODE_RE = re.compile(r"[A-Z]{3}")  # use fullmatch
 BREAKOUT_RE = re.compile(r"^(?P<n>[1-9]\d*)x(?P<speed>[1-9]\d*)G$")
 
@@ -108,11 +110,21 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def control_characters_check(instance: models.Model, errors: dict[str, list[str]]) -> None:
-    """Refuse control characters in any text field: they break the Excel and NetBox exports."""
+    """Refuse control characters in any text field: they break the Excel and NetBox exports.
+
+    One-line fields (names, SKUs, models: they reach configs and device names) take no line
+    break or tab either; descriptions may hold line breaks and tabs.
+    """
     for field in instance._meta.concrete_fields:
         if isinstance(field, (models.CharField, models.TextField)):
             value = getattr(instance, field.attname)
-            if isinstance(value, str) and CONTROL_CHARACTERS.search(value):
+            if not isinstance(value, str):
+                continue
+            one_line = isinstance(field, models.CharField)
+            if one_line and has_control_characters(value):
+                errors.setdefault(field.name, []).append(
+                    _("Names cannot hold line breaks, tabs or other control characters."))
+            elif not one_line and CONTROL_CHARACTERS.search(value):
                 errors.setdefault(field.name, []).append(
                     _("Remove the control characters: they cannot be printed or exported."))
 

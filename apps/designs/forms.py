@@ -19,6 +19,7 @@ from apps.catalog.models import NicModel, ServerModel, SwitchModel
 from apps.catalog.selectors import nic_list, server_list, switch_breakout_choices, switch_list
 from apps.engine.spec import AddressPools, RackLayout, SparesPolicy
 from apps.projects.models import Currency, Project
+from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
 from .models import DesignVersion
 
@@ -276,8 +277,9 @@ class DesignInputsForm(forms.Form):
 
 
 class DesignCreateForm(DesignInputsForm):
-    name = forms.CharField(label=_("Design name"), max_length=120)
-    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    name = forms.CharField(label=_("Design name"), max_length=120, validators=[validate_single_line_name])
+    description = forms.CharField(label=_("Description"), required=False, max_length=DESCRIPTION_MAX_LENGTH,
+                                  widget=forms.Textarea(attrs={"rows": 2}))
 
     FIELDSETS = ((_("Design"), ("name", "description")),) + DesignInputsForm.FIELDSETS
 

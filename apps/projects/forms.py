@@ -5,6 +5,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from fabricweb.validators import validate_single_line_name
+
 from .models import Customer, Project
 
 
@@ -15,6 +17,14 @@ def form_add_service_errors(form: forms.Form, exc: ValidationError) -> None:
         return
     for field, errors in exc.error_dict.items():
         form.add_error(field if field in form.fields else None, errors)
+
+
+def _ascii_discount(form: forms.ModelForm):
+    """Decimal() reads Arabic-Indic and full-width digits too; a discount takes the digits 0-9 only."""
+    raw = form.data.get(form.add_prefix("discount_pct"))
+    if isinstance(raw, str) and not raw.isascii():
+        raise ValidationError(_("Enter the number with the digits 0-9."), code="invalid")
+    return form.cleaned_data.get("discount_pct")
 
 
 class CustomerForm(forms.ModelForm):
@@ -36,6 +46,7 @@ class ProjectCreateForm(forms.ModelForm):
         label=_("or new customer name"),
         max_length=200,
         required=False,
+        validators=[validate_single_line_name],
         help_text=_("If a customer with this name already exists, the project is added to it."),
     )
 
@@ -43,6 +54,8 @@ class ProjectCreateForm(forms.ModelForm):
         model = Project
         fields = ["customer", "new_customer_name", "name", "description", "discount_pct", "currency"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    clean_discount_pct = _ascii_discount
 
     def __init__(self, *args, customers=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,6 +89,8 @@ class ProjectEditForm(forms.ModelForm):
         model = Project
         fields = ["customer", "name", "description", "owner", "discount_pct", "currency"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    clean_discount_pct = _ascii_discount
 
     def __init__(self, *args, customers, members, **kwargs):
         super().__init__(*args, **kwargs)

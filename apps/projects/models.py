@@ -17,6 +17,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from fabricweb.validators import DESCRIPTION_MAX_LENGTH, description_max_length, validate_single_line_name
+
 
 class Currency(models.TextChoices):
     USD = "USD", _("US dollar")
@@ -27,9 +29,11 @@ class Currency(models.TextChoices):
 
 
 class Customer(models.Model):
-    name = models.CharField(_("name"), max_length=200, unique=True)
-    description = models.TextField(_("description"), blank=True)
-    country = models.CharField(_("country or region"), max_length=100, blank=True)
+    name = models.CharField(_("name"), max_length=200, unique=True, validators=[validate_single_line_name])
+    description = models.TextField(_("description"), blank=True, max_length=DESCRIPTION_MAX_LENGTH,
+                                   validators=[description_max_length])
+    country = models.CharField(_("country or region"), max_length=100, blank=True,
+                               validators=[validate_single_line_name])
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),
@@ -67,8 +71,9 @@ class Project(models.Model):
     customer = models.ForeignKey(
         Customer, verbose_name=_("customer"), on_delete=models.PROTECT, related_name="projects"
     )
-    name = models.CharField(_("name"), max_length=200)
-    description = models.TextField(_("description"), blank=True)
+    name = models.CharField(_("name"), max_length=200, validators=[validate_single_line_name])
+    description = models.TextField(_("description"), blank=True, max_length=DESCRIPTION_MAX_LENGTH,
+                                   validators=[description_max_length])
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("owner"),

@@ -6,7 +6,8 @@ The diff workbook (openpyxl; a diff holds a few dozen rows) has two sheets:
 - "BOM changes": one row per SKU of either version with its status (added, removed, changed,
   same), quantities, unit and extended prices of A and B and their changes; a styled, frozen,
   filtered header and a fill per status.
-Values are written as numbers (not formulas) so every reader, openpyxl included, sees them.
+Values are written as numbers (not formulas) so every reader, openpyxl included, sees them; text
+(names, inputs, SKUs) is always a string cell, even when it starts with "=", "+", "-" or "@".
 
 The "Review" sheet is registered with the procurement workbook's sheet registry
 (apps.designs.exports.excel.workbook_sheet_register, from ReviewsConfig.ready()): the version's
@@ -77,10 +78,14 @@ class _Writer:
         for index, value in enumerate(values, start=1):
             if value is None:
                 continue
+            cell = self.ws.cell(row=self.row, column=index)
             if isinstance(value, str):
-                # Names and comments may hold characters a worksheet cannot store.
-                value = ILLEGAL_CHARACTERS_RE.sub("", value)
-            cell = self.ws.cell(row=self.row, column=index, value=value)
+                # Names and comments may hold characters a worksheet cannot store; and text is
+                # always a string cell: openpyxl would store "=HYPERLINK(...)" as a live formula.
+                cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)
+                cell.data_type = "s"
+            else:
+                cell.value = value
             if formats and index in formats:
                 cell.number_format = formats[index]
             if font is not None:

@@ -262,3 +262,52 @@ def test_export_survives_text_saved_before_control_characters_were_refused(seede
     sheet = workbook["Switches"]
     described = sheet.cell(row_of(sheet, "920-9N42F-00RI-7C0"), column(sheet, "description")).value
     assert described == "twin-port OSFP cages"
+
+
+def test_export_writes_formula_like_names_as_text(seeded, user_client):
+    formula = '=HYPERLINK("http://evil.example/","click")'
+    SwitchModel.objects.filter(sku="920-9N42F-00RI-7C0").update(model=formula, description="@SUM(1,2)")
+    Manufacturer.objects.filter(name="NVIDIA").update(name="+NVIDIA")
+    response = user_client.get(reverse("catalog-export"))
+    workbook = load_workbook(BytesIO(response.content))
+    sheet = workbook["Switches"]
+    row = row_of(sheet, "920-9N42F-00RI-7C0")
+    for name, text in (("model", formula), ("description", "@SUM(1,2)"), ("manufacturer", "+NVIDIA")):
+        cell = sheet.cell(row, column(sheet, name))
+        assert (cell.value, cell.data_type) == (text, "s")
+    assert all(cell.data_type != "f" for ws in workbook.worksheets for r in ws.iter_rows() for cell in r)
+
+
+def _bomb(expanded_mb: int) -> BytesIO:
+    """A workbook whose sheet expands to `expanded_mb` MB from a few hundred KB (one repeated row)."""
+    import zipfile
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.title = "Switches"
+    source = workbook_bytes(wb)
+    out = BytesIO()
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"<sheetData></sheetData>",
+                                    b"<sheetData>" + b" " * (expanded_mb * 2**20) + b"</sheetData>")
+                assert len(data) > expanded_mb * 2**20
+            dst.writestr(info.filename, data)
+    out.seek(0)
+    out.name = "bomb.xlsx"
+    return out
+
+
+def test_a_zip_bomb_is_refused_before_parsing(staff_client, seeded):
+    import time
+
+    upload = _bomb(150)
+    assert len(upload.getvalue()) < 1_000_000
+    started = time.perf_counter()
+    response = staff_client.post(reverse("catalog-import"), {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert "expands to 150 MB" in response.json()["errors"][0]["message"]
+    assert time.perf_counter() - started < 5

@@ -204,8 +204,8 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
     assert tables["DSCP_TO_TC_MAP"]["ROCE"]["26"] == "3"
     assert tables["DSCP_TO_TC_MAP"]["ROCE"]["48"] == "6"
     script = archive.read(next(n for n in names if n.endswith(".roce.sh"))).decode()
-    assert 'TRUST="dscp"' in script and 'mlnx_qos -i "$ifname" --trust "$TRUST"' in script
-    assert 'PFC="0,0,0,1,0,0,0,0"' in script and 'mlnx_qos -i "$ifname" --pfc "$PFC"' in script
+    assert 'TRUST=dscp' in script and 'mlnx_qos -i "$ifname" --trust "$TRUST"' in script
+    assert 'PFC=0,0,0,1,0,0,0,0' in script and 'mlnx_qos -i "$ifname" --pfc "$PFC"' in script
     assert archive.getinfo(f"{root}README.txt").file_size > 0
 
 

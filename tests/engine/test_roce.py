@@ -368,7 +368,7 @@ def test_overrides_show_up_in_the_generated_config(three_tier):
 def test_nic_script_sets_trust_pfc_dscp_and_dcqcn_on_every_backend_port(three_tier, default_configs):
     server = three_tier.devices[0]
     script = default_configs[f"server/{server.name}.roce.sh"]
-    for line in ('TRUST="dscp"', 'PFC="0,0,0,1,0,0,0,0"', "ROCE_DSCP=26", "ROCE_PRIO=3", "CNP_DSCP=48",
+    for line in ('TRUST=dscp', 'PFC=0,0,0,1,0,0,0,0', "ROCE_DSCP=26", "ROCE_PRIO=3", "CNP_DSCP=48",
                  "CNP_PRIO=6", "TOS=106", "MTU=9000",
                  'mlnx_qos -i "$ifname" --trust "$TRUST"', 'mlnx_qos -i "$ifname" --pfc "$PFC"',
                  'mlnx_qos -i "$ifname" --dscp2prio "set,${ROCE_DSCP},${ROCE_PRIO}"',
@@ -385,7 +385,7 @@ def test_nic_script_follows_nic_overrides(three_tier):
     s = RoceSettings.from_dict({"overrides": {"nic": {"trust": "pcp", "pfc_priorities": [4]}},
                                 "dcqcn": {"np_enable": False}})
     script = dict(roce_configs(three_tier, s))[f"server/{three_tier.devices[0].name}.roce.sh"]
-    assert 'TRUST="pcp"' in script and 'PFC="0,0,0,0,1,0,0,0"' in script
+    assert 'TRUST=pcp' in script and 'PFC=0,0,0,0,1,0,0,0' in script
     assert "--dscp2prio" not in script
     assert 'echo 0 > "$ecn/roce_np/enable/${ROCE_PRIO}"' in script
 

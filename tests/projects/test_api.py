@@ -361,3 +361,12 @@ def test_owner_username_with_a_nul_is_a_400_on_owner_and_changes_nothing(user, u
     assert list(response.json()) == ["owner"]
     project.refresh_from_db()
     assert project.owner == user
+
+
+@pytest.mark.parametrize("discount", ["٥", "５"])
+def test_project_discount_takes_ascii_digits_only(user, user_client, discount):
+    customer = CustomerFactory(created_by=user)
+    response = user_client.post(reverse("api-project-list"),
+                                {"customer": customer.pk, "name": "P", "discount_pct": discount}, format="json")
+    assert response.status_code == 400 and "discount_pct" in response.json()
+    assert not Project.objects.exists()

@@ -235,3 +235,23 @@ def test_diff_shows_bisection_bandwidth_in_tbps_as_the_design_page_does(version,
     assert page.status_code == 200
     assert 'data-figure="bisection_tbps"' in page.content.decode()
     assert f"{version_2.summary['bisection_gbps'] / 1000:,.1f}" in page.content.decode()
+
+
+def test_diff_workbook_writes_formula_like_names_as_text(version, version_2, project, member_api, tmp_path):
+    from apps.designs.models import Design
+    from apps.projects.models import Customer, Project
+    from tests.designs.test_injection import FORMULAS, assert_user_text_is_text
+
+    Customer.objects.filter(pk=project.customer_id).update(name=FORMULAS["customer"])
+    Project.objects.filter(pk=project.pk).update(name=FORMULAS["project"])
+    Design.objects.filter(pk=version.design_id).update(name=FORMULAS["design"])
+    BomLineRecord.objects.filter(version=version_2).update(description=FORMULAS["sku_description"])
+    response = member_api.get(diff_url(project, version.pk, version_2.pk, "api-project-diff-workbook"))
+    assert response.status_code == 200
+    path = tmp_path / "diff.xlsx"
+    path.write_bytes(response.content)
+    wb = openpyxl.load_workbook(path)
+    summary = list(wb["Diff"].iter_rows(values_only=True))
+    assert summary[0][0] == f"Diff: {FORMULAS['design']} v1 → {FORMULAS['design']} v2"
+    assert ("Project", f"{FORMULAS['customer']} / {FORMULAS['project']}") == summary[1][:2]
+    assert assert_user_text_is_text(path) >= 5

@@ -5,7 +5,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from fabricweb.api import SlugRelatedField
+from fabricweb.api import AsciiNumbersMixin, SlugRelatedField
 
 from ..models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel,
                       Transceiver)
@@ -14,7 +14,7 @@ ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
 PRICE_FIELDS = ["list_price", "currency", "price_is_example", "active", "created", "updated"]
 
 
-class ModelCleanSerializer(serializers.ModelSerializer):
+class ModelCleanSerializer(AsciiNumbersMixin, serializers.ModelSerializer):
     """Runs the model's own clean() so the API refuses exactly what the admin and importers refuse."""
 
     def validate(self, attrs):

@@ -5,6 +5,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.projects.models import Currency
+from fabricweb.api import AsciiNumbersMixin
+from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
 from ..engine_text import wiring_verdict
 from ..job_text import job_error, job_error_fields, job_stage_label
@@ -67,7 +69,7 @@ class RoceField(serializers.JSONField):
     pass
 
 
-class DesignInputsSerializer(serializers.Serializer):
+class DesignInputsSerializer(AsciiNumbersMixin, serializers.Serializer):
     """What a version is generated from. Catalog items by id; omitted inputs take their defaults.
 
     Types are checked here; ranges, catalog rules and feasibility by the service (one set of messages).
@@ -105,8 +107,10 @@ class DesignInputsSerializer(serializers.Serializer):
 
 
 class DesignCreateSerializer(DesignInputsSerializer):
-    name = serializers.CharField(max_length=Design._meta.get_field("name").max_length)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    name = serializers.CharField(max_length=Design._meta.get_field("name").max_length,
+                                 validators=[validate_single_line_name])
+    description = serializers.CharField(required=False, allow_blank=True, default="",
+                                        max_length=DESCRIPTION_MAX_LENGTH)
 
 
 class VersionCreateSerializer(DesignInputsSerializer):

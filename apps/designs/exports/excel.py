@@ -28,7 +28,9 @@ and the Loopbacks and ASN plan sheets hold one line saying they don't apply, not
 
 Every table has a styled, frozen header row, an auto-filter, set column widths and number
 formats (#,##0 counts, #,##0.00 money, 0.0 metres; ASNs and indexes without separators).
-Large sheets are streamed (apps.designs.exports.workbook) from `values_list` tuples.
+Large sheets are streamed (apps.designs.exports.workbook) from `values_list` tuples. A table
+longer than a worksheet (1,048,576 rows: Cabling and IP plan from about 350,000 GPUs) goes on
+numbered sheets, "Cabling 1", "Cabling 2", ..., and the Summary lists each part's rows.
 
 Extension: a writer is ``writer(context: WorkbookContext, sheet: Sheet) -> bool | None``. It
 declares columns (``sheet.columns([Column(...), ...])``), then appends rows (``sheet.append``)
@@ -70,6 +72,7 @@ from .selectors import (
     version_link_count,
     version_link_rows,
 )
+from . import workbook as _workbook
 from .workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
 
 logger = logging.getLogger(__name__)
@@ -299,6 +302,17 @@ def version_workbook_write(
         for title, error in left_out:
             summary_sheet.append([title, Styled(_("could not be written: %(error)s") % {"error": error[:200]},
                                                 "warning")])
+    split = [sheet for sheet in book.sheets if sheet.parts]
+    if split and summary_sheet is not None:
+        summary_sheet.append([])
+        summary_sheet.append([Styled(_("Tables split over several sheets"), "section"), Styled("", "section"),
+                              Styled("", "section")])
+        for sheet in split:
+            total = sheet.parts[-1][2]
+            for part, first, last in sheet.parts:
+                summary_sheet.append([part.title, _("rows %(first)s to %(last)s of %(total)s") % {
+                    "first": f"{first:,}", "last": f"{last:,}", "total": f"{total:,}"}, Styled(
+                    _("a worksheet holds at most %(rows)s rows") % {"rows": f"{_workbook.MAX_SHEET_ROWS:,}"}, "note")])
     written = [0]
     count = len(book.sheets)
 

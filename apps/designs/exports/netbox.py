@@ -15,6 +15,9 @@ Files, in import order (README.txt in the zip says the same to whoever imports t
 
 Rules:
 - Objects refer to each other by name (NetBox's CSV import resolves names), never by id.
+- A text field that starts with =, +, -, @, TAB, CR or NUL (a customer, project, design or
+  catalog name) is written with a leading "'" (OWASP CSV Injection), so a spreadsheet shows it
+  as text instead of running it; names the engine generates never start with one of those.
 - Devices, racks and sites are "planned"; cables too; addresses "reserved" until the fabric is up.
 - Device types carry no interface templates: interfaces.csv creates every logical port with
   the name the design uses (servers eth0..; switches SONiC "Ethernet{first lane}", so a
@@ -44,6 +47,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.engine import names as engine_names
+from apps.engine.safe_text import comment_text, csv_text
 from apps.engine.specio import spec_from_dict
 
 from ..models import DesignVersion, Role
@@ -182,7 +186,7 @@ def _csv_entry(archive: zipfile.ZipFile, name: str, rows: Iterable[Sequence[Any]
         writer = csv.writer(text, lineterminator="\n")
         writer.writerow(HEADERS[name])
         for row in rows:
-            writer.writerow(row)
+            writer.writerow([csv_text(value) for value in row])
             count += 1
     return count
 
@@ -305,10 +309,10 @@ def readme_text(*, version: DesignVersion, site: str, user: Any = None) -> str:
         "NetBox import files for a fabricweb design",
         "==========================================",
         "",
-        f"Customer: {project.customer.name}",
-        f"Project:  {project.name}",
-        f"Design:   {design.name}, version {version.number}",
-        f"Site:     {site}",
+        f"Customer: {comment_text(project.customer.name)}",
+        f"Project:  {comment_text(project.name)}",
+        f"Design:   {comment_text(design.name)}, version {version.number}",
+        f"Site:     {comment_text(site)}",
         f"Links:    {links:,}",
         f"Written:  {timezone.now():%Y-%m-%d %H:%M %Z}" + (f" for {user.get_username()}" if user is not None else ""),
         "",

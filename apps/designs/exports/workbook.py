@@ -13,10 +13,16 @@ Rules:
   totals; Excel and LibreOffice recalculate the whole workbook on load (calcPr fullCalcOnLoad).
 - A sheet's rows are counted when they are declared (the auto-filter range is written by
   openpyxl before the rows exist); a stream that yields another number of rows is an error.
+- A worksheet holds at most MAX_SHEET_ROWS rows (Excel's limit, header included). A stream that
+  would pass it continues on numbered sheets placed right after the first ("Cabling 1",
+  "Cabling 2", ...), each with the same header, frozen pane, widths, formats and auto-filter;
+  the parts share one iterator, written in order. `Sheet.parts` lists them (title, first and
+  last data row of the table) so the Summary can say where each part is.
 """
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import time
 import zipfile
@@ -40,6 +46,8 @@ COMPRESS_LEVEL = 1
 # Distinct values a streamed text column remembers escaped (unique values such as labels stop it filling).
 TEXT_CACHE_SIZE = 20_000
 MAX_TITLE = 31
+# Rows of one worksheet, header included (Excel's and LibreOffice's limit); tests lower it.
+MAX_SHEET_ROWS = 1_048_576
 
 _HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
 _SECTION_FILL = PatternFill("solid", fgColor="DDEBF7")
@@ -155,10 +163,14 @@ class Sheet:
         self.ws = ws
         self.title = title
         self.columns_: list[Column] = []
-        self._parts: list[tuple] = []  # ("rows", [row, ...]) or ("stream", iterable, count)
+        self._parts: list[tuple] = []  # ("rows", [row, ...]) or ("stream", iterable, count, last part)
         self._rows = 0
         self._filter_from: int | None = None
         self._streamed = False
+        self._freeze = True
+        self._auto_filter = True
+        # When a stream is split: [(sheet, first table row, last table row), ...], this sheet first.
+        self.parts: list[tuple[Sheet, int, int]] = []
 
     # Layout -----------------------------------------------------------------
 
@@ -174,6 +186,7 @@ class Sheet:
     def columns(self, columns: Sequence[Column], *, freeze: bool = True, auto_filter: bool = True) -> None:
         """Write the styled header row now; freeze it and filter the table below it."""
         self.columns_ = list(columns)
+        self._freeze, self._auto_filter = freeze, auto_filter
         self.set_widths([c.width for c in columns])
         self.append([Styled(c.title, "header") for c in columns])
         if freeze:
@@ -207,13 +220,40 @@ class Sheet:
         """Declare `count` rows that are produced while the file is written.
 
         Values are typed by column: numeric columns take int/float/Decimal, the others str;
-        None leaves the cell empty. The stream is the sheet's last rows.
+        None leaves the cell empty. The stream is the sheet's last rows. Rows past MAX_SHEET_ROWS
+        continue on numbered sheets after this one (see the module rules).
         """
         if not self.columns_:
             raise RuntimeError(f"sheet {self.title!r}: declare columns before streaming rows")
-        self._parts.append(("stream", rows, count))
-        self._rows += count
-        self._streamed = True
+        room = MAX_SHEET_ROWS - self._rows
+        if count <= room:
+            self._parts.append(("stream", rows, count, True))
+            self._rows += count
+            self._streamed = True
+            return
+        if room < 1 or MAX_SHEET_ROWS < 2:
+            raise RuntimeError(f"sheet {self.title!r}: no room for a streamed table")
+        shared = iter(rows)
+        base = self.title
+        self.rename(_numbered(base, 1, self.book.titles(except_sheet=self)))
+        sizes = [room]
+        left = count - room
+        while left > 0:
+            sizes.append(min(left, MAX_SHEET_ROWS - 1))
+            left -= sizes[-1]
+        sheet, done = self, 0
+        for number, size in enumerate(sizes, start=1):
+            if number > 1:
+                sheet = self.book.add_sheet(_numbered(base, number, self.book.titles()), after=sheet)
+                sheet.columns(self.columns_, freeze=self._freeze, auto_filter=self._auto_filter)
+            sheet._parts.append(("stream", shared, size, number == len(sizes)))
+            sheet._rows += size
+            sheet._streamed = True
+            self.parts.append((sheet, done + 1, done + size))
+            done += size
+
+    def rename(self, title: str) -> None:
+        self.title = self.ws.title = title
 
     def finalize(self) -> None:
         if self._filter_from is not None:
@@ -232,9 +272,12 @@ class Sheet:
                     lines.append(self._row_xml(row, values, styles))
                 yield "".join(lines)
             else:
-                _, rows, count = part
+                _, rows, count, last = part
                 first = row + 1
-                for chunk_rows in _stream_rows(rows, first, self._cell_writers(styles)):
+                # A part of a split stream takes its share of the shared iterator; the last part
+                # takes the rest, so a stream longer than declared is still an error.
+                source = rows if last else itertools.islice(rows, count)
+                for chunk_rows in _stream_rows(source, first, self._cell_writers(styles)):
                     row += chunk_rows[0]
                     yield chunk_rows[1]
                 if row - first + 1 != count:
@@ -352,13 +395,22 @@ class StreamingWorkbook:
             raise RuntimeError("add a sheet first")
         return self._styles
 
-    def add_sheet(self, title: str) -> Sheet:
-        title = safe_sheet_title(title, taken={s.title.lower() for s in self.sheets})
-        ws = self.wb.create_sheet(title)
+    def titles(self, *, except_sheet: Sheet | None = None) -> set[str]:
+        """Sheet titles in use, lower-cased."""
+        return {s.title.lower() for s in self.sheets if s is not except_sheet}
+
+    def add_sheet(self, title: str, *, after: Sheet | None = None) -> Sheet:
+        """A new sheet at the end, or right after `after`."""
+        title = safe_sheet_title(title, taken=self.titles())
+        position = None if after is None else self.sheets.index(after) + 1
+        ws = self.wb.create_sheet(title, None if after is None else self.wb.worksheets.index(after.ws) + 1)
         if self._styles is None:
             self._styles = Styles(ws)
         sheet = Sheet(self, ws, title)
-        self.sheets.append(sheet)
+        if position is None:
+            self.sheets.append(sheet)
+        else:
+            self.sheets.insert(position, sheet)
         return sheet
 
     def remove_sheet(self, sheet: Sheet) -> None:
@@ -417,6 +469,12 @@ def safe_sheet_title(title: str, *, taken: set[str] = frozenset()) -> str:
         candidate = base[:MAX_TITLE - len(suffix)] + suffix
         n += 1
     return candidate
+
+
+def _numbered(base: str, number: int, taken: set[str]) -> str:
+    """"Cabling 2": the part number kept whole when the title must be cut to 31 characters."""
+    suffix = f" {number}"
+    return safe_sheet_title(base[:MAX_TITLE - len(suffix)].rstrip() + suffix, taken=taken)
 
 
 def column_letter(index: int) -> str:

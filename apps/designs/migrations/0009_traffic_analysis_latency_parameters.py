@@ -5,7 +5,7 @@ class Migration(migrations.Migration):
     """The switch and NIC latencies a traffic analysis's latency term was computed with (empty: not given)."""
 
     dependencies = [
-        ("designs", "0006_designversion_exchange_rates"),
+        ("designs", "0008_version_third_party_optics"),
     ]
 
     operations = [

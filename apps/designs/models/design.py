@@ -12,11 +12,14 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from fabricweb.validators import DESCRIPTION_MAX_LENGTH, description_max_length, validate_single_line_name
+
 
 class Design(models.Model):
     project = models.ForeignKey("projects.Project", on_delete=models.CASCADE, related_name="designs")
-    name = models.CharField(_("name"), max_length=120)
-    description = models.TextField(_("description"), blank=True)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_single_line_name])
+    description = models.TextField(_("description"), blank=True, max_length=DESCRIPTION_MAX_LENGTH,
+                                   validators=[description_max_length])
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -31,6 +31,7 @@ from apps.engine.report import alternative_dict, sizing_dict
 from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
 from apps.projects.models import Project
+from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
 from ..analysis.services import version_analysis_compute, version_analysis_save
 from ..engine_text import alternative_label, alternative_notes, alternative_reason
@@ -68,6 +69,10 @@ def _name_clean(*, project: Project, name: Any, exclude_pk: int | None = None) -
         raise ValidationError({"name": [_("Give the design a name.")]})
     if len(name) > NAME_MAX_LENGTH:
         raise ValidationError({"name": [_("At most %(max)s characters.") % {"max": NAME_MAX_LENGTH}]})
+    try:
+        validate_single_line_name(name)
+    except ValidationError as exc:
+        raise ValidationError({"name": exc.messages}) from None
     if Design.objects.filter(project=project, name__iexact=name).exclude(pk=exclude_pk).exists():
         raise ValidationError({"name": [_("This project already has a design named “%(name)s”.") % {"name": name}]})
     return name
@@ -103,6 +108,9 @@ def design_create(
         name = _name_clean(project=project, name=name)
     except ValidationError as exc:
         errors.update(exc.message_dict)
+    description = str(description or "")
+    if len(description) > DESCRIPTION_MAX_LENGTH:
+        errors["description"] = [_("At most %(max)s characters.") % {"max": DESCRIPTION_MAX_LENGTH}]
     try:
         inputs = design_inputs_clean(project=project, data=data)
     except ValidationError as exc:
@@ -113,7 +121,7 @@ def design_create(
     try:
         with transaction.atomic():
             design = Design.objects.create(
-                project=project, name=name, description=str(description or ""), created_by=user
+                project=project, name=name, description=description, created_by=user
             )
             return _version_create(design=design, inputs=inputs, spec=spec, user=user, number=1)
     except IntegrityError:

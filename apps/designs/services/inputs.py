@@ -206,6 +206,8 @@ def _catalog_item(errors: Errors, data: dict, name: str, model: type[models.Mode
         item = value
     else:
         try:
+            if isinstance(value, bool) or (isinstance(value, str) and not value.strip().isascii()):
+                raise ValueError(value)
             pk = int(value)
         except (TypeError, ValueError):
             errors.add(name, _("Give the catalog id (a whole number) of a %(kind)s.")
@@ -231,6 +233,10 @@ def _number(errors: Errors, data: dict, name: str, default: Any, *, kind: type, 
     if isinstance(value, bool):
         errors.add(name, _("Enter a number."))
         return None
+    if isinstance(value, str) and not value.isascii():
+        # Decimal() and int() also read Arabic-Indic and full-width digits; inputs take ASCII digits only.
+        errors.add(name, _("Enter the number with the digits 0-9."))
+        return None
     try:
         exact = Decimal(str(value).strip())
         if not exact.is_finite() or (kind is int and exact != exact.to_integral_value()):
@@ -253,10 +259,8 @@ def _tiers(errors: Errors, data: dict) -> Any:
     value = data.get("tiers", "auto")
     if value in (None, "", "auto"):
         return "auto"
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        number = None
+    text = str(value).strip()
+    number = int(text) if text in ("2", "3") else None  # ASCII digits only: int() also reads "٢"
     if number not in (2, 3):
         errors.add("tiers", _('Choose "auto", 2 or 3 tiers.'))
         return None
@@ -264,7 +268,8 @@ def _tiers(errors: Errors, data: dict) -> Any:
 
 
 def _layout(errors: Errors, data: dict) -> dict:
-    value = data.get("layout") or {}
+    value = data.get("layout")
+    value = {} if value is None else value
     if not isinstance(value, dict):
         errors.add("layout", _("Give the rack layout as an object, e.g. {\"servers_per_rack\": 4}."))
         return {}
@@ -294,7 +299,8 @@ def _layout(errors: Errors, data: dict) -> dict:
 
 
 def _pools(errors: Errors, data: dict) -> dict:
-    value = data.get("pools") or {}
+    value = data.get("pools")
+    value = {} if value is None else value
     if not isinstance(value, dict):
         errors.add("pools", _("Give the address pools as an object, e.g. {\"host\": \"10.0.0.0/12\"}."))
         return {}

@@ -22,6 +22,8 @@ Switches get a SONiC config_db.json fragment (merge it into the running configur
 Servers get a bash script that sets each backend NIC port (netdev eth<i>, RDMA device mlx5_<i>,
 see engine.names) with mlnx_qos (trust, PFC, DSCP->priority), cma_roce_mode/cma_roce_tos, the
 DCQCN knobs in sysfs, and, with --firmware, the persistent CNP settings through mlxconfig.
+Every value a script line takes from the design (names, settings) is one shell-quoted word and
+every comment goes through safe_text.comment_text, so no user text can become a command.
 
 `roce_configs` is a generator: it holds one device's text at a time, so the largest designs
 stream straight into a zip file.
@@ -36,6 +38,7 @@ import numpy as np
 
 from ..model import Plan
 from ..names import port_name_table
+from ..safe_text import comment_text, shell_quote
 from .headroom import PortHeadroom, link_classes, port_headroom
 from .settings import ClassSettings, Dcqcn, RoceSettings
 
@@ -310,21 +313,23 @@ class _Context:
         rp_knobs = [f.name for f in fields(Dcqcn) if f.name not in ("rp_enable", "np_enable", "min_time_between_cnps")]
         lines = [
             "#!/usr/bin/env bash",
-            f"# RoCE lossless settings for {d.name} (fabricweb design {self.plan.spec.name or 'unnamed'}).",
+            f"# RoCE lossless settings for {comment_text(d.name)} "
+            f"(fabricweb design {comment_text(self.plan.spec.name) or 'unnamed'}).",
             "# Run as root after every boot: mlnx_qos, cma_roce_* and sysfs settings do not persist.",
             "# Run once with --firmware to also store the CNP settings in NIC firmware (after a reboot).",
             "# Needs the NVIDIA OFED tools: mlnx_qos, cma_roce_mode, cma_roce_tos, mlxconfig.",
             "set -euo pipefail",
             "",
-            f'TRUST="{nic.trust}"',
-            f'PFC="{pfc}"  # PFC on priorities 0..7',
-            f"ROCE_DSCP={s.roce_dscp}",
-            f"ROCE_PRIO={nic.roce_priority}",
-            f"CNP_DSCP={s.cnp_dscp}",
-            f"CNP_PRIO={nic.cnp_priority}",
-            f"TOS={tos}  # RoCE DSCP {s.roce_dscp} << 2 | ECT(0)",
-            f"MTU={nic.mtu}",
-            f"CABLE_M={lc.cable_m if lc else 3}  # longest server-leaf cable (m), sizes the NIC's PFC headroom",
+            f"TRUST={shell_quote(nic.trust)}",
+            f"PFC={shell_quote(pfc)}  # PFC on priorities 0..7",
+            f"ROCE_DSCP={shell_quote(s.roce_dscp)}",
+            f"ROCE_PRIO={shell_quote(nic.roce_priority)}",
+            f"CNP_DSCP={shell_quote(s.cnp_dscp)}",
+            f"CNP_PRIO={shell_quote(nic.cnp_priority)}",
+            f"TOS={shell_quote(tos)}  # RoCE DSCP {comment_text(s.roce_dscp)} << 2 | ECT(0)",
+            f"MTU={shell_quote(nic.mtu)}",
+            f"CABLE_M={shell_quote(lc.cable_m if lc else 3)}"
+            "  # longest server-leaf cable (m), sizes the NIC's PFC headroom",
             "",
             "roce_port() {",
             '  local ifname="$1" dev="$2"',
@@ -344,22 +349,22 @@ class _Context:
             '  cma_roce_tos -d "$dev" -t "$TOS"',
             '  echo "$TOS" > "/sys/class/infiniband/${dev}/tc/1/traffic_class"',
             "  # DCQCN: notification point (receiver sends CNPs) and reaction point (sender slows down)",
-            f'  echo {np_} > "$ecn/roce_np/enable/${{ROCE_PRIO}}"',
-            f'  echo {rp} > "$ecn/roce_rp/enable/${{ROCE_PRIO}}"',
+            f'  echo {shell_quote(np_)} > "$ecn/roce_np/enable/${{ROCE_PRIO}}"',
+            f'  echo {shell_quote(rp)} > "$ecn/roce_rp/enable/${{ROCE_PRIO}}"',
             '  echo "$CNP_DSCP" > "$ecn/roce_np/cnp_dscp"',
             '  echo "$CNP_PRIO" > "$ecn/roce_np/cnp_802p_prio"',
-            f'  echo {dc.min_time_between_cnps} > "$ecn/roce_np/min_time_between_cnps"',
+            f'  echo {shell_quote(dc.min_time_between_cnps)} > "$ecn/roce_np/min_time_between_cnps"',
         ]
         for knob in rp_knobs:
             value = getattr(dc, knob)
             value = int(value) if isinstance(value, bool) else value
-            lines.append(f'  echo {value} > "$ecn/roce_rp/{knob}"')
+            lines.append(f'  echo {shell_quote(value)} > "$ecn/roce_rp/{knob}"')
         lines += [
             "}",
             "",
             "firmware() {",
             '  local dev="$1"',
-            f'  mlxconfig -y -d "$dev" set ROCE_CC_PRIO_MASK_P1={1 << nic.roce_priority if ecn_on else 0} '
+            f'  mlxconfig -y -d "$dev" set ROCE_CC_PRIO_MASK_P1={shell_quote(1 << nic.roce_priority if ecn_on else 0)} '
             f'CNP_DSCP_P1="$CNP_DSCP" CNP_802P_PRIO_P1="$CNP_PRIO"',
             "}",
             "",
@@ -375,11 +380,12 @@ class _Context:
             subnet = int(self.plan.links.subnet[link])
             ip = f"{subnet + 1 >> 24 & 255}.{subnet + 1 >> 16 & 255}.{subnet + 1 >> 8 & 255}.{subnet + 1 & 255}/31"
             rail = int(self.plan.links.rail[link])
-            lines.append(f"roce_port {ifname} {rdma}   # rail {rail} -> {peer_dev}:{peer_port}, {ip}")
+            lines.append(f"roce_port {shell_quote(ifname)} {shell_quote(rdma)}   "
+                         f"# rail {rail} -> {comment_text(peer_dev)}:{comment_text(peer_port)}, {ip}")
         lines += [
             "",
             'if [[ "${1:-}" == "--firmware" ]]; then',
-            *(f"  firmware {dev}" for dev in devs),
+            *(f"  firmware {shell_quote(dev)}" for dev in devs),
             "fi",
         ]
         return "\n".join(lines) + "\n"

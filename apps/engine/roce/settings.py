@@ -237,6 +237,10 @@ class RoceSettings:
         return _Parser().parse(data)
 
 
+def _ascii(value: Any) -> bool:
+    return not isinstance(value, str) or value.isascii()
+
+
 def _plain(obj) -> dict[str, Any]:
     return {f.name: getattr(obj, f.name) for f in fields(obj)}
 
@@ -252,7 +256,8 @@ class _Parser:
 
     # primitive checks: each returns the value or None (after recording an error)
     def integer(self, path: str, value: Any, lo: int, hi: int) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        # ASCII digits only: float() also reads Arabic-Indic and full-width digits.
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not _ascii(value):
             self.error(path, "Enter a whole number.")
             return None
         try:
@@ -270,7 +275,7 @@ class _Parser:
         return number
 
     def decimal(self, path: str, value: Any, lo: float, hi: float) -> float | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not _ascii(value):
             self.error(path, "Enter a number.")
             return None
         try:

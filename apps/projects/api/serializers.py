@@ -3,7 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from fabricweb.api import SlugRelatedField
+from fabricweb.api import AsciiNumbersMixin, SlugRelatedField
+from fabricweb.validators import validate_single_line_name
 
 from ..models import Customer, Project, ProjectMembership
 from ..selectors import customer_list_for_user, customer_user_can_manage, project_user_can_manage
@@ -32,7 +33,7 @@ class CustomerSerializer(serializers.ModelSerializer):
         return customer_user_can_manage(user=self.context["request"].user, customer=customer)
 
 
-class ProjectSerializer(serializers.ModelSerializer):
+class ProjectSerializer(AsciiNumbersMixin, serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="api-project-detail")
     customer = serializers.PrimaryKeyRelatedField(
         queryset=Customer.objects.none(),
@@ -43,6 +44,7 @@ class ProjectSerializer(serializers.ModelSerializer):
         write_only=True,
         required=False,
         max_length=200,
+        validators=[validate_single_line_name],
         help_text=_("Customer by name: the existing one with this name, or a new customer."),
     )
     customer_name = serializers.CharField(source="customer.name", read_only=True)

@@ -21,6 +21,11 @@ def exception_handler(exc, context):
     if isinstance(exc, RequestDataTooBig):
         return Response({"detail": _("The request body is too large; upload large inputs as files.")},
                         status=status.HTTP_400_BAD_REQUEST)
+    from apps.designs.services.queue import QueueUnavailable  # here: this module loads with DRF's settings
+
+    if isinstance(exc, QueueUnavailable):
+        # Raised before anything was written (apps.designs.services.queue): the client may retry as is.
+        return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "60"})
     if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
         return Response({"detail": _("The request has too many fields.")}, status=status.HTTP_400_BAD_REQUEST)
     # Imported here: rest_framework.views reads DEFAULT_PARSER_CLASSES, which names this module's JSONParser,

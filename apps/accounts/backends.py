@@ -17,6 +17,4 @@ class LoginLockoutBackend:
         if login_locked_seconds(username=username or "", address=client_address(request)):
             raise PermissionDenied
         return None
-
-    def get_user(self, user_id: Any) -> None:
-        return None
+    # No get_user(): it never signs anyone in, so sessions (and the test client's force_login) use the next one.

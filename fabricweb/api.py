@@ -84,7 +84,8 @@ def validation_error(field: str, message: str) -> exceptions.ValidationError:
 ERROR_SCHEMAS = {
     "ErrorDetail": {
         "type": "object",
-        "description": "Not authenticated, not allowed, not found, or a body that could not be parsed.",
+        "description": "Not authenticated, not allowed, not found, a body that could not be parsed, or the "
+                       "job queue unreachable (503).",
         "properties": {"detail": {"type": "string"}},
         "required": ["detail"],
     },
@@ -107,7 +108,7 @@ def document_error_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: document the error answers every endpoint can give.
 
     400 where a body or query parameters are taken (field errors, or `detail` for an unparsable
-    body) and on deletes (refusals), 403 where a login is needed, 404 where the path names an
+    body) and on deletes (refusals), 401 and 403 where a login is needed, 404 where the path names an
     object. A 400 already documented with its own shape (imports: `errors` by sheet and row) also
     admits field errors.
     """
@@ -133,7 +134,8 @@ def document_error_responses(result, generator, request, public):
                             media["schema"] = {"anyOf": [schema, field_errors]}
             security = operation.get("security", [])
             if security and {} not in security:  # {} would mean "no login needed"
-                responses.setdefault("403", _error("Not authenticated, or not allowed.", "ErrorDetail"))
+                responses.setdefault("401", _error("Not authenticated (header WWW-Authenticate: Token).", "ErrorDetail"))
+                responses.setdefault("403", _error("Not allowed.", "ErrorDetail"))
             if any(p.get("in") == "path" for p in parameters):
                 responses.setdefault("404", _error("No such object, or not visible to you.", "ErrorDetail"))
     return result

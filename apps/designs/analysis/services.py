@@ -24,7 +24,6 @@ from typing import Any, Callable
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 

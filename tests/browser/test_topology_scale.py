@@ -19,7 +19,7 @@ def test_first_view_of_65536_gpus_draws_in_under_two_seconds(page, login, engine
     login(engineer)
 
     page.goto(f"/designs/projects/{engineer_project.pk}/versions/{version.pk}/topology/")
-    page.wait_for_function("window.fabricwebTopology && window.fabricwebTopology.ready === true", timeout=30_000)
+    page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true", timeout=30_000)
     first = page.evaluate("""() => {
         const t = window.fabricwebTopology;
         const api = performance.getEntriesByType('resource').find(e => e.name.includes('/topology/?'));

@@ -5,6 +5,8 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
-RUN python manage.py compilemessages --ignore=.venv && DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput
+# A throwaway key for these build steps only; the running container needs DJANGO_SECRET_KEY.
+RUN DJANGO_SECRET_KEY=build-only python manage.py compilemessages --ignore=.venv \
+    && DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
 EXPOSE 8000
 CMD ["gunicorn", "fabricweb.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "300"]

@@ -21,6 +21,11 @@ def exception_handler(exc, context):
     if isinstance(exc, RequestDataTooBig):
         return Response({"detail": _("The request body is too large; upload large inputs as files.")},
                         status=status.HTTP_400_BAD_REQUEST)
+    from apps.designs.services.queue import QueueUnavailable  # here: this module loads with DRF's settings
+
+    if isinstance(exc, QueueUnavailable):
+        # Raised before anything was written (apps.designs.services.queue): the client may retry as is.
+        return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "60"})
     if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
         return Response({"detail": _("The request has too many fields.")}, status=status.HTTP_400_BAD_REQUEST)
     # Imported here: rest_framework.views reads DEFAULT_PARSER_CLASSES, which names this module's JSONParser,
@@ -79,7 +84,8 @@ def validation_error(field: str, message: str) -> exceptions.ValidationError:
 ERROR_SCHEMAS = {
     "ErrorDetail": {
         "type": "object",
-        "description": "Not authenticated, not allowed, not found, or a body that could not be parsed.",
+        "description": "Not authenticated, not allowed, not found, a body that could not be parsed, or the "
+                       "job queue unreachable (503).",
         "properties": {"detail": {"type": "string"}},
         "required": ["detail"],
     },
@@ -102,7 +108,7 @@ def document_error_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: document the error answers every endpoint can give.
 
     400 where a body or query parameters are taken (field errors, or `detail` for an unparsable
-    body) and on deletes (refusals), 403 where a login is needed, 404 where the path names an
+    body) and on deletes (refusals), 401 and 403 where a login is needed, 404 where the path names an
     object. A 400 already documented with its own shape (imports: `errors` by sheet and row) also
     admits field errors.
     """
@@ -128,7 +134,8 @@ def document_error_responses(result, generator, request, public):
                             media["schema"] = {"anyOf": [schema, field_errors]}
             security = operation.get("security", [])
             if security and {} not in security:  # {} would mean "no login needed"
-                responses.setdefault("403", _error("Not authenticated, or not allowed.", "ErrorDetail"))
+                responses.setdefault("401", _error("Not authenticated (header WWW-Authenticate: Token).", "ErrorDetail"))
+                responses.setdefault("403", _error("Not allowed.", "ErrorDetail"))
             if any(p.get("in") == "path" for p in parameters):
                 responses.setdefault("404", _error("No such object, or not visible to you.", "ErrorDetail"))
     return result

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install everything, migrate, load the seed catalog and a demo project, start web and worker.
+# Install everything, migrate, load the seed catalog and a demo project, start web, worker and beat.
 # Usage: scripts/setup.sh        (then open http://127.0.0.1:8000/, user demo / demo-password)
+# A local demo: DEBUG on and the demo users (published passwords), i.e. FABRICWEB_DEMO=true.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -15,12 +16,16 @@ export DJANGO_DEBUG="${DJANGO_DEBUG:-true}"
 command -v msgfmt >/dev/null 2>&1 && $PY manage.py compilemessages --ignore=.venv >/dev/null
 $PY manage.py migrate --noinput
 $PY manage.py load_seed_catalog
-$PY manage.py load_demo
+FABRICWEB_DEMO=true $PY manage.py load_demo
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true' EXIT INT TERM
 if [ -n "${CELERY_BROKER_URL:-}" ]; then
   echo "Worker: celery over $CELERY_BROKER_URL"
-  .venv/bin/celery -A fabricweb worker --loglevel=INFO --concurrency=2 -Q fabricweb &
+  .venv/bin/celery -A fabricweb worker --loglevel=INFO --concurrency=2 -Q "${CELERY_TASK_DEFAULT_QUEUE:-fabricweb}" &
+  PIDS+=($!)
+  # Beat runs the sweeps that re-send jobs a dead broker or worker left behind (settings.CELERY_BEAT_SCHEDULE).
+  mkdir -p var
+  .venv/bin/celery -A fabricweb beat --loglevel=INFO --schedule var/celerybeat-schedule &
   PIDS+=($!)
 else
   echo "No Redis found: design jobs run inside the web process."

@@ -10,6 +10,14 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_sign_in_lock_on_localhost():
+    """Failed sign-ins in other tests (all from 127.0.0.1) must not add up to a lock; lock tests use other addresses."""
+    from apps.accounts.lockout import login_reset
+
+    login_reset(address="127.0.0.1")
+
+
 @pytest.fixture
 def user(db):
     return UserFactory()

@@ -3,8 +3,8 @@
 Rules:
 - A design, version or job is visible when its project is (apps.projects.selectors); anything
   else is Http404, so ids of other projects' designs do not leak.
-- Reading a job first declares stale jobs lost (services.job.job_mark_stale), so a poller never
-  waits forever on a job whose worker died.
+- Reading never writes: jobs a dead worker or broker left are repaired by the periodic sweep
+  (services.job.jobs_sweep, run by celery beat), not by whoever happens to poll.
 - A version's device, port and link rows are read by primary-key range (ids are composed from
   the version id, see models.records), which the primary key index answers directly.
 """
@@ -21,7 +21,6 @@ from apps.projects.models import Project
 from apps.projects.selectors import project_list_for_user
 
 from .models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord, record_id_range
-from .services.job import job_mark_stale
 
 _CENTS = Decimal("0.01")
 
@@ -85,13 +84,11 @@ def version_get_for_user(*, user: Any, pk: Any) -> DesignVersion:
 
 
 def job_list_for_project(*, project: Project) -> QuerySet[Job]:
-    job_mark_stale()
     return Job.objects.filter(project=project).select_related("version__design")
 
 
 def job_get_for_user(*, user: Any, pk: Any) -> Job:
-    """The job if its project is visible; stale running jobs are declared lost first."""
-    job_mark_stale()
+    """The job if its project is visible."""
     jobs = Job.objects.filter(project__in=_visible_projects(user)).select_related("version__design", "project")
     return _get(jobs, pk, _("No such job."))
 

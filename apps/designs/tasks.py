@@ -5,10 +5,13 @@ Delivery rules (settings: acks late, reject on worker lost, prefetch 1, time lim
   the message to be delivered again. A redelivered job finds its row "running": it is marked
   "retrying" (visible to pollers) and restarted from scratch, since nothing of the first
   run was saved. After MAX_ATTEMPTS starts it is failed instead.
-- If no worker ever picks the message up again, `job_mark_stale` (run by the poll endpoint and
-  by `designs_job_mark_stale_task`, which a beat schedule may call) declares the job lost.
+- While it runs, a thread refreshes the job's heartbeat (services.job.job_heartbeat). If the
+  whole worker dies, Redis would hold the unacknowledged message for the visibility timeout
+  (the hard time limit plus a margin); before that, `designs_jobs_sweep_task` (celery beat, every
+  FABRICWEB_SWEEP_SECONDS) finds the job without a heartbeat and sends it again under a new task
+  id, so the old message, when Redis redelivers it, is recognised as stale and does nothing.
 - The soft time limit fails the job with a message naming the limit; the hard limit kills the
-  worker process and leaves the job to the two rules above.
+  worker process and leaves the job to the rules above.
 """
 from __future__ import annotations
 
@@ -22,7 +25,8 @@ from django.utils.translation import gettext as _
 
 from .models import Job
 from .services.design import design_version_generate
-from .services.job import MAX_ATTEMPTS, job_mark_failed, job_mark_retrying, job_mark_stale
+from .services.job import (MAX_ATTEMPTS, job_heartbeat, job_mark_failed, job_mark_retrying, job_message_is_current,
+                           job_task_register, jobs_sweep)
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +47,9 @@ def design_generate_task(self, job_id: int) -> dict:
     if job is None:
         logger.warning("generate job %s no longer exists", job_id)
         return {"job": job_id, "status": "missing"}
+    if not job_message_is_current(job=job, task_id=self.request.id):
+        logger.info("generate job %s: message %s superseded by %s", job_id, self.request.id, job.celery_task_id)
+        return {"job": job_id, "status": "superseded"}
     if job.status == Job.Status.RUNNING:
         # Delivered again after the worker running it died: nothing was saved, start over.
         if job.attempts >= MAX_ATTEMPTS:
@@ -53,7 +60,11 @@ def design_generate_task(self, job_id: int) -> dict:
             return {"job": job_id, "status": Job.Status.FAILED}
         job_mark_retrying(job=job, reason=_("The worker running this job was lost; starting again."))
     try:
-        job = design_version_generate(job_id=job.pk, celery_task_id=self.request.id or "")
+        if self.request.is_eager:
+            job = design_version_generate(job_id=job.pk, celery_task_id=self.request.id or "")
+        else:
+            with job_heartbeat(job_id=job.pk):
+                job = design_version_generate(job_id=job.pk, celery_task_id=self.request.id or "")
     except SoftTimeLimitExceeded:
         job_mark_failed(
             job_id=job_id,
@@ -78,7 +89,10 @@ def design_generate_task(self, job_id: int) -> dict:
     return {"job": job.pk, "status": job.status}
 
 
+job_task_register(kind=Job.Kind.GENERATE, task=design_generate_task)
+
+
 @shared_task
-def designs_job_mark_stale_task() -> int:
-    """Declare lost the jobs whose worker stopped reporting (schedule it with celery beat)."""
-    return job_mark_stale()
+def designs_jobs_sweep_task() -> dict[str, int]:
+    """Send again or fail the jobs a dead broker or worker left (celery beat runs it, see settings)."""
+    return jobs_sweep()

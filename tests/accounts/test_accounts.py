@@ -24,8 +24,10 @@ def test_login_with_wrong_password_shows_error_and_stays_anonymous(client):
     assert response.context["form"].errors
 
 
-def test_anonymous_api_request_is_refused(api_client):
-    assert api_client.get(reverse("api-me")).status_code in (401, 403)
+def test_anonymous_api_request_is_refused_with_401_and_www_authenticate(api_client):
+    response = api_client.get(reverse("api-me"))
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
 
 
 def test_drf_create_token_command_gives_a_working_token(api_client):

@@ -142,11 +142,11 @@ def background_worker(monkeypatch):
 
     threads = []
 
-    def delay(job_id, start_after_s=1.5):
+    def apply_async(args, task_id=None, start_after_s=1.5, **options):
         def run():
             time.sleep(start_after_s)
             try:
-                design_generate_task.apply(args=[job_id])
+                design_generate_task.apply(args=args, task_id=task_id)
             finally:
                 connection.close()
 
@@ -154,7 +154,7 @@ def background_worker(monkeypatch):
         thread.start()
         threads.append(thread)
 
-    monkeypatch.setattr(design_generate_task, "delay", delay)
+    monkeypatch.setattr(design_generate_task, "apply_async", apply_async)
     yield threads
     for thread in threads:
         thread.join(120)

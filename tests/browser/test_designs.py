@@ -17,7 +17,7 @@ SN5600 = "920-9N42F-00RI-7C0"
 
 
 def topology_ready(page) -> None:
-    page.wait_for_function("window.fabricwebTopology && window.fabricwebTopology.ready === true")
+    page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true")
 
 
 def count_nodes(page, selector: str) -> int:
@@ -120,7 +120,7 @@ def test_engineer_designs_from_the_form_watches_the_job_and_reviews_the_design(
     used = LinkRecord.objects.filter(version=version).filter(a_device=leaf).count() + \
         LinkRecord.objects.filter(version=version, b_device=leaf).count()
     click_element(page, f"dev:{leaf.pk}")
-    page.wait_for_function(f"window.fabricwebTopology.cy.nodes(\"[kind = 'port']\").length === {used}")
+    page.wait_for_function(f"() => window.fabricwebTopology.cy.nodes(\"[kind = 'port']\").length === {used}")
     assert page.evaluate(f"window.fabricwebTopology.cy.getElementById('dev:{leaf.pk}').children().length") == used
     expect(page.locator("#details-body h3")).to_have_text(leaf.name)
 
@@ -137,7 +137,7 @@ def test_engineer_designs_from_the_form_watches_the_job_and_reviews_the_design(
 
     # Open the scale unit's servers: 32 new nodes are drawn inside it.
     click_element(page, "srv:su0")
-    page.wait_for_function("window.fabricwebTopology.cy.nodes(\"[kind = 'dev'][role = 'server']\").length === 32")
+    page.wait_for_function("() => window.fabricwebTopology.cy.nodes(\"[kind = 'dev'][role = 'server']\").length === 32")
     drawn = page.evaluate("""() => {
         const cy = window.fabricwebTopology.cy;
         const servers = cy.nodes("[kind = 'dev'][role = 'server']");
@@ -152,7 +152,7 @@ def test_engineer_designs_from_the_form_watches_the_job_and_reviews_the_design(
         == "srv-0031"
     # Collapsing the scale unit folds its servers back into one node; the open leaf stays open.
     page.click("#details-collapse")
-    page.wait_for_function("window.fabricwebTopology.cy.nodes(\"[kind = 'dev'][role = 'server']\").length === 0")
+    page.wait_for_function("() => window.fabricwebTopology.cy.nodes(\"[kind = 'dev'][role = 'server']\").length === 0")
     assert page.evaluate(f"window.fabricwebTopology.cy.getElementById('link:{link.pk}').source().id()") == "srv:su0"
     assert count_nodes(page, "[kind = 'port']") == used
 

@@ -21,7 +21,7 @@ def test_first_view_of_65536_gpus_is_the_pod_level_with_few_elements(page, login
     login(engineer)
 
     page.goto(f"/designs/projects/{engineer_project.pk}/versions/{version.pk}/topology/")
-    page.wait_for_function("window.fabricwebTopology && window.fabricwebTopology.ready === true", timeout=30_000)
+    page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true", timeout=30_000)
     first = page.evaluate("""() => {
         const t = window.fabricwebTopology;
         const api = performance.getEntriesByType('resource').find(e => e.name.includes('/topology/?'));

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def cost_chart(page) -> dict:
-    page.wait_for_function("window.fabricwebCostChart && window.fabricwebCostChart.scales.x")
+    page.wait_for_function("() => window.fabricwebCostChart && window.fabricwebCostChart.scales.x")
     return page.evaluate(
         """() => {
             const chart = window.fabricwebCostChart;
@@ -84,7 +84,7 @@ def test_chinese_topology_labels_fit_inside_their_nodes(page, login, engineer, e
     profile_set_language(user=engineer, language="zh-hans")
     login(engineer)
     page.goto(f"/designs/projects/{engineer_project.pk}/versions/{version.pk}/topology/")
-    page.wait_for_function("window.fabricwebTopology && window.fabricwebTopology.ready === true")
+    page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true")
     # cytoscape's own measure of each label against its node: at least the margin English labels get
     cramped = page.evaluate(
         """() => {

@@ -173,7 +173,7 @@ def test_a_redelivered_export_task_writes_the_file_again(version, member, settin
         job = export_services.version_export_create(version=version, user=member, kind="netbox")
     Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, attempts=1)  # its worker died mid-export
 
-    result = version_export_task.apply(args=[job.pk]).get()
+    result = version_export_task.apply(args=[job.pk], task_id=Job.objects.get(pk=job.pk).celery_task_id).get()
 
     assert result["status"] == "succeeded"
     job.refresh_from_db()

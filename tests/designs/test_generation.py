@@ -1,6 +1,7 @@
 """Generation jobs: progress, failures that leave nothing behind, lost workers, immutability."""
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from apps.designs import persistence
 from apps.designs.models import BomLineRecord, DesignVersion, DeviceRecord, Job, LinkRecord, PortRecord
 from apps.designs.services import design as design_services
 from apps.designs.services.design import design_create, version_spec
-from apps.designs.services.job import JobProgress, job_mark_stale
+from apps.designs.services.job import MAX_ATTEMPTS, MAX_SENDS, JobProgress, job_heartbeat, jobs_sweep
 from apps.designs.tasks import SOFT_TIME_LIMIT, design_generate_task
 from apps.engine import plan as engine_plan
 from apps.engine.spec import InfeasibleSpec
@@ -32,6 +33,11 @@ def queued_job(project, member, seed, django_capture_on_commit_callbacks):
     return job
 
 
+def deliver(job: Job):
+    """Run the task as the broker would deliver the job's message (under the task id the job recorded)."""
+    return design_generate_task.apply(args=[job.pk], task_id=Job.objects.get(pk=job.pk).celery_task_id)
+
+
 def rows_of(version) -> int:
     return sum(
         model.objects.filter(version=version).count()
@@ -42,7 +48,7 @@ def rows_of(version) -> int:
 def test_generation_marks_job_succeeded_and_version_ready(queued_job):
     assert queued_job.status == Job.Status.QUEUED
     assert queued_job.version.status == DesignVersion.Status.QUEUED
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     job = Job.objects.get(pk=queued_job.pk)
     assert (job.status, job.percent, job.attempts) == (Job.Status.SUCCEEDED, 100, 1)
     assert job.started_at and job.finished_at and job.finished_at >= job.started_at
@@ -62,7 +68,7 @@ def test_a_failed_save_leaves_no_rows_and_says_why(queued_job, monkeypatch, memb
         real_write(table)
 
     monkeypatch.setattr(persistence, "table_write", fail_on_ports)
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
 
     job = member_client.get(reverse("api-job-detail", kwargs={"pk": queued_job.pk})).json()
     assert job["status"] == "failed"
@@ -79,7 +85,7 @@ def test_engine_refusal_fails_the_job_with_the_message_on_the_input(queued_job, 
         raise InfeasibleSpec({"leaf.ports": ["64 ports cannot reach 70 leaves per plane"]})
 
     monkeypatch.setattr(engine_plan, "plan", refuse)
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
 
     job = member_client.get(reverse("api-job-detail", kwargs={"pk": queued_job.pk})).json()
     assert job["status"] == "failed"
@@ -93,7 +99,7 @@ def test_soft_time_limit_fails_the_job_naming_the_limit(queued_job, monkeypatch)
         raise SoftTimeLimitExceeded()
 
     monkeypatch.setattr(engine_plan, "plan", too_slow)
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     job = Job.objects.get(pk=queued_job.pk)
     assert job.status == Job.Status.FAILED
     assert f"longer than {SOFT_TIME_LIMIT} s" in job.error
@@ -113,7 +119,7 @@ def test_progress_is_written_to_the_job_while_planning(queued_job, monkeypatch):
         return real_plan(spec, progress=report)
 
     monkeypatch.setattr(engine_plan, "plan", watched)
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     assert seen, "the engine reported no progress"
     assert all(status == Job.Status.RUNNING for status, _, _ in seen)
     stages = [stage for _, stage, _ in seen]
@@ -134,10 +140,66 @@ def test_progress_writes_are_throttled_within_a_stage(queued_job):
     assert job.heartbeat_at is not None
 
 
-def test_a_running_job_without_heartbeat_becomes_lost(queued_job, member_client, settings):
-    stale = timezone.now() - timedelta(seconds=settings.FABRICWEB_JOB_STALE_SECONDS + 5)
-    Job.objects.filter(pk=queued_job.pk).update(status=Job.Status.RUNNING, started_at=stale, heartbeat_at=stale)
+def _stale(seconds_over: int = 5):
+    from django.conf import settings
+
+    return timezone.now() - timedelta(seconds=settings.FABRICWEB_JOB_STALE_SECONDS + seconds_over)
+
+
+def test_polling_a_running_job_without_heartbeat_changes_nothing(queued_job, member_client):
+    """The periodic sweep repairs jobs, not whoever polls."""
+    Job.objects.filter(pk=queued_job.pk).update(status=Job.Status.RUNNING, started_at=_stale(), heartbeat_at=_stale())
+    job = member_client.get(reverse("api-job-detail", kwargs={"pk": queued_job.pk})).json()
+    assert job["status"] == "running"
+
+
+def test_the_sweep_sends_again_a_running_job_whose_heartbeat_stopped_and_it_finishes(queued_job):
+    old_task_id = Job.objects.get(pk=queued_job.pk).celery_task_id
+    Job.objects.filter(pk=queued_job.pk).update(
+        status=Job.Status.RUNNING, attempts=1, started_at=_stale(), heartbeat_at=_stale(), stage="saving", percent=90
+    )
     DesignVersion.objects.filter(pk=queued_job.version_id).update(status=DesignVersion.Status.GENERATING)
+
+    assert jobs_sweep()["requeued"] == 1  # in-process mode: the new message runs at once
+
+    job = Job.objects.get(pk=queued_job.pk)
+    assert (job.status, job.attempts) == (Job.Status.SUCCEEDED, 2)
+    assert job.celery_task_id != old_task_id
+    assert DesignVersion.objects.get(pk=queued_job.version_id).status == DesignVersion.Status.READY
+    assert DeviceRecord.objects.filter(version=job.version).count() > 0
+
+
+def test_the_dead_workers_message_redelivered_after_the_resend_does_nothing(queued_job, monkeypatch):
+    sent = []
+    monkeypatch.setattr(design_generate_task, "apply_async", lambda args, task_id, **kw: sent.append(task_id))
+    old_task_id = Job.objects.get(pk=queued_job.pk).celery_task_id
+    Job.objects.filter(pk=queued_job.pk).update(
+        status=Job.Status.RUNNING, attempts=1, started_at=_stale(), heartbeat_at=_stale()
+    )
+    jobs_sweep()
+    job = Job.objects.get(pk=queued_job.pk)
+    assert job.status == Job.Status.RETRYING
+    assert "stopped reporting" in job.error
+    assert sent == [job.celery_task_id]
+    monkeypatch.undo()
+
+    # Redis gives the dead worker's message back after the visibility timeout: it is stale.
+    result = design_generate_task.apply(args=[queued_job.pk], task_id=old_task_id).get()
+    assert result["status"] == "superseded"
+    assert Job.objects.get(pk=queued_job.pk).status == Job.Status.RETRYING
+    assert rows_of(queued_job.version) == 0
+
+    deliver(queued_job)
+    assert Job.objects.get(pk=queued_job.pk).status == Job.Status.SUCCEEDED
+
+
+def test_a_running_job_whose_worker_died_too_often_is_declared_lost(queued_job, member_client):
+    Job.objects.filter(pk=queued_job.pk).update(
+        status=Job.Status.RUNNING, attempts=MAX_ATTEMPTS, started_at=_stale(), heartbeat_at=_stale()
+    )
+    DesignVersion.objects.filter(pk=queued_job.version_id).update(status=DesignVersion.Status.GENERATING)
+
+    assert jobs_sweep()["lost"] == 1
 
     job = member_client.get(reverse("api-job-detail", kwargs={"pk": queued_job.pk})).json()
     assert job["status"] == "lost"
@@ -150,16 +212,50 @@ def test_a_running_job_with_a_fresh_heartbeat_is_left_running(queued_job):
     Job.objects.filter(pk=queued_job.pk).update(
         status=Job.Status.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
     )
-    assert job_mark_stale() == 0
+    assert jobs_sweep() == {"resent": 0, "failed": 0, "requeued": 0, "lost": 0}
     assert Job.objects.get(pk=queued_job.pk).status == Job.Status.RUNNING
 
 
 def test_a_lost_job_delivered_again_stays_lost_and_saves_nothing(queued_job):
-    old = timezone.now() - timedelta(days=1)
-    Job.objects.filter(pk=queued_job.pk).update(status=Job.Status.RUNNING, heartbeat_at=old, started_at=old)
-    job_mark_stale()
-    design_generate_task.apply(args=[queued_job.pk])
+    Job.objects.filter(pk=queued_job.pk).update(
+        status=Job.Status.RUNNING, attempts=MAX_ATTEMPTS, heartbeat_at=_stale(), started_at=_stale()
+    )
+    jobs_sweep()
+    deliver(queued_job)
     assert Job.objects.get(pk=queued_job.pk).status == Job.Status.LOST
+    assert rows_of(queued_job.version) == 0
+
+
+def test_a_queued_job_whose_message_never_reached_the_broker_is_sent_by_the_sweep(queued_job, settings):
+    # The publish after the commit failed (the broker went away in between): nothing is in the queue.
+    Job.objects.filter(pk=queued_job.pk).update(
+        sent_at=None, created_at=timezone.now() - timedelta(seconds=settings.FABRICWEB_JOB_RESEND_SECONDS + 5)
+    )
+    assert jobs_sweep()["resent"] == 1
+    job = Job.objects.get(pk=queued_job.pk)
+    assert job.status == Job.Status.SUCCEEDED
+    assert job.sends == 2
+
+
+def test_a_queued_job_still_waiting_in_the_broker_is_left_alone(queued_job, settings, monkeypatch):
+    task_id = Job.objects.get(pk=queued_job.pk).celery_task_id
+    Job.objects.filter(pk=queued_job.pk).update(
+        sent_at=timezone.now() - timedelta(seconds=settings.FABRICWEB_JOB_RESEND_SECONDS + 5)
+    )
+    monkeypatch.setattr("apps.designs.services.job.queue_waiting_task_ids", lambda: {task_id})
+    assert jobs_sweep()["resent"] == 0
+    assert Job.objects.get(pk=queued_job.pk).status == Job.Status.QUEUED
+
+
+def test_a_queued_job_the_broker_lost_too_often_is_failed_with_a_message(queued_job, settings, member_client):
+    Job.objects.filter(pk=queued_job.pk).update(
+        sends=MAX_SENDS, sent_at=timezone.now() - timedelta(seconds=settings.FABRICWEB_JOB_RESEND_SECONDS + 5)
+    )
+    assert jobs_sweep()["failed"] == 1
+    job = member_client.get(reverse("api-job-detail", kwargs={"pk": queued_job.pk})).json()
+    assert job["status"] == "failed"
+    assert "No worker received this job" in job["error"]
+    assert DesignVersion.objects.get(pk=queued_job.version_id).status == DesignVersion.Status.FAILED
     assert rows_of(queued_job.version) == 0
 
 
@@ -177,7 +273,7 @@ def test_a_job_redelivered_after_its_worker_died_is_retried_from_scratch(queued_
         return real(job_id=job_id, celery_task_id=celery_task_id)
 
     monkeypatch.setattr("apps.designs.tasks.design_version_generate", spy)
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
 
     assert statuses == [Job.Status.RETRYING]
     job = Job.objects.get(pk=queued_job.pk)
@@ -187,7 +283,7 @@ def test_a_job_redelivered_after_its_worker_died_is_retried_from_scratch(queued_
 
 def test_a_job_whose_worker_keeps_dying_is_failed(queued_job):
     Job.objects.filter(pk=queued_job.pk).update(status=Job.Status.RUNNING, attempts=3)
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     job = Job.objects.get(pk=queued_job.pk)
     assert job.status == Job.Status.FAILED
     assert "lost 3 times" in job.error
@@ -198,7 +294,7 @@ def test_a_generated_version_refuses_input_changes(queued_job):
     version = DesignVersion.objects.get(pk=queued_job.version_id)
     version.gpus = 128  # still queued: allowed
     version.save()
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     version = DesignVersion.objects.get(pk=queued_job.version_id)
     assert version.status == DesignVersion.Status.READY
     version.gpus = 4096
@@ -209,7 +305,7 @@ def test_a_generated_version_refuses_input_changes(queued_job):
 
 
 def test_saved_rows_match_the_plan_port_to_port(queued_job):
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     version = DesignVersion.objects.get(pk=queued_job.version_id)
     plan = engine_plan.plan(version_spec(version=version))
     devices = {d.index: d for d in DeviceRecord.objects.filter(version=version)}
@@ -259,7 +355,7 @@ def test_rows_written_without_copy_equal_the_copy_rows(project, member, seed, mo
 
 
 def test_deleting_a_version_deletes_its_rows(queued_job):
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     version = DesignVersion.objects.get(pk=queued_job.version_id)
     assert rows_of(version) > 0
     version_id = version.pk
@@ -269,7 +365,7 @@ def test_deleting_a_version_deletes_its_rows(queued_job):
 
 
 def test_a_dgx_h100_design_buys_no_nic_cards_and_a_flat_top_module_per_twin_port_cage(queued_job, member, client):
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     version = DesignVersion.objects.get(pk=queued_job.version_id)
     lines = {line.sku: line for line in BomLineRecord.objects.filter(version=version)}
     assert not [line for line in lines.values() if line.category == "nic"]
@@ -301,7 +397,7 @@ def test_the_bom_says_why_a_dgx_design_has_no_nic_line_on_the_page_and_in_the_wo
 
     from apps.designs.exports.excel import version_workbook_write
 
-    design_generate_task.apply(args=[queued_job.pk])
+    deliver(queued_job)
     version = DesignVersion.objects.get(pk=queued_job.version_id)
     note = ("The 64 backend NIC ports (NVIDIA ConnectX-7 400G OSFP) are built into the 8 NVIDIA DGX H100 servers and "
             "included in their price and power: the BOM lists no NIC cards.")
@@ -312,3 +408,12 @@ def test_the_bom_says_why_a_dgx_design_has_no_nic_line_on_the_page_and_in_the_wo
     version_workbook_write(version=version, path_or_stream=str(path), user=member)
     bom_sheet = openpyxl.load_workbook(path, read_only=True)["BOM"]
     assert note in [row[0] for row in bom_sheet.iter_rows(values_only=True) if row]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_heartbeat_thread_refreshes_a_running_job_while_the_task_works(project):
+    """The thread writes on its own connection: it sees committed rows only (hence a transactional test)."""
+    job = Job.objects.create(project=project, status=Job.Status.RUNNING, heartbeat_at=_stale())
+    with job_heartbeat(job_id=job.pk, interval_s=0.1):
+        time.sleep(0.5)
+    assert Job.objects.get(pk=job.pk).heartbeat_at > job.heartbeat_at

@@ -2,7 +2,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from apps.projects.models import Customer, Project
 
@@ -11,8 +11,22 @@ pytestmark = pytest.mark.django_db
 
 def _load_demo() -> str:
     out = StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--demo", stdout=out)
     return out.getvalue()
+
+
+def test_load_demo_refuses_without_an_explicit_demo_mode(monkeypatch):
+    monkeypatch.delenv("FABRICWEB_DEMO", raising=False)
+    with pytest.raises(CommandError, match="--demo or FABRICWEB_DEMO=true"):
+        call_command("load_demo", stdout=StringIO())
+    assert not get_user_model().objects.exists()
+    assert not Project.objects.exists()
+
+
+def test_load_demo_runs_with_fabricweb_demo_set(monkeypatch):
+    monkeypatch.setenv("FABRICWEB_DEMO", "true")
+    call_command("load_demo", stdout=StringIO())
+    assert get_user_model().objects.get(username="demo").is_staff
 
 
 def test_load_demo_creates_users_customer_and_project():

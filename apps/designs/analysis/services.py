@@ -26,7 +26,6 @@ from typing import Any, Callable
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -39,6 +38,7 @@ from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, MAX_LA
 from ..fabric_text import traffic_not_applicable
 from ..models import DesignVersion, Job
 from ..services.job import JobNotActive
+from ..services.queue import queue_check, queue_new_task_id, queue_send_on_commit, queue_waiting_task_ids
 from .models import RoceReview, TrafficAnalysis
 from .settings import roce_error_fields, roce_settings_from_stored
 
@@ -261,15 +261,48 @@ def traffic_analysis_request(*, version: DesignVersion, user: Any, data: dict[st
     if version.is_infiniband:
         raise ValidationError({"fabric": [traffic_not_applicable()]})
     values = traffic_request_clean(data=data)
+    inline = traffic_runs_inline(version=version, max_flows=values["max_flows"])
+    if not inline:
+        queue_check()
+    task_id = "" if inline else queue_new_task_id()
     analysis = TrafficAnalysis.objects.create(version=version, source=TrafficAnalysis.Source.ON_DEMAND,
-                                              created_by=user if getattr(user, "pk", None) else None, **values)
-    if traffic_runs_inline(version=version, max_flows=values["max_flows"]):
+                                              created_by=user if getattr(user, "pk", None) else None,
+                                              celery_task_id=task_id, **values)
+    if inline:
         return traffic_analysis_run(analysis_id=analysis.pk)
     from .tasks import traffic_analysis_task
 
-    analysis_id = analysis.pk
-    transaction.on_commit(lambda: traffic_analysis_task.delay(analysis_id))
+    queue_send_on_commit(task=traffic_analysis_task, args=[analysis.pk], task_id=task_id)
     return analysis
+
+
+def traffic_analyses_sweep(*, now: Any = None) -> int:
+    """Fail, with a message, queued analyses whose message the broker no longer holds; returns how many.
+
+    An analysis is cheap to ask for again, so it is failed visibly rather than sent again. One
+    running on a worker that died is delivered again by Redis after the visibility timeout
+    (acks late), and traffic_analysis_run starts it over.
+    """
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=int(settings.FABRICWEB_JOB_RESEND_SECONDS))
+    candidates = list(
+        TrafficAnalysis.objects.filter(status=TrafficAnalysis.Status.QUEUED, created_at__lt=cutoff)
+        .values_list("pk", "celery_task_id")
+    )
+    if not candidates:
+        return 0
+    waiting = queue_waiting_task_ids()
+    if waiting is None:
+        return 0  # cannot tell a lost message from one waiting in line
+    lost = [pk for pk, task_id in candidates if task_id not in waiting]
+    return TrafficAnalysis.objects.filter(pk__in=lost, status=TrafficAnalysis.Status.QUEUED).update(
+        status=TrafficAnalysis.Status.FAILED, finished_at=now,
+        error=_("No worker received this analysis (the job queue lost it). Ask for it again."),
+    )
 
 
 def traffic_analysis_run(*, analysis_id: int, celery_task_id: str = "") -> TrafficAnalysis:

@@ -16,3 +16,11 @@ def traffic_analysis_task(self, analysis_id: int) -> dict:
 
     analysis = traffic_analysis_run(analysis_id=analysis_id, celery_task_id=self.request.id or "")
     return {"analysis": analysis.pk, "status": analysis.status}
+
+
+@shared_task
+def traffic_analyses_sweep_task() -> int:
+    """Fail visibly the queued analyses the broker lost (celery beat runs it, see settings)."""
+    from .services import traffic_analyses_sweep
+
+    return traffic_analyses_sweep()

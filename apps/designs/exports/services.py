@@ -30,7 +30,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..models import DesignVersion, Job
-from ..services.job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_mark_succeeded
+from ..services.job import (JobNotActive, JobProgress, job_enqueue, job_mark_failed, job_mark_running,
+                            job_mark_succeeded)
+from ..services.queue import queue_check
 from .excel import version_workbook_write
 from .models import ExportFile
 from .netbox import version_netbox_write
@@ -67,6 +69,8 @@ def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xls
     _version_check(version)
     if background is None:
         background = version_link_count(version=version) > export_sync_link_limit()
+    if background:
+        queue_check()
     with transaction.atomic():
         # Serialise requests for the same version so two clicks start one export.
         DesignVersion.objects.select_for_update().filter(pk=version.pk).first()
@@ -91,8 +95,7 @@ def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xls
 def _enqueue(job: Job) -> None:
     from .tasks import version_export_task
 
-    job_id = job.pk
-    transaction.on_commit(lambda: version_export_task.delay(job_id))
+    job_enqueue(job=job, task=version_export_task)
 
 
 def export_relative_path(*, export: ExportFile) -> str:

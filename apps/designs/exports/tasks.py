@@ -3,7 +3,8 @@
 Delivery follows apps.designs.tasks: acknowledged late, so a worker killed mid-export leaves the
 message to be delivered again; the redelivered job (found "running") is marked "retrying" and
 written again from scratch (a half-written file is never renamed into place), up to
-MAX_ATTEMPTS starts. The service records every failure, the soft time limit included.
+MAX_ATTEMPTS starts. The service records every failure, the soft time limit included. A heartbeat
+and the periodic sweep cover a worker that died (see apps.designs.tasks).
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from ..models import Job
-from ..services.job import MAX_ATTEMPTS, job_mark_failed, job_mark_retrying
+from ..services.job import (MAX_ATTEMPTS, job_heartbeat, job_mark_failed, job_mark_retrying, job_message_is_current,
+                            job_task_register)
 from .services import version_export_run
 
 logger = logging.getLogger(__name__)
@@ -32,6 +34,8 @@ def version_export_task(self, job_id: int) -> dict:
     if job is None:
         logger.warning("export job %s no longer exists", job_id)
         return {"job": job_id, "status": "missing"}
+    if not job_message_is_current(job=job, task_id=self.request.id):
+        return {"job": job_id, "status": "superseded"}
     if job.status == Job.Status.RUNNING:
         if job.attempts >= MAX_ATTEMPTS:
             job_mark_failed(
@@ -40,5 +44,12 @@ def version_export_task(self, job_id: int) -> dict:
             )
             return {"job": job_id, "status": Job.Status.FAILED}
         job_mark_retrying(job=job, reason=_("The worker running this export was lost; starting again."))
-    job = version_export_run(job_id=job.pk, celery_task_id=self.request.id or "")
+    if self.request.is_eager:
+        job = version_export_run(job_id=job.pk, celery_task_id=self.request.id or "")
+    else:
+        with job_heartbeat(job_id=job.pk):
+            job = version_export_run(job_id=job.pk, celery_task_id=self.request.id or "")
     return {"job": job.pk, "status": job.status}
+
+
+job_task_register(kind=Job.Kind.EXPORT, task=version_export_task)

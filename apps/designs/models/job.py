@@ -3,8 +3,9 @@
 A job is the source of truth for work done by a Celery task. `stage` is a stable key
 (apps.designs.job_text turns it into words when shown). Its life:
 queued -> running -> succeeded | failed; a task redelivered after its worker died goes
-running -> retrying -> running; a job left "running" without a heartbeat for
-FABRICWEB_JOB_STALE_SECONDS is declared "lost" (see services.job.job_mark_stale).
+running -> retrying -> running; the periodic sweep (services.job.jobs_sweep) sends again a
+queued job whose message the broker lost, and re-queues ("retrying") a running job without a
+heartbeat for FABRICWEB_JOB_STALE_SECONDS; past the bounded tries it is "failed" or "lost".
 """
 from __future__ import annotations
 
@@ -41,7 +42,11 @@ class Job(models.Model):
     error_fields = models.JSONField(_("field errors"), default=dict, blank=True)
     # An engine refusal's messages by input name, [{code, params, text}], to show them in the reader's language.
     error_details = models.JSONField(_("field error codes"), default=dict, blank=True)
+    # The id of the message the job expects to run it: a message with another id is a stale duplicate.
     celery_task_id = models.CharField(_("Celery task id"), max_length=64, blank=True)
+    # When the message was last handed to the broker (empty: never, or the publish failed) and how often.
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    sends = models.PositiveSmallIntegerField(_("sends"), default=0)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

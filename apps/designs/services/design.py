@@ -4,7 +4,8 @@ Rules:
 - Bad input raises ValidationError (field -> messages) before anything is written: not a
   design, not a version, not a job. The engine's cheap `size()` and pool check run first, so an
   infeasible spec is refused with the engine's own message on the input to change.
-- Creating a design creates version 1 and a queued "generate" job; the Celery task is
+- Creating a design creates version 1 and a queued "generate" job; the broker is checked first
+  (services.queue: unreachable -> QueueUnavailable, nothing written) and the Celery task is
   enqueued only once that transaction commits. A new version copies the latest version's
   inputs and applies the changes given; earlier versions never change.
 - Generation (design_version_generate) runs the engine outside any transaction while it
@@ -40,7 +41,8 @@ from ..persistence import version_records_write
 from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
                      spec_error_fields)
 from ..signals import job_finished_send
-from .job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_progress
+from .job import JobNotActive, JobProgress, job_enqueue, job_mark_failed, job_mark_running, job_progress
+from .queue import queue_check
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +97,7 @@ def _version_create(*, design: Design, inputs: DesignInputs, spec: DesignSpec, u
 def _enqueue_generate(job: Job) -> None:
     from ..tasks import design_generate_task
 
-    job_id = job.pk
-    transaction.on_commit(lambda: design_generate_task.delay(job_id))
+    job_enqueue(job=job, task=design_generate_task)
 
 
 def design_create(
@@ -118,6 +119,7 @@ def design_create(
     if errors:
         raise ValidationError(errors)
     spec = _spec_check(inputs=inputs, name=name)
+    queue_check()
     try:
         with transaction.atomic():
             design = Design.objects.create(
@@ -161,6 +163,7 @@ def design_version_create(*, design: Design, user: Any, data: dict[str, Any]) ->
     merged.update(data)
     inputs = design_inputs_clean(project=design.project, data=merged)
     spec = _spec_check(inputs=inputs, name=design.name)
+    queue_check()
     with transaction.atomic():
         # Serialise version numbering per design.
         Design.objects.select_for_update().filter(pk=design.pk).first()
@@ -240,10 +243,6 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         job_progress(job_id=job.pk, stage="saving", percent=90)
         planned = time.perf_counter()
         with transaction.atomic():
-            # Locked: a job declared lost meanwhile must not gain a design.
-            locked = Job.objects.select_for_update().filter(pk=job.pk, status=Job.Status.RUNNING).first()
-            if locked is None:
-                raise JobNotActive(job.pk)
             saved = version_records_write(version=version, plan=plan)
             version_analysis_save(version=version, analysis=analysis)
             summary["timings_s"] = {
@@ -252,6 +251,15 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
                 "roce": analysis.roce.seconds if analysis.roce else 0.0,
             }
             now = timezone.now()
+            # The job row is locked only now, at the end, so the heartbeat thread keeps writing during
+            # the save. A job declared lost, or sent again to another worker, meanwhile must not gain
+            # a design: then nothing matches and the whole transaction rolls back.
+            mine = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING)
+            if celery_task_id:
+                mine = mine.filter(celery_task_id=celery_task_id)
+            if not mine.update(status=Job.Status.SUCCEEDED, stage="done", percent=100, error="", error_fields={},
+                               error_details={}, finished_at=now, heartbeat_at=now):
+                raise JobNotActive(job.pk)
             DesignVersion.objects.filter(pk=version.pk).update(
                 status=DesignVersion.Status.READY,
                 summary=summary,
@@ -265,10 +273,6 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
                 spares_subtotal=_money(plan.spares_subtotal),
                 rack_units=plan.rack_units,
                 generated_at=now,
-            )
-            Job.objects.filter(pk=job.pk).update(
-                status=Job.Status.SUCCEEDED, stage="done", percent=100, error="", error_fields={}, error_details={},
-                finished_at=now, heartbeat_at=now,
             )
             job_finished_send(job_id=job.pk, status=Job.Status.SUCCEEDED)
     except JobNotActive:

@@ -1,10 +1,15 @@
 """Demo data: staff user demo / demo-password, a customer, a project and a member (viewer).
 
+Those passwords are published (README), so the command runs only in an explicit demo mode:
+`--demo` or FABRICWEB_DEMO=true (scripts/setup.sh sets it for the local demo). Anywhere else it
+refuses and creates nothing; create real users with createsuperuser or the admin.
+
 Idempotent: running it again changes nothing that exists; passwords are set only when a
 user is created, so a changed password survives.
 """
+import environ
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from apps.projects.models import Customer, Project, ProjectMembership
@@ -19,7 +24,12 @@ PROJECT_NAME = "5,000 GPU RoCE cluster"
 
 
 class Command(BaseCommand):
-    help = "Create the demo users (demo, viewer), customer and project if they do not exist."
+    help = ("Create the demo users (demo, viewer; published passwords), customer and project if they do not "
+            "exist. Only with --demo or FABRICWEB_DEMO=true.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--demo", action="store_true",
+                            help="Confirm this is a private demo machine (or set FABRICWEB_DEMO=true).")
 
     def _user(self, username: str, password: str, *, is_staff: bool):
         User = get_user_model()
@@ -39,8 +49,16 @@ class Command(BaseCommand):
             self.stdout.write(f"Made {username} a staff user.")
         return user
 
-    @transaction.atomic
     def handle(self, *args, **options):
+        if not (options["demo"] or environ.Env().bool("FABRICWEB_DEMO", default=False)):
+            raise CommandError(
+                "load_demo creates a staff user with a published password (demo / demo-password). "
+                "Run it only on a private demo machine, with --demo or FABRICWEB_DEMO=true."
+            )
+        self._load()
+
+    @transaction.atomic
+    def _load(self):
         demo = self._user(DEMO_USERNAME, DEMO_PASSWORD, is_staff=True)
         viewer = self._user(VIEWER_USERNAME, VIEWER_PASSWORD, is_staff=False)
 

@@ -25,13 +25,13 @@ both figures, split by scope so that a facility engineer never counts a watt twi
 - in-server (in_server_typical_w, in_server_max_w): NIC cards, the optics plugged into the servers' NIC
   ports or twin-port cages (the a end of server-leaf links), and half of an active server-leaf cable
   (one of its two ends is powered by the server); these sit inside the server's own power budget.
+  A line's `scope` says which ("both" for a SKU used at both ends, or an active server-leaf cable).
 Rack units: network switches only (NICs sit in servers).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-
 from fractions import Fraction
 
 from .cabling import Cabling

@@ -36,10 +36,10 @@ def test_a_cny_design_prices_every_line_at_the_catalog_rate_and_says_which_rate(
     assert usd.status_code == cny.status_code == 202, cny.content
 
     usd_bom, cny_bom = bom(member_client, usd.json()["version"]["id"]), bom(member_client, cny.json()["version"]["id"])
-    by_sku = {line["sku"]: line for line in usd_bom["lines"]}
-    assert [line["sku"] for line in cny_bom["lines"]] == list(by_sku)
+    by_sku = {(line["sku"], line["spare"]): line for line in usd_bom["lines"]}
+    assert [(line["sku"], line["spare"]) for line in cny_bom["lines"]] == list(by_sku)
     for line in cny_bom["lines"]:
-        usd_price = Decimal(by_sku[line["sku"]]["unit_price"])
+        usd_price = Decimal(by_sku[line["sku"], line["spare"]]["unit_price"])
         assert Decimal(line["unit_price"]) == (usd_price * Decimal("7.1234")).quantize(CENT, ROUND_HALF_UP), line
     totals = cny_bom["totals"]
     assert totals["currency"] == "CNY"

@@ -41,7 +41,8 @@ def test_member_comments_and_every_member_reads_it(version, member_api, owner_ap
 
 def test_comment_is_anchored_to_a_device_or_a_bom_line_of_the_version(version, member_api):
     spine = DeviceRecord.objects.filter(version=version, role="spine").order_by("index").first()
-    optic_line = BomLineRecord.objects.get(version=version, sku="MMA4Z00-NS-FLT")  # the DGX H100 server-end module
+    # The DGX H100 server-end module (its base line, not its spare line).
+    optic_line = BomLineRecord.objects.get(version=version, sku="MMA4Z00-NS-FLT", spare=False)
 
     on_device = member_api.post(comments_url(version), {
         "body": "Dual-homed?", "anchor_type": "device", "anchor_ref": spine.name}, format="json")

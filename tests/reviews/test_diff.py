@@ -19,7 +19,12 @@ pytestmark = pytest.mark.django_db
 
 
 def bom(version) -> dict[str, tuple[int, Decimal, Decimal]]:
-    return {line.sku: (line.qty, line.unit_price, line.total) for line in BomLineRecord.objects.filter(version=version)}
+    """Quantity, unit price and total per SKU, its spare line included (the diff compares what is ordered)."""
+    out: dict[str, tuple[int, Decimal, Decimal]] = {}
+    for line in BomLineRecord.objects.filter(version=version):
+        qty, _price, total = out.get(line.sku, (0, line.unit_price, Decimal("0")))
+        out[line.sku] = (qty + line.qty, line.unit_price, total + line.total)
+    return out
 
 
 def section(rows, title) -> list[tuple]:
@@ -51,10 +56,11 @@ def test_diff_of_versions_with_different_gpu_counts_has_exact_bom_and_cost_delta
         expected = "added" if sku not in lines_a else "removed" if sku not in lines_b else (
             "same" if lines_a[sku] == lines_b[sku] else "changed")
         assert line.status == expected, sku
-    # The DGX H100's NICs are built in; its twin-port cages take a flat-top module each: 8 -> 16 servers * 4.
+    # The DGX H100's NICs are built in; its twin-port cages take a flat-top module each: 8 -> 16 servers * 4,
+    # plus 2 % spares rounded up (1 -> 2).
     flat = by_sku["MMA4Z00-NS-FLT"]
-    assert (flat.status, flat.qty_a, flat.qty_b, flat.unit_price_a) == ("changed", 32, 64, Decimal("1400.00"))
-    assert flat.total_delta == Decimal("44800.00")
+    assert (flat.status, flat.qty_a, flat.qty_b, flat.unit_price_a) == ("changed", 32 + 1, 64 + 2, Decimal("1400.00"))
+    assert flat.total_delta == Decimal("46200.00")
 
     totals = {row.key: row for row in diff.totals}
     assert totals["total_cost"].delta == version_2.total_cost - version.total_cost
@@ -112,7 +118,7 @@ def test_diff_api_answers_exact_decimal_strings(version, version_2, project, mem
     assert Decimal(totals["total_cost"]["delta"]) == version_2.total_cost - version.total_cost
     assert totals["total_cost"]["a"] == str(version.total_cost)
     flat = next(line for line in body["bom"] if line["sku"] == "MMA4Z00-NS-FLT")
-    assert (flat["qty_delta"], flat["total_delta"]) == (32, "44800.00")
+    assert (flat["qty_delta"], flat["total_delta"]) == (33, "46200.00")  # 32 modules and 1 more spare
     assert body["inputs"] == [{"field": "gpus", "label": "GPUs", "a": "64", "b": "128"}]
     assert body["bom_counts"]["changed"] >= 1
 
@@ -161,8 +167,8 @@ def test_diff_workbook_opens_with_the_expected_rows(version, version_2, project,
     assert rows[0][:7] == ("SKU", "Description", "Category", "Status", "Qty A", "Qty B", "Qty change")
     by_sku = {row[0]: row for row in rows[1:]}
     assert set(by_sku) == set(bom(version)) | set(bom(version_2))
-    assert by_sku["MMA4Z00-NS-FLT"][3:7] == ("changed", 32, 64, 32)
-    assert Decimal(str(by_sku["MMA4Z00-NS-FLT"][11])) == Decimal("44800")
+    assert by_sku["MMA4Z00-NS-FLT"][3:7] == ("changed", 33, 66, 33)  # spares included
+    assert Decimal(str(by_sku["MMA4Z00-NS-FLT"][11])) == Decimal("46200")
     assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == f"A1:L{len(rows)}"
     assert AuditEvent.objects.filter(action="exported", data__kind="diff_xlsx").count() == 1
 

@@ -168,8 +168,8 @@ MESSAGES = {
         "uplinks evenly"),
     "wiring.blocking": gettext_lazy(
         "the worst leaf pair (%(leaf_a)s and %(leaf_b)s) can exchange %(links)s links' worth of traffic, "
-        "%(percent)s%% of a leaf's %(downlinks)s downlinks, below the %(stated)s%% the oversubscription states: "
-        "the fabric is blocking"),
+        "%(percent)s per cent of a leaf's %(downlinks)s downlinks, below the %(stated)s per cent the "
+        "oversubscription states: the fabric is blocking"),
     "fabric.infiniband_subnet_manager": gettext_lazy(
         "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) assigns LIDs and computes the "
         "routes, and credit-based flow control makes it lossless; no point-to-point /31s, loopbacks, BGP ASNs, "

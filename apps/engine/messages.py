@@ -137,8 +137,8 @@ TEMPLATES: dict[str, str] = {
                               "to each spine, so All-to-All traffic meets spine hotspots that no routing removes; "
                               "{even} spines would spread the uplinks evenly",
     "wiring.blocking": "the worst leaf pair ({leaf_a} and {leaf_b}) can exchange {links} links' worth of traffic, "
-                       "{percent:.1f}% of a leaf's {downlinks} downlinks, below the {stated:.1f}% the "
-                       "oversubscription states: the fabric is blocking",
+                       "{percent:.1f} per cent of a leaf's {downlinks} downlinks, below the {stated:.1f} per cent "
+                       "the oversubscription states: the fabric is blocking",
     "fabric.infiniband_subnet_manager": "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) "
                                       "assigns LIDs and computes the routes, and credit-based flow control makes "
                                       "it lossless; no point-to-point /31s, loopbacks, BGP ASNs, PFC/ECN or ECMP "

@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "apps.catalog",
     "apps.projects",
     "apps.designs",
+    "apps.analysis",
+    "apps.exports",
     "apps.reviews",
 ]
 
@@ -150,7 +152,7 @@ SPECTACULAR_SETTINGS = {
         "FiberEnum": "apps.catalog.models.Fiber",
         "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
         "JobStatusEnum": "apps.designs.models.JobStatus",
-        "ExportKindEnum": "apps.designs.exports.models.ExportKind",
+        "ExportKindEnum": "apps.exports.models.ExportKind",
         "ReviewStateEnum": "apps.reviews.models.ReviewState",
         "ReviewActionEnum": "apps.reviews.models.ReviewAction",
         "ReviewRequestActionEnum": "apps.reviews.models.ReviewRequestAction",

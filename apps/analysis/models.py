@@ -10,6 +10,8 @@ Rules:
   its own row with its own status, the job-like source of truth for a run done by a worker.
 - Both are read-only once written; a computation that failed is stored with its error (the
   design itself is still generated: the analysis is advice, not part of the fabric).
+- The tables keep the names the designs app gave them (designs_rocereview,
+  designs_trafficanalysis): the models moved to this app without moving a row.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ class RoceReview(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        db_table = "designs_rocereview"  # created by the designs app, which held this model before
         verbose_name = _("RoCE review")
         verbose_name_plural = _("RoCE reviews")
 
@@ -78,6 +81,7 @@ class TrafficAnalysis(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        db_table = "designs_trafficanalysis"  # created by the designs app, which held this model before
         ordering = ["-created_at", "-id"]
         verbose_name = _("traffic analysis")
         verbose_name_plural = _("traffic analyses")
@@ -89,7 +93,3 @@ class TrafficAnalysis(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
-
-
-# Loaded with the models, so every process (web, worker) has the workbook sheets and the task registered.
-from . import sheets, tasks  # noqa: E402, F401

@@ -21,8 +21,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..fabric_text import roce_not_applicable, traffic_not_applicable
-from ..panels import DesignPanel, design_panel_register
+from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
+from apps.designs.panels import DesignPanel, design_panel_register
 from .forms import roce_form_build
 from .models import TrafficAnalysis
 from .selectors import roce_review_get, traffic_analysis_default, traffic_analysis_list, version_config_samples
@@ -259,19 +259,21 @@ def _traffic_context(request, version) -> dict[str, Any]:
     return context
 
 
-design_panel_register(DesignPanel(
-    key="roce-badge", title=gettext_lazy("RoCE checklist"), template_name="designs/analysis/_roce_badge.html",
-    slot="header", get_context=_badge_context, order=30,
-))
-design_panel_register(DesignPanel(
-    key="roce-settings", title=gettext_lazy("RoCE settings"), template_name="designs/analysis/_roce_nav.html",
-    slot="nav", get_context=_nav_context, order=30,
-))
-design_panel_register(DesignPanel(
-    key="roce", title=gettext_lazy("RoCE lossless settings"), template_name="designs/analysis/roce_panel.html",
-    slot="section", get_context=_roce_context, order=30,
-))
-design_panel_register(DesignPanel(
-    key="traffic", title=gettext_lazy("Traffic analysis"), template_name="designs/analysis/traffic_panel.html",
-    slot="section", get_context=_traffic_context, order=35,
-))
+def analysis_panels_register() -> None:
+    """Add the RoCE badge, nav link and sections and the Traffic section (from AnalysisConfig.ready())."""
+    design_panel_register(DesignPanel(
+        key="roce-badge", title=gettext_lazy("RoCE checklist"), template_name="designs/analysis/_roce_badge.html",
+        slot="header", get_context=_badge_context, order=30,
+    ))
+    design_panel_register(DesignPanel(
+        key="roce-settings", title=gettext_lazy("RoCE settings"), template_name="designs/analysis/_roce_nav.html",
+        slot="nav", get_context=_nav_context, order=30,
+    ))
+    design_panel_register(DesignPanel(
+        key="roce", title=gettext_lazy("RoCE lossless settings"), template_name="designs/analysis/roce_panel.html",
+        slot="section", get_context=_roce_context, order=30,
+    ))
+    design_panel_register(DesignPanel(
+        key="traffic", title=gettext_lazy("Traffic analysis"), template_name="designs/analysis/traffic_panel.html",
+        slot="section", get_context=_traffic_context, order=35,
+    ))

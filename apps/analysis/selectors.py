@@ -24,10 +24,10 @@ from apps.engine.model import Plan
 from apps.engine.roce import RoceSettings
 from apps.engine.specio import spec_from_dict
 
-from ..models import DesignVersion, DeviceRecord, Role
-from ..selectors import version_device_list
+from apps.designs.models import DesignVersion, DeviceRecord, Role
+from apps.designs.selectors import version_device_list
 from .models import RoceReview, TrafficAnalysis
-from .settings import roce_changes, roce_settings_from_stored
+from apps.designs.services.roce_input import roce_changes, roce_settings_from_stored
 from .text import ReviewContext
 
 

@@ -1,10 +1,11 @@
 """Computing and storing the RoCE review and the traffic analysis of a design version.
 
 Rules:
-- Generation (services.design.design_version_generate) calls `version_analysis_compute` with the
-  Plan it has in memory, after the plan and before its transaction, reporting progress as the
-  stages "traffic" (both collectives, default sampling) and "roce" (checklist and headroom);
-  inside its transaction it calls `version_analysis_save`, so the results appear with the rows.
+- Generation (apps.designs.services.design.design_version_generate) runs ANALYSIS_GENERATION_STEP,
+  registered from AnalysisConfig.ready(): `version_analysis_compute` with the Plan it has in
+  memory, after the plan and before its transaction, reporting progress as the stages "traffic"
+  (both collectives, default sampling) and "roce" (checklist and headroom); inside its
+  transaction `version_analysis_save`, so the results appear with the rows.
 - An analysis that raises is stored with its error instead of failing the design: the fabric is
   valid without it and the page says what went wrong. Time limits and a job declared lost
   still stop the generation.
@@ -34,11 +35,12 @@ from apps.engine.roce.headroom import link_classes
 from apps.engine.spec import SpecError
 from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, analyze
 
-from ..fabric_text import traffic_not_applicable
-from ..models import DesignVersion, Job
-from ..services.job import JobNotActive
+from apps.designs.fabric_text import traffic_not_applicable
+from apps.designs.generation import GenerationStep
+from apps.designs.models import DesignVersion, Job
+from apps.designs.services.job import JobNotActive
 from .models import RoceReview, TrafficAnalysis
-from .settings import roce_error_fields, roce_settings_from_stored
+from apps.designs.services.roce_input import roce_error_fields, roce_settings_from_stored
 
 logger = logging.getLogger(__name__)
 
@@ -186,6 +188,23 @@ def version_analysis_save(*, version: DesignVersion, analysis: VersionAnalysis) 
     )
 
 
+def _generation_compute(plan: Plan, version: DesignVersion, progress: Progress) -> VersionAnalysis:
+    return version_analysis_compute(plan=plan, roce=version.roce, progress=progress)
+
+
+def _generation_save(version: DesignVersion, analysis: VersionAnalysis) -> dict[str, float]:
+    version_analysis_save(version=version, analysis=analysis)
+    return {"traffic": analysis.traffic.seconds if analysis.traffic else 0.0,
+            "roce": analysis.roce.seconds if analysis.roce else 0.0}
+
+
+# Registered with designs' generation (apps.designs.generation) by AnalysisConfig.ready(): stages "traffic"
+# (ring All-Reduce, All-to-All) and "roce" (checklist, headroom), timings "traffic" and "roce".
+ANALYSIS_GENERATION_STEP = GenerationStep(
+    key="analysis", compute=_generation_compute, save=_generation_save, order=10
+)
+
+
 # --- on demand --------------------------------------------------------------------------------------
 
 
@@ -287,8 +306,8 @@ def roce_settings_version_create(*, version: DesignVersion, user: Any, roce: dic
 
     ValidationError (field -> messages, RoCE fields as "roce.<dotted>") and nothing created on bad input.
     """
-    from ..services.design import design_version_create
-    from ..services.inputs import design_inputs_from_version
+    from apps.designs.services.design import design_version_create
+    from apps.designs.services.inputs import design_inputs_from_version
 
     data = design_inputs_from_version(version=version)
     data["roce"] = roce

@@ -1,4 +1,4 @@
-"""The "RoCE" and "Traffic" sheets of the procurement workbook (apps.designs.exports.excel registry).
+"""The "RoCE" and "Traffic" sheets of the procurement workbook (registered with apps.designs.sheets).
 
 RoCE (order 60): the checklist as the sheet's table (severity, rule, device class, finding, fix;
 frozen header, auto-filter), then the PFC headroom per switch class and link class, then every
@@ -20,11 +20,12 @@ from django.utils.translation import gettext_lazy
 
 from apps.engine.traffic import TrafficReport, analyze
 
-from ..exports.excel import WorkbookContext, not_applicable_sheet, workbook_sheet_register
-from ..fabric_text import roce_not_applicable, traffic_not_applicable
-from ..exports.workbook import Column, Sheet, Styled
+from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
+from apps.designs.sheets import SheetContext as WorkbookContext
+from apps.designs.sheets import not_applicable_sheet, workbook_sheet_register
+from apps.designs.workbook import Column, Sheet, Styled
 from .selectors import roce_review_get, traffic_analysis_default, version_plan
-from .settings import roce_changes
+from apps.designs.services.roce_input import roce_changes
 from .text import (
     RULE_TITLES,
     SEVERITY_LABELS,
@@ -180,5 +181,7 @@ def traffic_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
     return None
 
 
-workbook_sheet_register(ROCE_SHEET, roce_sheet_write, order=60)
-workbook_sheet_register(TRAFFIC_SHEET, traffic_sheet_write, order=70)
+def analysis_sheets_register() -> None:
+    """Add the RoCE and Traffic sheets to the procurement workbook (called from AnalysisConfig.ready())."""
+    workbook_sheet_register(ROCE_SHEET, roce_sheet_write, order=60)
+    workbook_sheet_register(TRAFFIC_SHEET, traffic_sheet_write, order=70)

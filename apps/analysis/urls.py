@@ -1,11 +1,10 @@
 """RoCE and traffic pages (namespace "design-analysis", included at /designs/analysis/).
 
 design-analysis:roce-settings   projects/<project_pk>/versions/<version_pk>/roce/   GET form, POST new version
-Importing this module registers the design-page panels (see panels.py).
+The design-page panels (panels.py) are registered by AnalysisConfig.ready().
 """
 from django.urls import path
 
-from . import panels  # noqa: F401  (registers the RoCE and Traffic panels)
 from . import views
 
 app_name = "design-analysis"

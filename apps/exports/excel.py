@@ -22,18 +22,12 @@ and the Loopbacks and ASN plan sheets hold one line saying they don't apply, not
 
 Every table has a styled, frozen header row, an auto-filter, set column widths and number
 formats (#,##0 counts, #,##0.00 money, 0.0 metres; ASNs and indexes without separators).
-Large sheets are streamed (apps.designs.exports.workbook) from `values_list` tuples.
+Large sheets are streamed (apps.designs.workbook) from `values_list` tuples.
 
-Extension: a writer is ``writer(context: WorkbookContext, sheet: Sheet) -> bool | None``. It
-declares columns (``sheet.columns([Column(...), ...])``), then appends rows (``sheet.append``)
-or streams them (``sheet.stream(rows, count=n)``); returning False leaves its sheet out of this
-workbook. A registered sheet whose writer raises is left out (logged, and named on the Summary)
-so the procurement sheets still go out; the built-in sheets' failures fail the export. Register
-it once, from AppConfig.ready() or a module imported after it:
-
-    from django.utils.translation import gettext_lazy as _
-    from apps.designs.exports.excel import workbook_sheet_register
-    workbook_sheet_register(_("RoCE checklist"), roce_sheet_write, order=60)
+Other apps add sheets through designs' registry (apps.designs.sheets.workbook_sheet_register,
+from their AppConfig.ready()); this module registers the sheets above the same way and writes
+whatever is registered. A registered sheet whose writer raises is left out (logged, and named on
+the Summary) so the procurement sheets still go out; the built-in sheets' failures fail the export.
 """
 from __future__ import annotations
 
@@ -52,10 +46,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..engine_text import summary_bom_notes, summary_warnings
-from ..fabric_text import roce_not_applicable, underlay_not_applicable
-from ..job_text import sheet_stage
-from ..models import BomLineRecord, DesignVersion, Role, Tier
+from apps.designs.engine_text import summary_bom_notes, summary_warnings
+from apps.designs.fabric_text import roce_not_applicable, underlay_not_applicable
+from apps.designs.job_text import sheet_stage
+from apps.designs.models import BomLineRecord, DesignVersion, Role, Tier
 from .selectors import (
     catalog_example_price_skus,
     version_bom_lines,
@@ -64,56 +58,18 @@ from .selectors import (
     version_link_count,
     version_link_rows,
 )
-from .workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
+from apps.designs.sheets import (SheetWriter, not_applicable_sheet, sheet_key, workbook_sheet_list,  # noqa: F401
+                                 workbook_sheet_register, workbook_sheet_unregister)
+from apps.designs.workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[str, int], None]
-SheetWriterFn = Callable[["WorkbookContext", Sheet], "bool | None"]
 
 _CENTS = Decimal("0.01")
 
 
-# Registry -------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SheetWriter:
-    name: Any  # the sheet's title; a lazy translation is resolved when the workbook is written
-    writer: SheetWriterFn
-    order: int
-
-    @property
-    def key(self) -> str:
-        return sheet_key(self.name)
-
-
-_SHEETS: dict[str, SheetWriter] = {}
 _BUILTIN: set[str] = set()  # keys of this module's sheets: their failures fail the export
-
-
-def sheet_key(name: Any) -> str:
-    """The untranslated name: the same whatever language is active when a sheet is registered or looked up."""
-    with translation.override(None):
-        return str(name)
-
-
-def workbook_sheet_register(name: Any, writer: SheetWriterFn, order: int = 100) -> None:
-    """Add (or replace, same name) a sheet: `writer(context, sheet)` fills it; sheets go by `order`.
-
-    `name` is the sheet title (a gettext_lazy string is translated when the workbook is written).
-    Call it from AppConfig.ready() or a module imported after it.
-    """
-    entry = SheetWriter(name=name, writer=writer, order=int(order))
-    _SHEETS[entry.key] = entry
-
-
-def workbook_sheet_unregister(name: Any) -> None:
-    _SHEETS.pop(sheet_key(name), None)
-
-
-def workbook_sheet_list() -> list[SheetWriter]:
-    return sorted(_SHEETS.values(), key=lambda entry: (entry.order, entry.key))
 
 
 # Context --------------------------------------------------------------------------------------------
@@ -580,12 +536,6 @@ def _cabling_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
                    label_b, medium, kind, fiber, a_sku, b_sku, cable_sku, length)
 
     sheet.stream(rows(), count=version_link_count(version=version))
-
-
-def not_applicable_sheet(sheet: Sheet, text: str) -> None:
-    """A sheet holding one sentence saying why it does not apply (an InfiniBand design)."""
-    sheet.columns([Column(_("Not applicable"), 140, "wrap")], freeze=False, auto_filter=False)
-    sheet.append([Styled(text, "note")])
 
 
 def _ipoib_plan_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:

@@ -3,8 +3,8 @@
 One row per export job, created with the job (so a queued export already knows its kind) and
 completed when the file is in place. Files live under MEDIA_ROOT (`path` is relative to it);
 the name a user downloads is built from the project, design and version at download time.
-Registered with the designs app (apps.designs.models imports this module). Deleting the row (with
-its job or version) deletes the file.
+Deleting the row (with its job or version) deletes the file. The table keeps the name the designs
+app gave it (designs_exportfile): the model moved to this app without moving a row.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class ExportFile(models.Model):
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
-        app_label = "designs"
+        db_table = "designs_exportfile"  # created by the designs app, which held this model before
         ordering = ["-created", "-id"]
         verbose_name = _("export file")
         verbose_name_plural = _("export files")

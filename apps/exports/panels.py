@@ -1,13 +1,12 @@
 """The "Exports" panel of the design page (apps.designs.panels): buttons to export, recent files.
 
-Imported by apps/designs/export_urls.py, which the root URLconf includes, so it is registered
-before any design page is rendered.
+Registered from ExportsConfig.ready(), so it is there before any design page is rendered.
 """
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from ..panels import DesignPanel, design_panel_register
+from apps.designs.panels import DesignPanel, design_panel_register
 from .views import exports_panel_context
 
 
@@ -15,7 +14,8 @@ def _exports_context(request, version) -> dict:
     return exports_panel_context(version=version)
 
 
-design_panel_register(DesignPanel(
-    key="exports", title=_("Exports"), template_name="designs/exports/panel.html", slot="section",
-    get_context=_exports_context, order=40,
-))
+def exports_panels_register() -> None:
+    design_panel_register(DesignPanel(
+        key="exports", title=_("Exports"), template_name="designs/exports/panel.html", slot="section",
+        get_context=_exports_context, order=40,
+    ))

@@ -2,13 +2,13 @@
 
 Rules:
 - Only a generated ("ready") version is exported; anything else is a ValidationError on
-  "version". Kinds are "xlsx" (apps.designs.exports.excel) and "netbox" (.netbox).
+  "version". Kinds are "xlsx" (apps.exports.excel) and "netbox" (.netbox).
 - Every export is a Job of kind "export" with its ExportFile; the job row is what pollers read.
   Asking again while an export of the same kind of the same version is queued or running
   returns that job instead of starting a second one.
 - A version with at most FABRICWEB_EXPORT_SYNC_LINKS links (default 20,000) is written during
   the request; a bigger one (or any, with background=True) is enqueued once the transaction
-  commits and written by apps.designs.exports.tasks.version_export_task.
+  commits and written by apps.exports.tasks.version_export_task.
 - The file is written under a temporary name beside its final path and renamed when complete:
   MEDIA_ROOT/exports/<project id>/<version id>/<job id>.xlsx|.zip. A failed export leaves no
   file and its job says why; it never fails the version.
@@ -29,8 +29,8 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..models import DesignVersion, Job
-from ..services.job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_mark_succeeded
+from apps.designs.models import DesignVersion, Job
+from apps.designs.services.job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_mark_succeeded
 from .excel import version_workbook_write
 from .models import ExportFile
 from .netbox import version_netbox_write

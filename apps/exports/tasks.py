@@ -13,8 +13,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from ..models import Job
-from ..services.job import MAX_ATTEMPTS, job_mark_failed, job_mark_retrying
+from apps.designs.models import Job
+from apps.designs.services.job import MAX_ATTEMPTS, job_mark_failed, job_mark_retrying
 from .services import version_export_run
 
 logger = logging.getLogger(__name__)

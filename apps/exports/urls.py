@@ -1,10 +1,9 @@
 """Export pages (included at /designs/exports/, namespace "design-exports"): version-exports
-(GET the list, POST kind=xlsx|netbox) and export-download. Importing this module also registers
-the design page's "Exports" panel."""
+(GET the list, POST kind=xlsx|netbox) and export-download. (The design page's "Exports" panel is
+registered by ExportsConfig.ready().)"""
 from django.urls import path
 
-from .exports import panels  # noqa: F401  (registers the design page panel)
-from .exports import views
+from . import views
 
 app_name = "design-exports"
 urlpatterns = [

@@ -18,8 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import View
 
-from ..job_text import job_stage_label
-from ..selectors import version_get_for_user
+from apps.designs.job_text import job_stage_label
+from apps.designs.selectors import version_get_for_user
 from .models import ExportFile
 from .selectors import (
     export_absolute_path,

@@ -8,8 +8,8 @@ import zipfile
 import pytest
 from django.urls import reverse
 
-from apps.designs.analysis import services as analysis_services
-from apps.designs.analysis.models import RoceReview, TrafficAnalysis
+from apps.analysis import services as analysis_services
+from apps.analysis.models import RoceReview, TrafficAnalysis
 from apps.designs.models import Design, DesignVersion, DeviceRecord, Job
 from apps.designs.services import design as design_services
 from apps.designs.services import job as job_services

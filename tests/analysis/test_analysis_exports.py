@@ -6,10 +6,10 @@ import io
 import pytest
 from openpyxl import load_workbook
 
-from apps.designs.analysis.models import RoceReview, TrafficAnalysis
-from apps.designs.analysis.sheets import ROCE_SHEET, TRAFFIC_SHEET, roce_sheet_write, traffic_sheet_write
-from apps.designs.exports.excel import version_workbook_write, workbook_sheet_register
-from tests.designs.test_analysis import generated
+from apps.analysis.models import RoceReview, TrafficAnalysis
+from apps.analysis.sheets import ROCE_SHEET, TRAFFIC_SHEET, roce_sheet_write, traffic_sheet_write
+from apps.exports.excel import version_workbook_write, workbook_sheet_register
+from tests.analysis.test_analysis import generated
 
 pytestmark = pytest.mark.django_db
 

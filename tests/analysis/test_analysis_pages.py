@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from apps.designs.analysis.models import RoceReview, TrafficAnalysis
+from apps.analysis.models import RoceReview, TrafficAnalysis
 from apps.designs.models import DesignVersion, Job
-from tests.designs.test_analysis import generated
+from tests.analysis.test_analysis import generated
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Checklist findings and traffic notes shown through gettext read exactly as the engine wrote them (in English).
 
-Every sentence the engine can write must be known to apps.designs.analysis.text, or the page would show
+Every sentence the engine can write must be known to apps.analysis.text, or the page would show
 untranslatable English to Chinese-speaking users; these tests fail when the engine adds or rewords one.
 """
 from __future__ import annotations
@@ -10,9 +10,9 @@ import re
 import pytest
 from django.utils import translation
 
-from apps.designs.analysis.services import roce_review_compute
-from apps.designs.analysis.settings import roce_changes, roce_input_clean
-from apps.designs.analysis.text import (
+from apps.analysis.services import roce_review_compute
+from apps.designs.services.roce_input import roce_changes, roce_input_clean
+from apps.analysis.text import (
     _DESCRIPTIONS,
     _NOTES,
     FindingText,

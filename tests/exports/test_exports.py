@@ -20,13 +20,13 @@ import pytest
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from apps.designs.exports.excel import (
+from apps.exports.excel import (
     version_workbook_write,
     workbook_sheet_list,
     workbook_sheet_register,
 )
-from apps.designs.exports.netbox import HEADERS, cable_type, interface_type, version_netbox_write
-from apps.designs.exports.workbook import Column
+from apps.exports.netbox import HEADERS, cable_type, interface_type, version_netbox_write
+from apps.designs.workbook import Column
 from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord
 from apps.designs.services.design import design_create
 from tests.designs.conftest import inputs
@@ -269,7 +269,7 @@ def test_lines_with_example_prices_are_marked(workbook_path, version):
 @pytest.fixture
 def extra_sheets():
     """Register sheets for one test; the registry is restored afterwards, real sheets included."""
-    from apps.designs.exports import excel
+    from apps.designs import sheets as excel
 
     saved = dict(excel._SHEETS)
 

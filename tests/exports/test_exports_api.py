@@ -10,9 +10,9 @@ import pytest
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from apps.designs.exports import services as export_services
-from apps.designs.exports.models import ExportFile
-from apps.designs.exports.tasks import version_export_task
+from apps.exports import services as export_services
+from apps.exports.models import ExportFile
+from apps.exports.tasks import version_export_task
 from apps.designs.models import DesignVersion, Job
 from apps.designs.panels import design_panels_render
 from apps.designs.services.design import design_create

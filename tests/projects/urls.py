@@ -48,7 +48,8 @@ def _job_pk(project: Project) -> dict[str, Any]:
 
 
 def _export_pk(project: Project) -> dict[str, Any]:
-    from apps.designs.models import ExportFile, Job
+    from apps.designs.models import Job
+    from apps.exports.models import ExportFile
     from tests.designs.factories import JobFactory
 
     job = JobFactory(version__design__project=project, kind=Job.Kind.EXPORT)
@@ -93,7 +94,7 @@ DIRECT.update({
 
 
 def _traffic_analysis_pk(project: Project) -> dict[str, Any]:
-    from apps.designs.models import TrafficAnalysis
+    from apps.analysis.models import TrafficAnalysis
     from tests.designs.factories import DesignVersionFactory
 
     version = DesignVersionFactory(design__project=project)

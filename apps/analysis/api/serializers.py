@@ -4,9 +4,9 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ..models import TrafficAnalysis
-from ..services import MAX_MAX_FLOWS, MAX_MESSAGE_BYTES, MAX_SEED, MIN_MAX_FLOWS
-from ..text import RULE_TITLES, SEVERITY_LABELS, class_label, finding_text, link_class_label
+from apps.analysis.models import TrafficAnalysis
+from apps.analysis.services import MAX_MAX_FLOWS, MAX_MESSAGE_BYTES, MAX_SEED, MIN_MAX_FLOWS
+from apps.analysis.text import RULE_TITLES, SEVERITY_LABELS, class_label, finding_text, link_class_label
 
 
 @extend_schema_field({"type": "object", "additionalProperties": True,

@@ -25,8 +25,8 @@ from apps.designs.engine_text import spec_error_messages
 from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
 from apps.engine.spec import SpecError
 
-from ..configs import configs_zip_stream, device_config
-from ..selectors import (
+from apps.analysis.configs import configs_zip_stream, device_config
+from apps.analysis.selectors import (
     roce_review_get,
     roce_settings_for_version,
     traffic_analysis_default,
@@ -34,9 +34,9 @@ from ..selectors import (
     traffic_analysis_list,
     version_plan,
 )
-from ..services import SYNC_MAX_GPUS, traffic_analysis_request
-from ..settings import roce_defaults
-from .serializers import (
+from apps.analysis.services import SYNC_MAX_GPUS, traffic_analysis_request
+from apps.designs.services.roce_input import roce_defaults
+from apps.analysis.api.serializers import (
     RoceReviewSerializer,
     TrafficAnalysisSerializer,
     TrafficRequestSerializer,

@@ -5,10 +5,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from ..job_text import job_error, job_stage_label
-from ..models import Job
-from .models import ExportFile
-from .selectors import export_download_name
+from apps.designs.job_text import job_error, job_stage_label
+from apps.designs.models import Job
+from apps.exports.models import ExportFile
+from apps.exports.selectors import export_download_name
 
 
 class ExportCreateSerializer(serializers.Serializer):

@@ -1,8 +1,8 @@
 """Export API routes (included at /api/): api-version-export-list (GET, POST), api-export-detail,
-api-export-download. See apps.designs.api.export_views for the answers."""
+api-export-download. See apps.exports.api.views for the answers."""
 from django.urls import path
 
-from . import export_views
+from . import views as export_views
 
 urlpatterns = [
     path("versions/<int:pk>/exports/", export_views.VersionExportListView.as_view(), name="api-version-export-list"),

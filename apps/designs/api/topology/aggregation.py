@@ -47,8 +47,8 @@ from rest_framework import generics
 from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 
-from ..models import DesignVersion, DeviceRecord, LinkRecord, PortRecord, record_id_range
-from .views import VersionScopedMixin
+from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord, PortRecord, record_id_range
+from apps.designs.api.views import VersionScopedMixin
 
 BLOCK = 64
 ELEMENT_BUDGET = 1000

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
 from apps.designs.panels import DesignPanel, design_panel_register
+
 from .forms import roce_form_build
 from .models import TrafficAnalysis
 from .selectors import roce_review_get, traffic_analysis_default, traffic_analysis_list, version_config_samples

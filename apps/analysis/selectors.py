@@ -19,15 +19,16 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from apps.designs.models import DesignVersion, DeviceRecord, Role
+from apps.designs.selectors import version_device_list
+from apps.designs.services.roce_input import roce_changes, roce_settings_from_stored
 from apps.engine import plan as engine_plan
 from apps.engine.model import Plan
 from apps.engine.roce import RoceSettings
 from apps.engine.specio import spec_from_dict
 
-from apps.designs.models import DesignVersion, DeviceRecord, Role
-from apps.designs.selectors import version_device_list
 from .models import RoceReview, TrafficAnalysis
-from apps.designs.services.roce_input import roce_changes, roce_settings_from_stored
+from .review import RoceResult, roce_review_compute
 from .text import ReviewContext
 
 
@@ -72,7 +73,6 @@ def roce_review_get(*, version: DesignVersion, plan: Plan | None = None) -> Roce
     if review is not None:
         return RoceReviewData(version=version, stored=True, settings=review.settings, findings=review.findings,
                               headroom=review.headroom, context=review.context, error=review.error)
-    from .services import RoceResult, roce_review_compute  # services import this module
 
     try:
         settings = roce_settings_from_stored(version.roce)

@@ -29,18 +29,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.engine.model import Plan
-from apps.engine.roce import RoceSettings, present_classes, roce_checklist, roce_headroom
-from apps.engine.roce.headroom import link_classes
-from apps.engine.spec import SpecError
-from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, analyze
-
 from apps.designs.fabric_text import traffic_not_applicable
 from apps.designs.generation import GenerationStep
 from apps.designs.models import DesignVersion, Job
 from apps.designs.services.job import JobNotActive
-from .models import RoceReview, TrafficAnalysis
 from apps.designs.services.roce_input import roce_error_fields, roce_settings_from_stored
+from apps.engine.model import Plan
+from apps.engine.roce import RoceSettings
+from apps.engine.spec import SpecError
+from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, analyze
+
+from .models import RoceReview, TrafficAnalysis
+from .review import RoceResult, roce_review_compute
+from .selectors import version_plan
 
 logger = logging.getLogger(__name__)
 
@@ -55,25 +56,6 @@ PATTERNS = tuple(TrafficAnalysis.Pattern.values)
 
 # Errors that must stop the generation, not be stored as an analysis failure.
 _STOP = (JobNotActive, SoftTimeLimitExceeded)
-
-
-@dataclass
-class RoceResult:
-    settings: dict[str, Any] = field(default_factory=dict)
-    findings: list[dict[str, Any]] = field(default_factory=list)
-    headroom: list[dict[str, Any]] = field(default_factory=list)
-    classes: list[str] = field(default_factory=list)
-    link_classes: list[dict[str, Any]] = field(default_factory=list)
-    error: str = ""
-    seconds: float = 0.0
-
-    @property
-    def errors(self) -> int:
-        return sum(f["severity"] == "error" for f in self.findings)
-
-    @property
-    def warnings(self) -> int:
-        return sum(f["severity"] == "warning" for f in self.findings)
 
 
 @dataclass
@@ -92,31 +74,6 @@ class TrafficResult:
 class VersionAnalysis:
     roce: RoceResult | None  # None for an InfiniBand design: no RoCE settings, no ECMP to analyse
     traffic: TrafficResult | None
-
-
-def _finding_dict(f) -> dict[str, Any]:
-    return {"severity": f.severity, "code": f.code, "device_class": f.device_class, "message": f.message,
-            "fix": f.fix, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in dict(f.params).items()}}
-
-
-def _headroom_dict(h) -> dict[str, Any]:
-    lc = h.link_class
-    return {"device_class": h.device_class, "link_class": lc.name, "tier": lc.tier, "gbps": lc.gbps,
-            "links": lc.links, "longest_m": lc.longest_m, "cable_m": lc.cable_m, "needed": h.needed,
-            "configured": h.configured, "xon": h.xon, "xoff": h.xoff, "size": h.size, "overridden": h.overridden,
-            "profile": h.profile, "ok": h.configured >= h.needed}
-
-
-def roce_review_compute(*, plan: Plan, settings: RoceSettings) -> RoceResult:
-    """Checklist and headroom of `settings` on `plan`, as JSON-ready rows."""
-    started = time.perf_counter()
-    findings = [_finding_dict(f) for f in roce_checklist(plan, settings)]
-    headroom = [_headroom_dict(h) for h in roce_headroom(plan, settings)]
-    classes = [{"name": lc.name, "tier": lc.tier, "gbps": lc.gbps, "links": lc.links, "longest_m": lc.longest_m,
-                "cable_m": lc.cable_m} for lc in link_classes(plan)]
-    return RoceResult(settings=settings.to_dict(), findings=findings, headroom=headroom,
-                      classes=list(present_classes(plan)), link_classes=classes,
-                      seconds=round(time.perf_counter() - started, 4))
 
 
 def _roce_stored_settings(stored: dict[str, Any] | None) -> RoceSettings:
@@ -274,8 +231,6 @@ def traffic_analysis_request(*, version: DesignVersion, user: Any, data: dict[st
 
 def traffic_analysis_run(*, analysis_id: int, celery_task_id: str = "") -> TrafficAnalysis:
     """Do one queued analysis: rebuild the Plan from the frozen spec, analyse, store report or error."""
-    from .selectors import version_plan
-
     # "running" too: a task redelivered after its worker died starts the analysis again.
     claimed = TrafficAnalysis.objects.filter(
         pk=analysis_id, status__in=[TrafficAnalysis.Status.QUEUED, TrafficAnalysis.Status.RUNNING]

@@ -18,14 +18,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.engine.traffic import TrafficReport, analyze
-
 from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
+from apps.designs.services.roce_input import roce_changes
 from apps.designs.sheets import SheetContext as WorkbookContext
 from apps.designs.sheets import not_applicable_sheet, workbook_sheet_register
 from apps.designs.workbook import Column, Sheet, Styled
+from apps.engine.traffic import TrafficReport, analyze
+
 from .selectors import roce_review_get, traffic_analysis_default, version_plan
-from apps.designs.services.roce_input import roce_changes
 from .text import (
     RULE_TITLES,
     SEVERITY_LABELS,

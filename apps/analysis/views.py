@@ -13,16 +13,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views import View
 
+from apps.designs.fabric_text import roce_not_applicable
+from apps.designs.services.roce_input import roce_input_clean, roce_settings_from_stored
+from apps.designs.views.common import project_version
 from apps.engine.roce import RoceSettings
 from apps.engine.spec import SpecError
 from apps.projects.views import ProjectScopedViewMixin
 
-from apps.designs.fabric_text import roce_not_applicable
-from apps.designs.views.common import project_version
 from .forms import roce_form_build, roce_form_data, roce_form_settings
 from .selectors import roce_review_get
 from .services import roce_settings_version_create
-from apps.designs.services.roce_input import roce_input_clean, roce_settings_from_stored
 
 
 def _settings_of(version) -> RoceSettings:

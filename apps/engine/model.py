@@ -12,6 +12,7 @@ Conventions every consumer relies on:
   the leaf for tier 1, -1 where a link belongs to no single rail.
 - Addresses are IPv4 as unsigned 32-bit integers; `subnet[i]` is the /31 of link i,
   the a end holds subnet+1 for tier 0 (the NIC) and subnet for tiers 1 and 2.
+- The model knows no reader: its JSON report is engine.report.report(plan), which reads it.
 """
 from __future__ import annotations
 
@@ -204,9 +205,3 @@ class Plan:
     warnings: list[str] = field(default_factory=list)  # English sentences, one per note
     sizing: Sizing | None = None
     notes: list[Message] = field(default_factory=list)  # the warnings with their codes and params
-
-    def report(self, *, alternatives: list[Alternative] | None = None) -> dict:
-        """The JSON-ready summary the CLI prints (engine.report.report)."""
-        from .report import report
-
-        return report(self, alternatives=alternatives)

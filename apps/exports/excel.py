@@ -50,6 +50,10 @@ from apps.designs.engine_text import summary_bom_notes, summary_warnings
 from apps.designs.fabric_text import roce_not_applicable, underlay_not_applicable
 from apps.designs.job_text import sheet_stage
 from apps.designs.models import BomLineRecord, DesignVersion, Role, Tier
+from apps.designs.sheets import (SheetWriter, not_applicable_sheet, sheet_key, workbook_sheet_list,  # noqa: F401
+                                 workbook_sheet_register, workbook_sheet_unregister)
+from apps.designs.workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
+
 from .selectors import (
     catalog_example_price_skus,
     version_bom_lines,
@@ -58,9 +62,6 @@ from .selectors import (
     version_link_count,
     version_link_rows,
 )
-from apps.designs.sheets import (SheetWriter, not_applicable_sheet, sheet_key, workbook_sheet_list,  # noqa: F401
-                                 workbook_sheet_register, workbook_sheet_unregister)
-from apps.designs.workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
 
 logger = logging.getLogger(__name__)
 

@@ -42,12 +42,12 @@ from typing import IO, Any
 from django.utils import timezone
 from django.utils.text import slugify
 
+from apps.designs.models import DesignVersion, Role
+from apps.designs.workbook import zip_entry
 from apps.engine import names as engine_names
 from apps.engine.specio import spec_from_dict
 
-from apps.designs.models import DesignVersion, Role
 from .selectors import version_device_map, version_device_rows, version_link_count, version_link_rows
-from apps.designs.workbook import zip_entry
 
 Progress = Callable[[str, int], None]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from apps.designs.panels import DesignPanel, design_panel_register
+
 from .views import exports_panel_context
 
 

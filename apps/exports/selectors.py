@@ -21,9 +21,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.catalog.kinds import ITEM_KINDS
-
 from apps.designs.models import BomLineRecord, DesignVersion, DeviceRecord, LinkRecord, record_id_range
 from apps.designs.selectors import version_list_for_user
+
 from .models import ExportFile
 
 CHUNK_ROWS = 10_000

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from apps.designs.models import DesignVersion, Job
 from apps.designs.services.job import JobNotActive, JobProgress, job_mark_failed, job_mark_running, job_mark_succeeded
+
 from .excel import version_workbook_write
 from .models import ExportFile
 from .netbox import version_netbox_write

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from apps.designs.models import Job
 from apps.designs.services.job import MAX_ATTEMPTS, job_mark_failed, job_mark_retrying
+
 from .services import version_export_run
 
 logger = logging.getLogger(__name__)

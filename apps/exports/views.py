@@ -20,6 +20,7 @@ from django.views import View
 
 from apps.designs.job_text import job_stage_label
 from apps.designs.selectors import version_get_for_user
+
 from .models import ExportFile
 from .selectors import (
     export_absolute_path,

@@ -20,11 +20,12 @@ from rest_framework import generics, status
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
-from apps.designs.api.views import VersionScopedMixin
-from apps.designs.engine_text import spec_error_messages
-from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
-from apps.engine.spec import SpecError
-
+from apps.analysis.api.serializers import (
+    RoceReviewSerializer,
+    TrafficAnalysisSerializer,
+    TrafficRequestSerializer,
+    VersionTrafficSerializer,
+)
 from apps.analysis.configs import configs_zip_stream, device_config
 from apps.analysis.selectors import (
     roce_review_get,
@@ -35,13 +36,11 @@ from apps.analysis.selectors import (
     version_plan,
 )
 from apps.analysis.services import SYNC_MAX_GPUS, traffic_analysis_request
+from apps.designs.api.views import VersionScopedMixin
+from apps.designs.engine_text import spec_error_messages
+from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
 from apps.designs.services.roce_input import roce_defaults
-from apps.analysis.api.serializers import (
-    RoceReviewSerializer,
-    TrafficAnalysisSerializer,
-    TrafficRequestSerializer,
-    VersionTrafficSerializer,
-)
+from apps.engine.spec import SpecError
 
 
 class VersionNotReady(APIException):

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from apps.engine import plan as engine_plan
 from apps.engine.addressing import check_pools
 from apps.engine.model import Alternative, Plan
-from apps.engine.report import sizing_dict
+from apps.engine.report import report, sizing_dict
 from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
 from apps.projects.models import Project
@@ -164,7 +164,7 @@ def design_version_create(*, design: Design, user: Any, data: dict[str, Any]) ->
 def version_summary(*, plan: Plan, alternatives: list[Alternative] | None = None) -> dict[str, Any]:
     """The engine's JSON report of the plan (engine.report: tiers, counts, growth, hops, bandwidth,
     free ports, BOM, totals, media, pools, warnings, alternatives), plus device counts per role."""
-    summary = plan.report(alternatives=alternatives if alternatives is not None else [])
+    summary = report(plan, alternatives=alternatives if alternatives is not None else [])
     roles: dict[str, int] = {}
     for device in plan.devices:
         roles[device.role] = roles.get(device.role, 0) + 1

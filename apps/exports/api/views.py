@@ -19,6 +19,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import generics, status
 from rest_framework.response import Response
 
+from apps.designs.api.views import VersionScopedMixin
+from apps.exports.api.serializers import ExportCreateSerializer, ExportSerializer
 from apps.exports.models import ExportFile
 from apps.exports.selectors import (
     CONTENT_TYPES,
@@ -28,9 +30,7 @@ from apps.exports.selectors import (
     export_get_for_user,
     export_list_for_version,
 )
-from apps.exports.api.serializers import ExportCreateSerializer, ExportSerializer
 from apps.exports.services import version_export_create
-from apps.designs.api.views import VersionScopedMixin
 
 
 class ExportScopedMixin:

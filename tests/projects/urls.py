@@ -86,7 +86,7 @@ EXTRA_KWARGS.update({
     "designs:job-detail": lambda project: {"job_pk": _job_pk(project)["pk"]},
 })
 
-# Topology API (apps/designs/api/topology.py), by version id.
+# Topology API (apps/designs/api/topology/), by version id.
 DIRECT.update({
     "api-version-topology": _version_pk,
     "api-version-topology-expand": _version_pk,

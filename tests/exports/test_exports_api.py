@@ -262,7 +262,7 @@ def test_the_openapi_schema_documents_the_export_routes_without_warnings():
     from drf_spectacular.drainage import GENERATOR_STATS
     from drf_spectacular.generators import SchemaGenerator
 
-    from apps.designs.api import export_views
+    from apps.exports.api import views as export_views
 
     views = {name for name in dir(export_views) if name.endswith("View")}
     GENERATOR_STATS.reset()

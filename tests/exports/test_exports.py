@@ -33,7 +33,7 @@ from tests.designs.conftest import inputs
 
 pytestmark = pytest.mark.django_db
 
-# The procurement sheets, then the RoCE and Traffic sheets the analysis registers (apps/designs/analysis).
+# The procurement sheets, then the RoCE and Traffic sheets the analysis registers (apps/analysis).
 SHEETS = ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "RoCE", "Traffic"]
 DISCOUNT = Decimal("7.35")
 CENTS = Decimal("0.01")

@@ -68,7 +68,7 @@ DIRECT.update({
     "api-job-detail": _job_pk,
 })
 
-# Exports (apps/designs/exports): API and download pages, by version or export id.
+# Exports (apps/exports): API and download pages, by version or export id.
 DIRECT.update({
     "api-version-export-list": _version_pk,
     "api-export-detail": _export_pk,
@@ -102,7 +102,7 @@ def _traffic_analysis_pk(project: Project) -> dict[str, Any]:
     return {"pk": version.pk, "analysis_pk": analysis.pk}
 
 
-# RoCE and traffic (apps/designs/analysis): API by version id, the RoCE settings page under the project.
+# RoCE and traffic (apps/analysis): API by version id, the RoCE settings page under the project.
 DIRECT.update({
     "api-version-roce": _version_pk,
     "api-version-roce-configs-zip": _version_pk,

@@ -1,8 +1,7 @@
-"""Topology aggregation: the chain of groups every device belongs to, and the first view counted by GROUP BY.
+"""The topology of a generated version as cytoscape.js elements: aggregated first, expanded on demand.
 
-The package (apps.designs.api.topology) draws a generated version as cytoscape.js elements:
-aggregated first (this module), expanded on demand (expansion.py), written as elements by
-serialization.py, served by views.py.
+This module: the chain of groups of every device and the first view counted by GROUP BY; the
+package puts it together with expansion.py, serialization.py and views.py.
 
 Rules:
 - Every device has a chain of groups from its plane down to itself; a port adds one more link:
@@ -461,6 +460,25 @@ class TopologyBase:
 
     # Children -------------------------------------------------------------------------------
 
+    def compound_of(self, node_id: str) -> str | None:
+        kind = _kind(node_id)
+        if kind in POD_SIDE_KINDS:
+            ref = parse_node(node_id)
+            return f"box:pod:p{ref.plane}:{ref.pod}"
+        if kind in COMPOUND_KINDS:
+            return node_id
+        return None
+
+    def parent_of(self, chain: list[str], i: int) -> str | None:
+        """The compound a node at chain[i] is drawn in."""
+        if _kind(chain[i]) in POD_SIDE_KINDS:
+            return self.compound_of(chain[i])
+        for j in range(i - 1, -1, -1):
+            compound = self.compound_of(chain[j])
+            if compound is not None:
+                return compound
+        return None
+
     def base_nodes(self) -> list[str]:
         c = self.census
         three = self.tiers == 3
@@ -553,6 +571,10 @@ class TopologyBase:
         return edges
 
     # Expansion ------------------------------------------------------------------------------
+
+    def split_rail(self, tier: int, upper_end: str) -> bool:
+        """Whether server-leaf links to this node keep their rail on the edge (see the module rules)."""
+        return tier == 0 and upper_end.startswith(("dev:", "port:"))
 
     def first_view(self) -> dict[str, Any]:
         """The first view at this level, from the cache when it was computed before."""

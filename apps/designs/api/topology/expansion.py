@@ -154,10 +154,6 @@ class ExpansionMixin:
                 a, b = chunk[row["id"]]
                 edges[("link", row["id"])] = self._link_edge(row, a, b)
 
-    def split_rail(self, tier: int, upper_end: str) -> bool:
-        """Whether server-leaf links to this node keep their rail on the edge (see the module rules)."""
-        return tier == 0 and upper_end.startswith(("dev:", "port:"))
-
     def _link_edge(self, row: dict, a: str, b: str) -> EdgeAcc:
         a_dev, b_dev = self.devs[row["a_device_id"]], self.devs[row["b_device_id"]]
         link = {

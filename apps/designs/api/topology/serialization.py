@@ -12,30 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import aggregation
-from .aggregation import COMPOUND_KINDS, GROUP_ROLE, LAYER, POD_SIDE_KINDS, Dev, EdgeAcc, _kind, parse_node
+from .aggregation import GROUP_ROLE, LAYER, Dev, EdgeAcc, parse_node
 
 
 class SerializationMixin:
     """Topology methods that write elements (mixed into apps.designs.api.topology.Topology)."""
-
-    def compound_of(self, node_id: str) -> str | None:
-        kind = _kind(node_id)
-        if kind in POD_SIDE_KINDS:
-            ref = parse_node(node_id)
-            return f"box:pod:p{ref.plane}:{ref.pod}"
-        if kind in COMPOUND_KINDS:
-            return node_id
-        return None
-
-    def parent_of(self, chain: list[str], i: int) -> str | None:
-        """The compound a node at chain[i] is drawn in."""
-        if _kind(chain[i]) in POD_SIDE_KINDS:
-            return self.compound_of(chain[i])
-        for j in range(i - 1, -1, -1):
-            compound = self.compound_of(chain[j])
-            if compound is not None:
-                return compound
-        return None
 
     def node_data(self, node_id: str, chain: list[str], *, expanded: bool) -> dict[str, Any]:
         i = chain.index(node_id)

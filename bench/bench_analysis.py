@@ -79,8 +79,8 @@ def measure(gpus: int, zip_too: bool) -> dict:
     from django.urls import reverse
 
     from apps.catalog.models import ServerModel, SwitchModel
-    from apps.designs.analysis.models import RoceReview, TrafficAnalysis
-    from apps.designs.analysis.selectors import version_plan
+    from apps.analysis.models import RoceReview, TrafficAnalysis
+    from apps.analysis.selectors import version_plan
     from apps.designs.models import DesignVersion
     from apps.designs.services import design as design_services
     from apps.designs.services import job as job_services

@@ -9,8 +9,8 @@ in-process), as the web app does: DGX H100 servers (8x400G) on the seed's 64x400
 Tomahawk-4 class switch in 1x400G, 3 tiers. For 65,536 GPUs that is 8,192 servers, 5,120
 switches and 196,608 links. Then it times, once each, after the version is ready:
 
-- `workbook s`: apps.designs.exports.excel.version_workbook_write to a file (every sheet);
-- `netbox s`: apps.designs.exports.netbox.version_netbox_write to a zip (every CSV file);
+- `workbook s`: apps.exports.excel.version_workbook_write to a file (every sheet);
+- `netbox s`: apps.exports.netbox.version_netbox_write to a zip (every CSV file);
 
 and prints the rows and file sizes with the process's peak RSS. --reuse exports the last version
 generated with the same inputs instead of generating again. Exit status 1 when the workbook takes
@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="bench-exports-") as scratch:
         _setup(os.path.join(scratch, "media"))
-        from apps.designs.exports.excel import version_workbook_write
-        from apps.designs.exports.netbox import version_netbox_write
+        from apps.exports.excel import version_workbook_write
+        from apps.exports.netbox import version_netbox_write
 
         version, user, generate_s = _version(args.gpus, args.reuse)
         out = Path(args.keep) if args.keep else Path(scratch)

@@ -6,8 +6,8 @@ urlpatterns = [
     path("catalog/", include("apps.catalog.api.urls")),
     path("", include("apps.projects.api.urls")),
     path("", include("apps.designs.api.urls")),
-    path("", include("apps.designs.analysis.api.urls")),
-    path("", include("apps.designs.api.export_urls")),
+    path("", include("apps.analysis.api.urls")),
+    path("", include("apps.exports.api.urls")),
     path("", include("apps.designs.api.topology_urls")),
     path("", include("apps.reviews.api.urls")),
 ]

@@ -9,8 +9,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fabricweb.settings")
 app = Celery("fabricweb")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-app.autodiscover_tasks(["apps.designs.exports"])
-
 
 @worker_init.connect
 @beat_init.connect

@@ -88,6 +88,8 @@ INSTALLED_APPS = [
     "apps.catalog",
     "apps.projects",
     "apps.designs",
+    "apps.analysis",
+    "apps.exports",
     "apps.reviews",
 ]
 
@@ -209,7 +211,7 @@ SPECTACULAR_SETTINGS = {
         "FiberEnum": "apps.catalog.models.Fiber",
         "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
         "JobStatusEnum": "apps.designs.models.JobStatus",
-        "ExportKindEnum": "apps.designs.exports.models.ExportKind",
+        "ExportKindEnum": "apps.exports.models.ExportKind",
         "ReviewStateEnum": "apps.reviews.models.ReviewState",
         "ReviewActionEnum": "apps.reviews.models.ReviewAction",
         "ReviewRequestActionEnum": "apps.reviews.models.ReviewRequestAction",
@@ -255,8 +257,8 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": FABRICWEB_SWEEP_SECONDS,
         "options": {"expires": FABRICWEB_SWEEP_SECONDS},
     },
-    "designs-traffic-analyses-sweep": {
-        "task": "apps.designs.analysis.tasks.traffic_analyses_sweep_task",
+    "analysis-traffic-analyses-sweep": {
+        "task": "apps.analysis.tasks.traffic_analyses_sweep_task",
         "schedule": FABRICWEB_SWEEP_SECONDS,
         "options": {"expires": FABRICWEB_SWEEP_SECONDS},
     },

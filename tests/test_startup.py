@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("module", ["fabricweb.api", "fabricweb.celery", "apps.designs.tasks", "apps.catalog.api.views",
-                                    "apps.designs.analysis.tasks", "apps.designs.exports.tasks"])
+                                    "apps.analysis.tasks", "apps.exports.tasks"])
 def test_module_imports_first_in_a_fresh_process(module):
     code = ("import os, importlib; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'fabricweb.settings'); "
             f"import django; django.setup(); importlib.import_module({module!r})")

@@ -290,11 +290,6 @@ def alternative_reason(alternative: Mapping[str, Any]) -> str:
     return "; ".join(texts)
 
 
-def alternative_reason_codes(exc: SpecError) -> list[dict[str, Any]]:
-    """An infeasible alternative's reasons as stored in summaries: [{field, code, params}]."""
-    return [dict(field=path, **msg.to_dict()) for path, messages in exc.details.items() for msg in messages]
-
-
 def alternative_label(planes: Any, tiers: Any, fallback: str = "", *, blocking: bool = False) -> str:
     """An alternative's name ("3 tiers", "8 planes, 2 tiers": the engine stores it in English) in the active language.
 

@@ -1,8 +1,8 @@
 """Sections other apps add to the design page (one design version), without editing its templates.
 
-The reviews app adds comments and approval, the RoCE/traffic work adds its analyses. Register a
-panel once at import time of a module Django always loads (your app's AppConfig.ready(), or the
-urls module your app includes):
+The reviews app adds comments and approval, the analysis app its RoCE and traffic sections, the
+exports app its exports; designs imports none of them. Register a panel from your app's
+AppConfig.ready(), so it is there before any page is rendered:
 
     from django.utils.translation import gettext_lazy as _
     from apps.designs.panels import DesignPanel, design_panel_register

@@ -84,7 +84,7 @@ def version_get_for_user(*, user: Any, pk: Any) -> DesignVersion:
 
 
 def job_list_for_project(*, project: Project) -> QuerySet[Job]:
-    return Job.objects.filter(project=project).select_related("version__design")
+    return Job.objects.filter(project=project).select_related("version__design", "created_by")
 
 
 def job_get_for_user(*, user: Any, pk: Any) -> Job:

@@ -6,7 +6,7 @@ Entry points (import them from their modules):
     apps.engine.plan        plan(spec, *, progress=None) -> Plan; size(spec) -> Sizing;
                             alternatives(spec) -> list[Alternative]
     apps.engine.specio      spec_from_dict(data) -> DesignSpec; spec_to_dict(spec) -> dict
-    apps.engine.report      report(plan, *, alternatives=None) -> dict (also Plan.report())
+    apps.engine.report      report(plan, *, alternatives=None) -> dict (reads model.Plan)
     apps.engine.names       port_name(device, port); port_name_table(plan); link_labels(plan, i)
     apps.engine.seedcatalog seed_catalog() / load(directory) -> SeedCatalog
     python -m apps.engine plan SPEC.json [--links FILE.csv] [--alternatives]

@@ -12,6 +12,7 @@ Conventions every consumer relies on:
   the leaf for tier 1, -1 where a link belongs to no single rail.
 - Addresses are IPv4 as unsigned 32-bit integers; `subnet[i]` is the /31 of link i,
   the a end holds subnet+1 for tier 0 (the NIC) and subnet for tiers 1 and 2.
+- The model knows no reader: its JSON report is engine.report.report(plan), which reads it.
 """
 from __future__ import annotations
 
@@ -249,9 +250,3 @@ class Plan:
     in_server_typical_w: float = 0.0  # NIC cards and server-side optics: inside the servers' power budget
     in_server_max_w: float = 0.0
     spares_subtotal: float = 0.0  # the spare lines' totals, included in subtotal and total_cost
-
-    def report(self, *, alternatives: list[Alternative] | None = None) -> dict:
-        """The JSON-ready summary the CLI prints (engine.report.report)."""
-        from .report import report
-
-        return report(self, alternatives=alternatives)

@@ -10,7 +10,7 @@ Values are written as numbers (not formulas) so every reader, openpyxl included,
 (names, inputs, SKUs) is always a string cell, even when it starts with "=", "+", "-" or "@".
 
 The "Review" sheet is registered with the procurement workbook's sheet registry
-(apps.designs.exports.excel.workbook_sheet_register, from ReviewsConfig.ready()): the version's
+(apps.designs.sheets.workbook_sheet_register, from ReviewsConfig.ready()): the version's
 review state, its history and its comments. A version that was never reviewed nor commented on
 gets no Review sheet.
 """
@@ -206,7 +206,7 @@ def _anchor_text(comment) -> str:
 
 def review_sheet_write(context: Any, sheet: Any) -> bool | None:
     """Fill the version workbook's Review sheet: state, history, comments (False: nothing to show)."""
-    from apps.designs.exports.workbook import Column
+    from apps.designs.workbook import Column
 
     version = context.version
     review = review_for_version(version=version)
@@ -232,6 +232,6 @@ def review_sheet_write(context: Any, sheet: Any) -> bool | None:
 
 def review_sheet_register() -> None:
     """Add the Review sheet to the procurement workbook (called from ReviewsConfig.ready())."""
-    from apps.designs.exports.excel import workbook_sheet_register
+    from apps.designs.sheets import workbook_sheet_register
 
     workbook_sheet_register(REVIEW_SHEET_NAME, review_sheet_write, order=REVIEW_SHEET_ORDER)

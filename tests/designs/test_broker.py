@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from apps.designs.analysis.models import TrafficAnalysis
-from apps.designs.exports.models import ExportFile
+from apps.analysis.models import TrafficAnalysis
+from apps.exports.models import ExportFile
 from apps.designs.models import Design, DesignVersion, Job
 from apps.engine.traffic import DEFAULT_MAX_FLOWS
 from fabricweb.celery import app as celery_app

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from apps.accounts.services import profile_set_language
 from apps.designs.engine_text import MESSAGES, alternative_reason, engine_text, message_text, summary_warnings
-from apps.designs.exports.excel import version_workbook_write
+from apps.exports.excel import version_workbook_write
 from apps.designs.job_text import STAGES, job_stage_label, stage_label
 from apps.designs.models import DesignVersion, Job
 from apps.designs.services.design import design_create

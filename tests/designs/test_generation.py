@@ -395,7 +395,7 @@ def test_the_bom_says_why_a_dgx_design_has_no_nic_line_on_the_page_and_in_the_wo
                                                                                       tmp_path):
     import openpyxl
 
-    from apps.designs.exports.excel import version_workbook_write
+    from apps.exports.excel import version_workbook_write
 
     deliver(queued_job)
     version = DesignVersion.objects.get(pk=queued_job.version_id)

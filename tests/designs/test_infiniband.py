@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from apps.catalog.models import SwitchModel
-from apps.designs.analysis.models import RoceReview, TrafficAnalysis
-from apps.designs.exports.excel import version_workbook_write
-from apps.designs.exports.netbox import version_netbox_write
+from apps.analysis.models import RoceReview, TrafficAnalysis
+from apps.exports.excel import version_workbook_write
+from apps.exports.netbox import version_netbox_write
 from apps.designs.models import DesignVersion, DeviceRecord, Job, LinkRecord
 from tests.designs.conftest import inputs
 

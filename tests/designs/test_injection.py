@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from apps.designs.exports.excel import version_workbook_write
-from apps.designs.exports.netbox import version_netbox_write
+from apps.exports.excel import version_workbook_write
+from apps.exports.netbox import version_netbox_write
 from apps.designs.models import BomLineRecord, Design, DesignVersion
 from apps.engine.safe_text import CSV_FORMULA_START
 from apps.projects.models import Customer, Project

@@ -6,10 +6,10 @@ import zipfile
 import pytest
 from django.urls import reverse
 
-from apps.designs.exports.netbox import version_netbox_write
+from apps.exports.netbox import version_netbox_write
 from apps.designs.services.design import design_create
 from tests.designs.conftest import inputs
-from tests.designs.test_exports import generate, rows
+from tests.exports.test_exports import generate, rows
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from apps.designs.api import topology as topology_module
+from apps.designs.api.topology import aggregation as topology_module
 from apps.designs.api.topology import Topology
 from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord
 from apps.designs.services.design import design_create

@@ -9,7 +9,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from apps.catalog.models import SwitchModel
-from apps.designs.exports.excel import version_workbook_write
+from apps.exports.excel import version_workbook_write
 from apps.designs.models import DesignVersion
 from apps.designs.services.design import design_create, design_estimate
 from tests.designs.conftest import inputs

@@ -6,9 +6,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from apps.designs.exports import workbook
-from apps.designs.exports.excel import version_workbook_write
-from apps.designs.exports.workbook import Column, StreamingWorkbook
+from apps.designs import workbook
+from apps.exports.excel import version_workbook_write
+from apps.designs.workbook import Column, StreamingWorkbook
 from tests.designs.test_analysis import generated
 from tests.designs.test_exports import recalculate
 

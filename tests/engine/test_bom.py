@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from apps.engine.plan import plan
+from apps.engine.report import report as engine_report
 from apps.engine.spec import NicHw
 
 from .builders import server, spec, switch
@@ -160,7 +161,7 @@ def test_the_report_gives_power_by_scope_and_the_spares_apart():
     from apps.engine.spec import SparesPolicy
 
     p = plan(spec(512, leaf=switch(64, twin=True), spares=SparesPolicy(switches=0, transceivers=5, cables=2, fibers=1)))
-    r = p.report()
+    r = engine_report(p)
     lines = r["bom"]
     power = r["power"]
     assert power["network_typical_w"] == r["power_typical_w"] == r["power_w"] == p.power_typical_w

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from apps.engine.messages import TEMPLATES, Message, fill, message
 from apps.engine.plan import alternatives, plan, size
+from apps.engine.report import report as plan_report
 from apps.engine.spec import (AddressPools, CableAssembly, FiberCord, InfeasibleSpec, Optic, RackLayout, SpecError,
                               SwitchHw)
 from apps.engine.specio import spec_from_dict
@@ -190,7 +191,7 @@ def test_spec_errors_keep_english_texts_beside_coded_details():
 def test_plan_notes_are_its_warnings_with_codes_and_the_report_carries_both():
     p = plan(spec(5_000, leaf=switch(128)))
     assert [n.text for n in p.notes] == p.warnings and p.warnings
-    report = json.loads(json.dumps(p.report(alternatives=alternatives(spec(5_000)))))
+    report = json.loads(json.dumps(plan_report(p, alternatives=alternatives(spec(5_000)))))
     assert report["warning_codes"] == [n.to_dict() for n in p.notes]
     assert not any(w["code"] == "warning.uneven_uplinks" for w in report["warning_codes"])
     blocking = json.loads(json.dumps(alternatives(spec(5_000, leaf=switch(128)))[-1].notes[0].to_dict()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from apps.engine.plan import alternatives, plan
+from apps.engine.report import report as plan_report
 
 from .builders import spec, switch
 
@@ -33,7 +34,7 @@ def test_alternatives_compare_structures_and_mark_the_cheapest_and_current():
 
 def test_report_is_plain_json_with_the_documented_keys():
     p = plan(spec(5_000, leaf=switch(128)))
-    report = json.loads(json.dumps(p.report(alternatives=alternatives(p.spec))))
+    report = json.loads(json.dumps(plan_report(p, alternatives=alternatives(p.spec))))
     for key in ("tiers", "planes", "servers", "switches", "links", "max_gpus", "max_hops", "bom", "total_cost",
                 "power_w", "oversubscription", "bisection_gbps", "free_ports", "scale_units", "pods", "media",
                 "pools", "alternatives", "currency", "rack_units"):

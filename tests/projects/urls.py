@@ -48,7 +48,8 @@ def _job_pk(project: Project) -> dict[str, Any]:
 
 
 def _export_pk(project: Project) -> dict[str, Any]:
-    from apps.designs.models import ExportFile, Job
+    from apps.designs.models import Job
+    from apps.exports.models import ExportFile
     from tests.designs.factories import JobFactory
 
     job = JobFactory(version__design__project=project, kind=Job.Kind.EXPORT)
@@ -67,7 +68,7 @@ DIRECT.update({
     "api-job-detail": _job_pk,
 })
 
-# Exports (apps/designs/exports): API and download pages, by version or export id.
+# Exports (apps/exports): API and download pages, by version or export id.
 DIRECT.update({
     "api-version-export-list": _version_pk,
     "api-export-detail": _export_pk,
@@ -85,7 +86,7 @@ EXTRA_KWARGS.update({
     "designs:job-detail": lambda project: {"job_pk": _job_pk(project)["pk"]},
 })
 
-# Topology API (apps/designs/api/topology.py), by version id.
+# Topology API (apps/designs/api/topology/), by version id.
 DIRECT.update({
     "api-version-topology": _version_pk,
     "api-version-topology-expand": _version_pk,
@@ -93,7 +94,7 @@ DIRECT.update({
 
 
 def _traffic_analysis_pk(project: Project) -> dict[str, Any]:
-    from apps.designs.models import TrafficAnalysis
+    from apps.analysis.models import TrafficAnalysis
     from tests.designs.factories import DesignVersionFactory
 
     version = DesignVersionFactory(design__project=project)
@@ -101,7 +102,7 @@ def _traffic_analysis_pk(project: Project) -> dict[str, Any]:
     return {"pk": version.pk, "analysis_pk": analysis.pk}
 
 
-# RoCE and traffic (apps/designs/analysis): API by version id, the RoCE settings page under the project.
+# RoCE and traffic (apps/analysis): API by version id, the RoCE settings page under the project.
 DIRECT.update({
     "api-version-roce": _version_pk,
     "api-version-roce-configs-zip": _version_pk,

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.designs.exports.excel import version_workbook_write
-from apps.designs.exports.services import version_export_create
+from apps.exports.excel import version_workbook_write
+from apps.exports.services import version_export_create
 from apps.designs.models import Job
 from apps.reviews.models import AuditEvent
 from apps.reviews.services.audit import audit_job_record, audit_jobs_record

@@ -152,7 +152,11 @@ class DesignSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(VersionBriefSerializer(allow_null=True))
     def get_latest_version(self, design):
-        version = design.versions.order_by("-number").first()
+        prefetched = getattr(design, "versions_newest_first", None)  # lists prefetch them
+        if prefetched is not None:
+            version = prefetched[0] if prefetched else None
+        else:
+            version = design.versions.order_by("-number").first()
         return VersionBriefSerializer(version).data if version is not None else None
 
 

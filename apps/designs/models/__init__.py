@@ -22,7 +22,3 @@ __all__ = [
     "record_id_range",
 ]
 
-# Export files are modelled in apps/designs/exports; importing them here registers them with the app.
-from apps.designs.exports.models import ExportFile  # noqa: E402, F401
-# RoCE reviews and traffic analyses (apps/designs/analysis); importing them here registers them with the app.
-from apps.designs.analysis.models import RoceReview, TrafficAnalysis  # noqa: E402, F401

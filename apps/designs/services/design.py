@@ -28,14 +28,14 @@ from django.utils.translation import gettext as _
 from apps.engine import plan as engine_plan
 from apps.engine.addressing import check_pools
 from apps.engine.model import Alternative, Plan
-from apps.engine.report import alternative_dict, sizing_dict
+from apps.engine.report import alternative_dict, report, sizing_dict
 from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
 from apps.projects.models import Project
 from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
-from ..analysis.services import version_analysis_compute, version_analysis_save
 from ..engine_text import alternative_label, alternative_notes, alternative_reason
+from ..generation import generation_step_list, generation_step_spans
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
 from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
@@ -174,7 +174,7 @@ def design_version_create(*, design: Design, user: Any, data: dict[str, Any]) ->
 def version_summary(*, plan: Plan, alternatives: list[Alternative] | None = None) -> dict[str, Any]:
     """The engine's JSON report of the plan (engine.report: tiers, counts, growth, hops, bandwidth,
     free ports, BOM, totals, media, pools, warnings, alternatives), plus device counts per role."""
-    summary = plan.report(alternatives=alternatives if alternatives is not None else [])
+    summary = report(plan, alternatives=alternatives if alternatives is not None else [])
     roles: dict[str, int] = {}
     for device in plan.devices:
         roles[device.role] = roles.get(device.role, 0) + 1
@@ -238,18 +238,17 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         plan = engine_plan.plan(spec, progress=JobProgress(job.pk, span=(5, 75)))
         job_progress(job_id=job.pk, stage="alternatives", percent=76)
         summary = version_summary(plan=plan, alternatives=_alternatives(spec))
-        # Stages "traffic" (ring All-Reduce, All-to-All) and "roce" (checklist, headroom), saved below.
-        analysis = version_analysis_compute(plan=plan, roce=version.roce, progress=JobProgress(job.pk, span=(77, 89)))
+        # Other apps' steps (apps.designs.generation: the traffic analysis and RoCE review), saved below.
+        steps = generation_step_list()
+        results = [step.compute(plan, version, JobProgress(job.pk, span=span))
+                   for step, span in zip(steps, generation_step_spans(len(steps)))]
         job_progress(job_id=job.pk, stage="saving", percent=90)
         planned = time.perf_counter()
         with transaction.atomic():
             saved = version_records_write(version=version, plan=plan)
-            version_analysis_save(version=version, analysis=analysis)
-            summary["timings_s"] = {
-                "plan": round(planned - started, 3), "save": round(saved.seconds, 3),
-                "traffic": analysis.traffic.seconds if analysis.traffic else 0.0,
-                "roce": analysis.roce.seconds if analysis.roce else 0.0,
-            }
+            summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3)}
+            for step, result in zip(steps, results):
+                summary["timings_s"].update(step.save(version, result) or {})
             now = timezone.now()
             # The job row is locked only now, at the end, so the heartbeat thread keeps writing during
             # the save. A job declared lost, or sent again to another worker, meanwhile must not gain

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from apps.catalog.models import NicModel, ServerModel, SwitchModel, parse_breakout
 from apps.catalog.selectors import (MissingExchangeRate, PriceConverter, catalog_currencies, interconnect_catalog,
                                     nic_hw, price_converter, server_hw, switch_hw)
-from apps.designs.analysis.settings import roce_input_clean
+from apps.designs.services.roce_input import roce_input_clean
 from apps.designs.engine_text import spec_error_details, spec_error_messages
 from apps.engine.spec import (MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, SPARE_CATEGORIES, AddressPools, DesignSpec,
                               RackLayout, SparesPolicy, SpecError)

@@ -17,7 +17,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.designs.models import DesignVersion, ExportFile, Job
+from apps.designs.models import DesignVersion, Job
+from apps.exports.models import ExportFile
 from apps.projects.models import Project
 
 from ..models import AuditAction, AuditEvent

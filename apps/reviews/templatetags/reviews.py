@@ -62,7 +62,7 @@ def _state(value: Any) -> str:
 
 def _export_kind(value: Any) -> str:
     """An export's kind as the exports list names it ("Excel workbook"), not its code ("xlsx")."""
-    from apps.designs.exports.models import ExportFile
+    from apps.exports.models import ExportFile
 
     return str(ExportFile.Kind(value).label) if value in ExportFile.Kind.values else str(value)
 

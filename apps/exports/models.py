@@ -1,0 +1,54 @@
+"""The file an export job writes: which version, which kind, where it lies and how big it is.
+
+One row per export job, created with the job (so a queued export already knows its kind) and
+completed when the file is in place. Files live under MEDIA_ROOT (`path` is relative to it);
+the name a user downloads is built from the project, design and version at download time.
+Deleting the row (with its job or version) deletes the file. The table keeps the name the designs
+app gave it (designs_exportfile): the model moved to this app without moving a row.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+from django.utils.translation import gettext_lazy as _
+
+
+class ExportFile(models.Model):
+    class Kind(models.TextChoices):
+        XLSX = "xlsx", _("Excel workbook")
+        NETBOX = "netbox", _("NetBox import (zip of CSV files)")
+
+    job = models.OneToOneField("designs.Job", on_delete=models.CASCADE, related_name="export_file")
+    version = models.ForeignKey("designs.DesignVersion", on_delete=models.CASCADE, related_name="export_files")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    language = models.CharField(_("language"), max_length=16, blank=True)
+    path = models.CharField(_("path"), max_length=500, blank=True, help_text=_("Relative to MEDIA_ROOT."))
+    size = models.PositiveBigIntegerField(_("size (bytes)"), null=True, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        db_table = "designs_exportfile"  # created by the designs app, which held this model before
+        ordering = ["-created", "-id"]
+        verbose_name = _("export file")
+        verbose_name_plural = _("export files")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.version_id} ({self.path or 'pending'})"
+
+    @property
+    def is_ready(self) -> bool:
+        return bool(self.path) and self.size is not None
+
+
+# Module-level name for drf-spectacular's ENUM_NAME_OVERRIDES (settings): "ExportKindEnum".
+ExportKind = ExportFile.Kind
+
+
+@receiver(post_delete, sender=ExportFile, dispatch_uid="designs_export_file_remove")
+def _export_file_remove(sender, instance: ExportFile, **kwargs) -> None:
+    if instance.path:
+        Path(settings.MEDIA_ROOT, instance.path).unlink(missing_ok=True)

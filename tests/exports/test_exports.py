@@ -1,0 +1,499 @@
+"""The procurement workbook and the NetBox files of a generated version, as procurement and ops open them.
+
+Versions are generated through the designs service on the seed catalog (tasks run in-process).
+LibreOffice (headless) recalculates the workbook the way a spreadsheet user would; it is started
+once per test that needs it, for all the files of that test.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import subprocess
+import uuid
+import zipfile
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import openpyxl
+import pytest
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+
+from apps.exports.excel import (
+    version_workbook_write,
+    workbook_sheet_list,
+    workbook_sheet_register,
+)
+from apps.exports.netbox import HEADERS, cable_type, interface_type, version_netbox_write
+from apps.designs.workbook import Column
+from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord
+from apps.designs.services.design import design_create
+from tests.designs.conftest import inputs
+
+pytestmark = pytest.mark.django_db
+
+# The procurement sheets, then the RoCE and Traffic sheets the analysis registers (apps/analysis).
+SHEETS = ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "RoCE", "Traffic"]
+DISCOUNT = Decimal("7.35")
+CENTS = Decimal("0.01")
+
+
+def generate(project, user, data, capture, name="Fabric A") -> DesignVersion:
+    with capture(execute=True):
+        job = design_create(project=project, user=user, name=name, data=data)
+    job.refresh_from_db()
+    assert job.status == "succeeded", job.error
+    return DesignVersion.objects.get(pk=job.version_id)
+
+
+@pytest.fixture
+def version(project, member, seed, django_capture_on_commit_callbacks):
+    """256 GPUs (32 DGX H100) on SN5600 leaves and spines in 2x400G, 2 tiers, 7.35 % discount."""
+    return generate(project, member, inputs(seed, discount_pct=DISCOUNT), django_capture_on_commit_callbacks)
+
+
+@pytest.fixture
+def workbook_path(version, member, tmp_path) -> Path:
+    path = tmp_path / "fabric.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path), user=member)
+    return path
+
+
+@pytest.fixture
+def netbox_files(version, tmp_path) -> dict[str, list[dict[str, str]]]:
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    return files
+
+
+def rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def api_bom_total(client, version) -> Decimal:
+    response = client.get(reverse("api-version-bom", kwargs={"pk": version.pk}))
+    assert response.status_code == 200
+    return Decimal(response.json()["totals"]["total"])
+
+
+def find_row(ws, label: str, column: int = 2) -> int:
+    for row in range(1, ws.max_row + 1):
+        if ws.cell(row=row, column=column).value == label:
+            return row
+    raise AssertionError(f"no row labelled {label!r} on {ws.title}")
+
+
+def recalculate(paths: list[Path], outdir: Path) -> list[Path]:
+    """Open and save each workbook with LibreOffice (headless), which recalculates every formula."""
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    assert soffice, "LibreOffice (soffice) is needed to recalculate workbooks: apt-get install libreoffice-calc"
+    profile = Path(f"/tmp/lo-{uuid.uuid4().hex}")
+    outdir.mkdir(exist_ok=True)
+    try:
+        subprocess.run(
+            [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "xlsx",
+             "--outdir", str(outdir), *map(str, paths)],
+            check=True, capture_output=True, timeout=300,
+        )
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    converted = [outdir / path.name for path in paths]
+    for path in converted:
+        assert path.is_file(), f"LibreOffice did not write {path}"
+    return converted
+
+
+def formulas_only(source: Path, target: Path, **changes) -> Path:
+    """A copy whose formulas carry no cached results (openpyxl keeps formulas, drops values), with cell changes."""
+    wb = openpyxl.load_workbook(source)
+    for ref, value in changes.items():
+        wb["BOM"][ref] = value
+    wb.save(target)
+    return target
+
+
+# Workbook -----------------------------------------------------------------------------------------------
+
+
+def test_workbook_has_the_sheets_with_styled_frozen_filtered_headers(workbook_path):
+    wb = openpyxl.load_workbook(workbook_path)
+
+    assert wb.sheetnames == SHEETS
+    for title in SHEETS[1:]:
+        ws = wb[title]
+        header = ws["A1"]
+        assert header.font.b, title
+        assert header.fill.fill_type == "solid", title
+        assert ws.freeze_panes == "A2", title
+        assert ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"), title
+        assert ws.column_dimensions["A"].width > 5, title
+    assert wb["Summary"].freeze_panes == "A2"
+    bom = wb["BOM"]
+    assert [c.value for c in bom[1]][:6] == [
+        "Part number", "Description", "Category", "Quantity", "Unit price (USD)", "Extended price (USD)"]
+    assert bom["D2"].number_format == "#,##0"
+    assert bom["E2"].number_format == "#,##0.00"
+    assert wb["Cabling"].cell(row=2, column=20).number_format == "0.0"
+    asn = wb["ASN plan"]
+    assert asn["H1"].value == "ASN" and asn["H2"].number_format == "0"
+
+
+def test_bom_extended_prices_subtotals_discount_and_total_are_formulas(workbook_path, version):
+    ws = openpyxl.load_workbook(workbook_path)["BOM"]
+    lines = list(version.bom_lines.order_by("index"))
+    last = 1 + len(lines)
+
+    for row, line in enumerate(lines, start=2):
+        assert ws[f"A{row}"].value == line.sku
+        assert ws[f"D{row}"].value == line.qty
+        assert Decimal(str(ws[f"E{row}"].value)) == line.unit_price
+        assert ws[f"F{row}"].value == f"=D{row}*E{row}"
+    subtotal = find_row(ws, "Subtotal, spares included")
+    assert ws[f"F{subtotal}"].value == f"=SUM(F2:F{last})"
+    # Category subtotals count the base lines; the spares have their own, on the Spare column.
+    switches = find_row(ws, "Subtotal: Switches")
+    assert ws[f"F{switches}"].value == (
+        f'=SUMIFS($F$2:$F${last},$C$2:$C${last},"Switches",$L$2:$L${last},"<>spare")')
+    spares = find_row(ws, "Subtotal: spares")
+    assert ws[f"F{spares}"].value == f'=SUMIF($L$2:$L${last},"spare",$F$2:$F${last})'
+    assert spares == subtotal - 1
+    for row, line in enumerate(lines, start=2):
+        assert ws[f"L{row}"].value == ("spare" if line.spare else None)
+    assert [line.spare for line in lines] == sorted(line.spare for line in lines) and lines[-1].spare
+    percent = find_row(ws, "Discount (%) — change it here")
+    assert Decimal(str(ws[f"F{percent}"].value)) == DISCOUNT
+    discount = find_row(ws, "Discount")
+    assert ws[f"F{discount}"].value == f"=ROUND(F{subtotal}*F{percent}/100,2)"
+    total = find_row(ws, "Total (USD)")
+    assert ws[f"F{total}"].value == f"=F{subtotal}-F{discount}"
+    assert ws.auto_filter.ref == f"A1:O{last}"
+
+
+def test_libreoffice_recalculates_the_total_to_the_api_total_and_follows_a_changed_quantity(
+    workbook_path, version, member_client, tmp_path
+):
+    api_total = api_bom_total(member_client, version)
+    source = openpyxl.load_workbook(workbook_path)["BOM"]
+    switch_row = 2
+    assert source[f"C{switch_row}"].value == "Switches"
+    old_qty = source[f"D{switch_row}"].value
+    unit_price = Decimal(str(source[f"E{switch_row}"].value))
+    lines = list(version.bom_lines.order_by("index"))
+    as_sent = formulas_only(workbook_path, tmp_path / "as-sent.xlsx")
+    changed = formulas_only(workbook_path, tmp_path / "changed.xlsx", D2=old_qty + 10)
+
+    recalculated, recalculated_changed = recalculate([as_sent, changed], tmp_path / "lo")
+
+    ws = openpyxl.load_workbook(recalculated, data_only=True)["BOM"]
+    total = Decimal(str(ws[f"F{find_row(ws, 'Total (USD)')}"].value)).quantize(CENTS)
+    assert total == api_total
+    # The spares subtotal recalculates to the API's, and the category subtotals plus it make the subtotal.
+    spares = Decimal(str(ws[f"F{find_row(ws, 'Subtotal: spares')}"].value)).quantize(CENTS)
+    assert spares == version.spares_subtotal == sum(line.total for line in lines if line.spare) > 0
+    categories = sum(Decimal(str(ws[f"F{row}"].value)) for row in range(1, ws.max_row + 1)
+                     if str(ws[f"B{row}"].value or "").startswith("Subtotal: ") and ws[f"B{row}"].value
+                     != "Subtotal: spares")
+    assert (categories + spares).quantize(CENTS) == Decimal(
+        str(ws[f"F{find_row(ws, 'Subtotal, spares included')}"].value)).quantize(CENTS)
+    cached = openpyxl.load_workbook(workbook_path, data_only=True)["BOM"]
+    assert Decimal(str(cached[f"F{find_row(cached, 'Total (USD)')}"].value)).quantize(CENTS) == api_total
+
+    subtotal = sum((line.qty * line.unit_price for line in lines), Decimal("0")) + 10 * unit_price
+    expected = subtotal - (subtotal * DISCOUNT / 100).quantize(CENTS, rounding=ROUND_HALF_UP)
+    ws = openpyxl.load_workbook(recalculated_changed, data_only=True)["BOM"]
+    assert ws["F2"].value == pytest.approx(float((old_qty + 10) * unit_price))
+    assert Decimal(str(ws[f"F{find_row(ws, 'Total (USD)')}"].value)).quantize(CENTS) == expected
+    summary = openpyxl.load_workbook(recalculated_changed, data_only=True)["Summary"]
+    assert Decimal(str(summary.cell(row=find_row(summary, "Total (USD)", column=1), column=2).value)).quantize(
+        CENTS) == expected
+
+
+def test_cabling_has_a_row_per_link_with_both_ends_medium_and_length(workbook_path, version):
+    ws = openpyxl.load_workbook(workbook_path, read_only=True)["Cabling"]
+    header, *data = list(ws.iter_rows(values_only=True))
+    links = LinkRecord.objects.filter(version=version).order_by("index")
+
+    assert len(data) == links.count() == version.summary["total_links"]
+    assert header[:13] == ("Link index", "Tier", "Plane", "Rail", "Pod", "A rack", "A device", "A port", "A label",
+                           "B rack", "B device", "B port", "B label")
+    first = links.select_related("a_device", "b_device").first()
+    row = dict(zip(header, data[0]))
+    assert row["A device"] == first.a_device.name and row["A port"] == first.a_port
+    assert row["B device"] == first.b_device.name and row["B port"] == first.b_port
+    assert row["A label"] == first.label_a and row["B label"] == first.label_b
+    assert row["A rack"] == first.a_device.rack
+    assert row["Medium"] == first.medium and row["Length (m)"] == first.length_m
+    assert row["Tier"] == "server-leaf" and row["Rail"] == first.rail
+    tiers = {row[1] for row in data}
+    assert tiers == {"server-leaf", "leaf-spine"}
+
+
+def test_ip_plan_loopbacks_and_asn_plan(workbook_path, version):
+    wb = openpyxl.load_workbook(workbook_path, read_only=True)
+    ip_header, *ip_rows = list(wb["IP plan"].iter_rows(values_only=True))
+    link = LinkRecord.objects.filter(version=version, tier=1).select_related("a_device", "b_device").first()
+    row = dict(zip(ip_header, ip_rows[link.index]))
+    switches = DeviceRecord.objects.filter(version=version).exclude(role="server").order_by("index")
+
+    assert len(ip_rows) == version.summary["total_links"]
+    assert row["A device"] == link.a_device.name and row["A address"] == link.a_ip
+    assert row["B device"] == link.b_device.name and row["B address"] == link.b_ip
+    assert row["Subnet (/31)"] == link.subnet
+    loopbacks = list(wb["Loopbacks"].iter_rows(min_row=2, values_only=True))
+    assert [(r[0], r[-1]) for r in loopbacks] == [(s.name, f"{s.loopback}/32") for s in switches]
+    asn_header, *asns = list(wb["ASN plan"].iter_rows(values_only=True))
+    assert [(r[0], r[-1]) for r in asns] == [(s.name, s.asn) for s in switches]
+    assert len({r[-1] for r in asns if r[1] == "leaf"}) == switches.filter(role="leaf").count()
+
+
+def test_summary_names_customer_project_version_exporter_inputs_figures_and_warnings(workbook_path, version, member):
+    ws = openpyxl.load_workbook(workbook_path)["Summary"]
+    values = {row[0]: row[1] for row in ws.iter_rows(values_only=True) if row[0]}
+    project = version.design.project
+
+    assert values["Customer"] == project.customer.name
+    assert values["Project"] == project.name
+    assert values["Design"] == "Fabric A"
+    assert values["Version"] == 1
+    assert member.get_username() in values["Exported by"]
+    assert values["GPUs requested"] == 256
+    assert values["Leaf switch"].endswith("2x400G")
+    assert values["Servers"] == 32
+    assert values["Leaf switches"] == version.summary["switches"]["leaf"]
+    assert values["Links in total"] == version.summary["total_links"]
+    assert values["Maximum GPUs this design can grow to"] == version.summary["max_gpus"]
+    # Every point the engine raised, the DGX H100's built-in NICs among them, one row each.
+    warnings = [row[1] for row in ws.iter_rows(values_only=True) if row[0] == "Engine warning"]
+    assert warnings == version.summary["warnings"] and len(warnings) == 2
+    assert "are built into the 32 NVIDIA DGX H100 servers" in warnings[-1]
+    assert values["Total (USD)"].startswith("='BOM'!$F$")
+    assert values["Prices"].startswith("Some list prices are catalog examples")
+    # Spares and power by scope: the network's, and apart from it what the servers draw for their optics.
+    assert values["Spares (USD)"].startswith("='BOM'!$F$")
+    assert values["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    assert values["Network power, typical (kW)"] == pytest.approx(version.power_typical_w / 1000)
+    assert values["In-server power, typical (kW)"] == pytest.approx(version.in_server_typical_w / 1000)
+    assert version.in_server_typical_w > 0
+    notes = {row[0]: row[2] for row in ws.iter_rows(values_only=True) if row[0]}
+    assert notes["Total (USD)"] == "spares included"
+
+
+def test_bom_sheet_gives_power_by_scope_as_formulas(workbook_path, version):
+    ws = openpyxl.load_workbook(workbook_path)["BOM"]
+    lines = list(version.bom_lines.order_by("index"))
+    last = 1 + len(lines)
+    for row, line in enumerate(lines, start=2):
+        assert ws[f"O{row}"].value == f"=D{row}*N{row}"
+        assert ws[f"N{row}"].value == pytest.approx(line.in_server_typical_w / line.qty)
+        assert ws[f"M{row}"].value == {"network": "network", "in-server": "in-server", "both": "network and in-server",
+                                       "spare": "spare, unpowered"}[line.scope]
+    network = find_row(ws, "Network power, typical (W): switches and switch-side optics")
+    assert ws[f"H{network}"].value == f"=SUM(H2:H{last})-SUM(O2:O{last})"
+    in_server = find_row(ws, "In-server power, typical (W): NICs and server-side optics, in the servers' budget")
+    assert ws[f"H{in_server}"].value == f"=SUM(O2:O{last})"
+    cached = openpyxl.load_workbook(workbook_path, data_only=True)["BOM"]
+    assert cached[f"H{network}"].value == pytest.approx(version.power_typical_w)
+    assert cached[f"H{in_server}"].value == pytest.approx(version.in_server_typical_w)
+
+
+def test_a_workbook_of_a_version_from_before_spares_and_the_power_split_says_not_computed(version, tmp_path):
+    version.bom_lines.filter(spare=True).delete()
+    version.bom_lines.update(scope="", in_server_typical_w=None, in_server_max_w=None)
+    DesignVersion.objects.filter(pk=version.pk).update(spares=None, spares_subtotal=None, in_server_typical_w=None,
+                                                       in_server_max_w=None)
+    version.refresh_from_db()
+    path = tmp_path / "old.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path))
+    wb = openpyxl.load_workbook(path)
+    values = {row[0]: row[1] for row in wb["Summary"].iter_rows(values_only=True) if row[0]}
+    assert values["Spares (USD)"] == "not computed" and values["In-server power (kW)"] == "not computed"
+    assert values["Spares (%)"] == "none (generated before spares)"
+    assert "Power, typical (kW)" in values and "Network power, typical (kW)" not in values
+    bom = wb["BOM"]
+    find_row(bom, "Subtotal")
+    find_row(bom, "Power by scope (network, in-server): not computed for this version")
+
+
+def test_lines_with_example_prices_are_marked(workbook_path, version):
+    ws = openpyxl.load_workbook(workbook_path)["BOM"]
+    marks = {ws[f"A{row}"].value: ws[f"K{row}"].value for row in range(2, 2 + version.bom_lines.count())}
+
+    assert set(marks.values()) == {"yes"}  # every seed price is an example
+    notes = [row[0] for row in ws.iter_rows(min_row=2 + len(marks), values_only=True) if row[0]]
+    assert any("catalog example prices" in note for note in notes)
+
+
+@pytest.fixture
+def extra_sheets():
+    """Register sheets for one test; the registry is restored afterwards, real sheets included."""
+    from apps.designs import sheets as excel
+
+    saved = dict(excel._SHEETS)
+
+    def register(name, writer, order):
+        workbook_sheet_register(name, writer, order)
+
+    yield register
+    excel._SHEETS.clear()
+    excel._SHEETS.update(saved)
+
+
+def test_a_sheet_registered_by_another_app_is_written_in_its_place(version, tmp_path, extra_sheets):
+    def checklist(context, sheet):
+        sheet.columns([Column("Check", 30), Column("Result", 10)])
+        sheet.append(["PFC on priority 3", "ok"])
+        sheet.append(["Version", context.version.number])
+
+    def not_applicable(context, sheet):
+        return False
+
+    extra_sheets(gettext_lazy("RoCE checklist"), checklist, 15)
+    extra_sheets("Power budget", not_applicable, 65)
+    path = tmp_path / "extra.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path))
+
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == ["Summary", "BOM", "RoCE checklist", *SHEETS[2:]]
+    ws = wb["RoCE checklist"]
+    assert [[c.value for c in row] for row in ws.iter_rows()] == [["Check", "Result"], ["PFC on priority 3", "ok"],
+                                                                   ["Version", 1]]
+    assert ws["A1"].font.b and ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:B3"
+    assert [entry.key for entry in workbook_sheet_list()][:3] == ["Summary", "BOM", "RoCE checklist"]
+
+
+# NetBox ---------------------------------------------------------------------------------------------------
+
+
+def test_netbox_zip_holds_the_csv_files_with_netbox_headers_and_a_readme(netbox_files):
+    assert set(netbox_files) == {"README.txt", *HEADERS}
+    for name, header in HEADERS.items():
+        assert netbox_files[name].splitlines()[0] == ",".join(header), name
+    assert netbox_files["cables.csv"].splitlines()[0] == (
+        "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,label,color,"
+        "length,length_unit")
+    readme = netbox_files["README.txt"]
+    order = [readme.index(name) for name in ("manufacturers.csv", "device_types.csv", "devices.csv",
+                                              "interfaces.csv", "cables.csv")]
+    assert order == sorted(order)
+    assert "ASNs are in the Excel workbook" in readme  # an Ethernet fabric has an ASN plan there
+
+
+def test_spare_switches_are_not_netbox_devices(project, member, seed, tmp_path, django_capture_on_commit_callbacks):
+    version = generate(project, member, inputs(seed, spares={"switches": 50}), django_capture_on_commit_callbacks)
+    spare_switches = version.bom_lines.get(spare=True, category="switch").qty
+    assert spare_switches >= 1
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        devices = rows(archive.read("devices.csv").decode("utf-8"))
+    assert len(devices) == DeviceRecord.objects.filter(version=version).count()
+    assert len(devices) == version.summary["servers"] + sum(version.summary["switches"].values())
+
+
+def test_netbox_cables_join_devices_and_interfaces_by_name(netbox_files, version):
+    devices = {row["name"]: row for row in rows(netbox_files["devices.csv"])}
+    interfaces = {(row["device"], row["name"]) for row in rows(netbox_files["interfaces.csv"])}
+    types = {(row["manufacturer"], row["model"]) for row in rows(netbox_files["device_types.csv"])}
+    roles = {row["name"] for row in rows(netbox_files["device_roles.csv"])}
+    sites = {row["name"] for row in rows(netbox_files["sites.csv"])}
+    racks = {row["name"] for row in rows(netbox_files["racks.csv"])}
+    cables = rows(netbox_files["cables.csv"])
+
+    assert len(devices) == DeviceRecord.objects.filter(version=version).count()
+    assert len(cables) == version.summary["total_links"]
+    for cable in cables:
+        for side in ("a", "b"):
+            assert cable[f"side_{side}_device"] in devices
+            assert cable[f"side_{side}_type"] == "dcim.interface"
+            assert (cable[f"side_{side}_device"], cable[f"side_{side}_name"]) in interfaces
+        assert cable["status"] == "planned" and cable["length_unit"] == "m" and float(cable["length"]) > 0
+    for device in devices.values():
+        assert (device["manufacturer"], device["device_type"]) in types
+        assert device["role"] in roles and device["site"] in sites and device["rack"] in racks
+        assert device["status"] == "planned"
+    pk_texts = {str(pk) for pk in DeviceRecord.objects.filter(version=version).values_list("pk", flat=True)}
+    assert not pk_texts & {cable["side_a_device"] for cable in cables}  # names, not ids
+    link = LinkRecord.objects.filter(version=version, tier=0).select_related("a_device", "b_device").first()
+    first = cables[0]
+    assert (first["side_a_device"], first["side_a_name"], first["side_b_device"], first["side_b_name"]) == (
+        link.a_device.name, link.a_port, link.b_device.name, link.b_port)
+    assert first["label"] == link.label_a
+
+
+def test_netbox_types_are_netbox_slugs(netbox_files):
+    cable_types = {row["type"] for row in rows(netbox_files["cables.csv"])}
+    interface_types = {row["type"] for row in rows(netbox_files["interfaces.csv"])}
+
+    assert cable_types <= {"dac-passive", "dac-active", "aoc", "mmf-om4", "smf-os2"} and cable_types
+    assert interface_types == {"400gbase-x-osfp", "virtual"}  # 2x400G ports of 800G OSFP cages; loopbacks
+    assert cable_type("DAC", "") == "dac-passive" and cable_type("AEC", "") == "dac-active"
+    assert cable_type("SR", "MMF") == "mmf-om4" and cable_type("DR", "SMF") == "smf-os2"
+    assert interface_type(800, "OSFP") == "800gbase-x-osfp" and interface_type(400, "QSFP112") == "400gbase-x-qsfp112"
+    assert interface_type(200, "OSFP") == "other"
+
+
+def test_netbox_switch_ports_are_every_logical_port_named_by_first_lane(netbox_files, version):
+    ports = [row["name"] for row in rows(netbox_files["interfaces.csv"]) if row["device"] == "p0-su00-leaf-r0"]
+    device = DeviceRecord.objects.get(version=version, name="p0-su00-leaf-r0")
+
+    assert ports[:4] == ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]  # 2x400G: two ports per OSFP cage
+    assert len(ports) == device.ports + 1 and ports[-1] == "Loopback0"
+    addresses = rows(netbox_files["ip_addresses.csv"])
+    assert {"address": f"{device.loopback}/32", "status": "reserved", "role": "loopback", "device": device.name,
+            "interface": "Loopback0", "description": ""} in addresses
+
+
+def test_netbox_rack_positions_fit_their_racks_without_overlap(netbox_files):
+    heights = {row["model"]: int(row["u_height"]) for row in rows(netbox_files["device_types.csv"])}
+    rack_heights = {row["name"]: int(row["u_height"]) for row in rows(netbox_files["racks.csv"])}
+    used: dict[str, set[int]] = {}
+    for device in rows(netbox_files["devices.csv"]):
+        units = set(range(int(device["position"]), int(device["position"]) + heights[device["device_type"]]))
+        assert not used.setdefault(device["rack"], set()) & units, device["name"]
+        assert max(units) <= rack_heights[device["rack"]]
+        used[device["rack"]] |= units
+
+
+def test_netbox_files_of_a_three_tier_design_with_optics(project, member, seed, tmp_path,
+                                                        django_capture_on_commit_callbacks):
+    data = inputs(seed, leaf_switch=seed["th4"].pk, leaf_breakout="1x400G", gpus=2048, tiers="3")
+    version = generate(project, member, data, django_capture_on_commit_callbacks, name="Three tiers")
+    path = tmp_path / "three.zip"
+    counts = version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+
+    devices = {row["name"]: row for row in rows(files["devices.csv"])}
+    cables = rows(files["cables.csv"])
+    assert {row["role"] for row in devices.values()} == {"GPU server", "Leaf switch", "Spine switch", "Core switch"}
+    assert counts["cables.csv"] == len(cables) == version.summary["total_links"]
+    optical = {cable["type"] for cable in cables} & {"mmf-om4", "smf-os2"}
+    assert optical, "a 3-tier hall has optical spine-core runs"
+    interfaces = {(row["device"], row["name"]): row["type"] for row in rows(files["interfaces.csv"])}
+    for cable in cables:
+        assert (cable["side_a_device"], cable["side_a_name"]) in interfaces
+        assert (cable["side_b_device"], cable["side_b_name"]) in interfaces
+    assert set(interfaces.values()) == {"400gbase-x-osfp", "400gbase-x-qsfpdd", "virtual"}  # NICs, switches
+    test_netbox_rack_positions_fit_their_racks_without_overlap(files)
+
+
+def test_a_registered_sheet_that_fails_is_left_out_and_named_on_the_summary(version, tmp_path, extra_sheets):
+    from apps.designs.models import Design
+
+    def broken(context, sheet):
+        sheet.columns([Column("Check", 30)])
+        list(Design.objects.raw("SELECT * FROM no_such_table"))  # a query error, as from a missing migration
+
+    extra_sheets("RoCE checklist", broken, 60)
+    path = tmp_path / "partial.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path))
+
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == SHEETS
+    summary = [row for row in wb["Summary"].iter_rows(values_only=True) if row[0]]
+    assert summary[-2][0] == "Sheets left out"
+    assert summary[-1][0] == "RoCE checklist" and "no_such_table" in summary[-1][1]
+    assert DesignVersion.objects.filter(pk=version.pk).exists()  # the connection still works

@@ -209,6 +209,7 @@ SPECTACULAR_SETTINGS = {
         "OpticMediaEnum": "apps.catalog.models.OpticMedia",
         "CableMediaEnum": "apps.catalog.models.CableMedia",
         "FiberEnum": "apps.catalog.models.Fiber",
+        "FabricEnum": "apps.catalog.models.Fabric",
         "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
         "JobStatusEnum": "apps.designs.models.JobStatus",
         "ExportKindEnum": "apps.exports.models.ExportKind",

@@ -232,7 +232,9 @@ def test_job_whose_whole_worker_is_killed_mid_save_ends_within_two_minutes_with_
     elapsed = time.monotonic() - killed_at
     assert elapsed < 120, elapsed
     assert job["status"] in ("succeeded", "failed"), job
-    assert "retrying" in seen  # visible while it waited for the new worker
+    # Started again by the sweep. "retrying" shows only until the new worker takes the message, which on a
+    # busy machine can fall between two polls, so the attempts tell it instead.
+    assert job["attempts"] >= 2 or "retrying" in seen, (job, seen)
     assert job["celery_task_id"] != first_task_id
     version = DesignVersion.objects.get(pk=job["version"])
     devices = DeviceRecord.objects.filter(version=version).count()

@@ -241,8 +241,10 @@ def test_third_party_optics_widen_the_choice_to_other_vendors_qualified_for_the_
     cat = seed_catalog()
     vendor = {item.sku: item.vendor for item in cat.optics + cat.cables}
     fabrics = {item.sku: item.fabrics for item in cat.optics + cat.cables + cat.fibers}
-    own = seed_plan(SN5600, gpus=5_000)
-    open_ = seed_plan(SN5600, gpus=5_000, third_party_optics=True)
+    # 2,048 GPUs: 4 links from every leaf to every spine, so a straight twin-port assembly can join a leaf cage
+    # to one spine (at 5,000 GPUs each leaf meets each of 64 spines once and only NVIDIA's split optics fit).
+    own = seed_plan(SN5600, gpus=2_048)
+    open_ = seed_plan(SN5600, gpus=2_048, third_party_optics=True)
     assert {vendor[s] for s in chosen(open_) if s in vendor} - {"NVIDIA"}  # e.g. Arista's AOCs are cheaper
     assert open_.total_cost < own.total_cost
     # InfiniBand with third-party optics allowed: still only parts qualified for InfiniBand.

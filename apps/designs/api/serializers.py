@@ -4,6 +4,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apps.catalog.models import Fabric
 from apps.projects.models import Currency
 from fabricweb.api import AsciiNumbersMixin
 from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
@@ -263,7 +264,7 @@ class VersionSerializer(serializers.ModelSerializer):
         help_text="The wiring proof of the generated fabric; null when not computed (not generated yet, or "
                   "generated before the proof existed).")
     fabric = serializers.ChoiceField(
-        choices=["ethernet", "infiniband"], read_only=True,
+        choices=Fabric.choices, read_only=True,
         help_text="The leaf switch's fabric, as frozen in the spec. An InfiniBand version has no RoCE settings, "
                   "configs or ECMP traffic analysis (those endpoints answer 409 {\"fabric\": [...]}) and no p2p "
                   "/31s, loopbacks or ASNs: the subnet manager routes it; hosts get IPoIB addresses.",

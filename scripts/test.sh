@@ -26,4 +26,9 @@ $PY manage.py check --fail-level WARNING
 $PY manage.py makemigrations --check --dry-run >/dev/null || {
   echo "Model changes without migrations: run manage.py makemigrations" >&2; exit 1; }
 .venv/bin/lint-imports --no-cache
-exec .venv/bin/pytest "$@"
+# Two xdist workers (CI has two cores) unless the arguments choose (-n 0: one process).
+workers=(-n "${FABRICWEB_TEST_WORKERS:-2}")
+for arg in "$@"; do
+  case "$arg" in -n|-n*|--numprocesses*) workers=() ;; esac
+done
+exec .venv/bin/pytest "${workers[@]}" "$@"

@@ -22,7 +22,7 @@ from apps.engine.safe_text import CSV_FORMULA_START
 from apps.projects.models import Customer, Project
 from tests.designs.conftest import inputs
 from tests.analysis.test_analysis import generated
-from tests.designs.test_exports import recalculate
+from tests.exports.test_exports import recalculate
 from tests.factories import UserFactory
 from tests.projects.factories import CustomerFactory
 

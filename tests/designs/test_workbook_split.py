@@ -10,7 +10,7 @@ from apps.designs import workbook
 from apps.exports.excel import version_workbook_write
 from apps.designs.workbook import Column, StreamingWorkbook
 from tests.analysis.test_analysis import generated
-from tests.designs.test_exports import recalculate
+from tests.exports.test_exports import recalculate
 
 LIMIT = 10  # rows per sheet, header included, in these tests
 

@@ -387,5 +387,6 @@ class BomSerializer(serializers.Serializer):
 class EstimateSerializer(serializers.Serializer):
     feasible = serializers.BooleanField()
     errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    size = serializers.JSONField(allow_null=True, help_text="the engine's sizing: tiers, counts, max GPUs, cost")
+    size = serializers.JSONField(allow_null=True, help_text="the engine's sizing: tiers, counts, max GPUs and "
+                                                            "estimated_cost, the total a generated version quotes")
     alternatives = serializers.ListField(child=serializers.JSONField())

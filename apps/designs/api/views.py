@@ -107,7 +107,7 @@ class ProjectDesignListView(ProjectScopedMixin, generics.ListCreateAPIView):
 
 
 @extend_schema(
-    summary="Check inputs as they are typed: feasibility, size, rough cost, alternatives, field errors",
+    summary="Check inputs as they are typed: feasibility, size, the quoted total, alternatives, field errors",
     description="Always 200: problems with the inputs come back in `errors` (field -> messages).",
     request=VersionCreateSerializer,
     responses={200: EstimateSerializer},

@@ -288,7 +288,8 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
 
 
 def design_estimate(*, project: Project, data: dict[str, Any]) -> dict[str, Any]:
-    """For as-you-type validation: feasibility, tiers, counts, max GPUs, rough cost, alternatives, errors.
+    """For as-you-type validation: feasibility, tiers, counts, max GPUs, the total a generated version
+    quotes (engine.plan.size prices as plan() does), alternatives (engine.alternatives), errors.
 
     Never raises for bad input: errors come back in "errors" (field -> messages).
     """

@@ -2,9 +2,10 @@
 
 The page checks the inputs as they are typed (static/js/design_form.js posts the form to
 DesignEstimateView about 300 ms after the last change): feasibility, tiers, switches per tier,
-max GPUs, hops and a rough cost from the engine's sizing, with field errors in place. Submitting
-validates again in the service; errors re-render the form with HTTP 200 (Chromium logs a 4xx
-page load as a console error), success creates the job and redirects to its progress page.
+max GPUs, hops and the total the generated version will quote (engine.plan.size prices the fabric
+as generating does), with field errors in place. Submitting validates again in the service; errors
+re-render the form with HTTP 200 (Chromium logs a 4xx page load as a console error), success
+creates the job and redirects to its progress page.
 """
 from __future__ import annotations
 

@@ -286,13 +286,6 @@ class Cabling:
     tiers: list[TierCabling]
     items: dict[str, object]  # sku -> Optic / CableAssembly / FiberCord
 
-    def counts(self, category: str) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for t in self.tiers:
-            for sku, qty in getattr(t, category).items():
-                out[sku] = out.get(sku, 0) + qty
-        return out
-
 
 def _cage_keys(dev: np.ndarray, port: np.ndarray, ppc: int, ports: int) -> tuple[np.ndarray, int]:
     base = int(dev.min()) if dev.shape[0] else 0

@@ -17,8 +17,6 @@ manager routes, no ECMP hashing).
 """
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -26,7 +24,7 @@ from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
 from apps.designs.services.roce_input import roce_changes
 from apps.designs.sheets import SheetContext as WorkbookContext
 from apps.designs.sheets import not_applicable_sheet, workbook_sheet_register
-from apps.designs.workbook import Column, Sheet, Styled
+from apps.designs.workbook import Column, Sheet, Styled, flat_items
 from apps.engine.traffic import TrafficReport, analyze
 
 from .selectors import roce_review_get, traffic_analysis_default, version_plan
@@ -48,16 +46,6 @@ from .text import (
 ROCE_SHEET = gettext_lazy("RoCE")
 TRAFFIC_SHEET = gettext_lazy("Traffic")
 SEVERITY_STYLES = {"error": "warning", "warning": "bold", "ok": "ok"}
-
-
-def _flat(prefix: str, value: Any):
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from _flat(f"{prefix}.{key}" if prefix else str(key), inner)
-    elif isinstance(value, (list, tuple)):
-        yield prefix, ", ".join(str(v) for v in value)
-    else:
-        yield prefix, value
 
 
 def _header(sheet: Sheet, titles: list[str]) -> None:
@@ -109,8 +97,8 @@ def roce_sheet_write(ctx: WorkbookContext, sheet: Sheet) -> bool | None:
 
     _section(sheet, _("Settings in force"))
     _header(sheet, [_("Setting"), _("Value"), _("Changed")])
-    changes = dict(_flat("", roce_changes(review.roce_settings)))
-    for key, value in _flat("", review.settings):
+    changes = dict(flat_items("", roce_changes(review.roce_settings)))
+    for key, value in flat_items("", review.settings):
         shown = value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
         style = "decimal" if isinstance(shown, float) else ("int" if isinstance(shown, int) else "text")
         changed = key in changes or any(k.startswith(f"{key}.") for k in changes)

@@ -485,3 +485,14 @@ def column_letter(index: int) -> str:
 def sheet_ref(title: str, cell: str) -> str:
     """A reference to `cell` on sheet `title` for formulas: 'BOM'!$F$12."""
     return "'" + title.replace("'", "''") + "'!" + cell
+
+
+def flat_items(prefix: str, value: Any) -> Iterator[tuple[str, Any]]:
+    """(dotted key, value) pairs of nested settings, lists joined with ", ": one row each on a sheet."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from flat_items(f"{prefix}.{key}" if prefix else str(key), inner)
+    elif isinstance(value, (list, tuple)):
+        yield prefix, ", ".join(str(v) for v in value)
+    else:
+        yield prefix, value

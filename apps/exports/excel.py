@@ -60,7 +60,8 @@ from apps.designs.models import BomLineRecord, DesignVersion, Role, Tier
 from apps.designs.sheets import (SheetWriter, not_applicable_sheet, sheet_key, workbook_sheet_list,  # noqa: F401
                                  workbook_sheet_register, workbook_sheet_unregister)
 from apps.designs import workbook as _workbook
-from apps.designs.workbook import Column, Formula, Sheet, StreamingWorkbook, Styled, safe_sheet_title, sheet_ref
+from apps.designs.workbook import (Column, Formula, Sheet, StreamingWorkbook, Styled, flat_items, safe_sheet_title,
+                                   sheet_ref)
 
 from .selectors import (
     catalog_example_price_skus,
@@ -333,16 +334,6 @@ def _when(value: datetime | None) -> str:
     return date_format(timezone.localtime(value), "Y-m-d H:i T")
 
 
-def _flat(prefix: str, value: Any) -> Iterator[tuple[str, Any]]:
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from _flat(f"{prefix}.{key}" if prefix else str(key), inner)
-    elif isinstance(value, (list, tuple)):
-        yield prefix, ", ".join(str(v) for v in value)
-    else:
-        yield prefix, value
-
-
 def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     version, design, project, summary = ctx.version, ctx.design, ctx.project, ctx.summary
     sheet.set_widths([38, 52, 44])
@@ -403,7 +394,7 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     if version.is_infiniband:
         pair(_("Addressing and routing"), underlay_not_applicable(), "note")
         pair(_("RoCE settings"), roce_not_applicable(), "note")
-    for key, value in ([] if version.is_infiniband else _flat("", version.roce or {})):
+    for key, value in ([] if version.is_infiniband else flat_items("", version.roce or {})):
         pair(_("RoCE: %(setting)s") % {"setting": key}, value if isinstance(value, (int, float)) else str(value),
              "decimal" if isinstance(value, float) else "int")
     pair(_("Discount (%)"), version.discount_pct, "ratio")

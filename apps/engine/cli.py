@@ -2,6 +2,10 @@
 
     python -m apps.engine plan SPEC.json [--links LINKS.csv] [--alternatives] [--indent N]
     python -m apps.engine size SPEC.json
+    python -m apps.engine explore EXPLORE.json
+
+`explore` prints {"candidates": [...]}: every feasible fabric of the catalog for the request, priced as
+`plan` prices it, the Pareto frontier marked (engine.explore.io describes EXPLORE.json and the output).
 
 `plan` prints the JSON report (engine.report) on stdout; --links also writes every link as CSV
 with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m (medium is
@@ -19,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .explore import explore
+from .explore.io import exploration_dict, request_from_dict
 from .model import ROLES, Plan
 from .names import device_name_array, device_role_codes, port_name_table
 from .plan import alternatives, plan, size
@@ -89,9 +95,15 @@ def main(argv: list[str] | None = None) -> int:
     p_size = sub.add_parser("size", help="counts and limits only, without links")
     p_size.add_argument("spec")
     p_size.add_argument("--indent", type=int, default=2)
+    p_explore = sub.add_parser("explore", help="every feasible fabric of the catalog, the cost-growth frontier")
+    p_explore.add_argument("spec", help="EXPLORE.json (a spec with switches, oversubscriptions, bar), or -")
+    p_explore.add_argument("--indent", type=int, default=2)
     args = parser.parse_args(argv)
 
     try:
+        if args.command == "explore":
+            out = exploration_dict(explore(request_from_dict(_load(args.spec))))
+            return _print(out, args.indent)
         spec = spec_from_dict(_load(args.spec))
         if args.command == "size":
             out = sizing_dict(size(spec))
@@ -105,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(exc.errors)
     except (OSError, CatalogError) as exc:
         return _fail({"spec": [str(exc)]})
-    text = json.dumps(out, indent=args.indent or None) + "\n"
+    return _print(out, args.indent)
+
+
+def _print(out: dict, indent: int) -> int:
+    text = json.dumps(out, indent=indent or None) + "\n"
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("apps.exports.api.urls")),
     path("", include("apps.designs.api.topology_urls")),
     path("", include("apps.reviews.api.urls")),
+    path("", include("apps.explorer.api.urls")),
 ]

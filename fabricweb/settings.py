@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "apps.analysis",
     "apps.exports",
     "apps.reviews",
+    "apps.explorer",
 ]
 
 MIDDLEWARE = [

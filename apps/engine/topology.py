@@ -90,6 +90,16 @@ def spine_count(leaves: int, uplinks: int, spine_ports: int) -> int:
     return n
 
 
+def spread_counts(leaves: int, uplinks: int, spines: int) -> np.ndarray:
+    """Links of each leaf to each spine of one spine group, (leaves, spines): `spread`'s wiring, counted."""
+    q, rem = divmod(uplinks, spines)
+    count = np.full((leaves, spines), q, dtype=np.int64)
+    if rem:
+        s = np.arange(spines)
+        count += ((s[None, :] - (np.arange(leaves)[:, None] * rem)) % spines) < rem
+    return count
+
+
 def spread(leaves: int, uplinks: int, spines: int, first_port: int) -> tuple[np.ndarray, ...]:
     """Leaf-to-spine wiring of one spine group.
 
@@ -98,12 +108,9 @@ def spread(leaves: int, uplinks: int, spines: int, first_port: int) -> tuple[np.
     uplinks % spines spines chosen cyclically (see the module docstring); leaf ports start at
     `first_port` and go spine by spine; spine ports count up in leaf order from 0.
     """
-    q, rem = divmod(uplinks, spines)
+    count = spread_counts(leaves, uplinks, spines)
     s = np.arange(spines)
     lf = np.arange(leaves)
-    count = np.full((leaves, spines), q, dtype=np.int64)
-    if rem:
-        count += ((s[None, :] - (lf[:, None] * rem)) % spines) < rem
     flat = count.ravel()
     leaf_start = np.cumsum(count, axis=1) - count  # within the leaf, by spine
     spine_start = np.cumsum(count, axis=0) - count  # within the spine, by leaf

@@ -33,19 +33,20 @@ import numpy as np
 from .model import LinkTable, Sizing, Wiring
 
 
+def pod_width(sz: Sizing) -> int:
+    """Columns of the leaf-spine count matrix: the most spines a pod has (a plane's spines in 2 tiers)."""
+    three = sz.tiers == 3
+    per_pod = sz.spines_per_pod if three else sz.spines_per_plane
+    return max(per_pod, sz.spines_last_pod if three else 0, 1)
+
+
 def prove(sz: Sizing, lay, links: LinkTable) -> Wiring:
     """The wiring proof of the links built for `sz` (engine.topology.device_layout gives `lay`)."""
-    d, u = sz.su_servers, sz.leaf_uplinks
-    stated = min(1.0, u / d)
     planes, lpp, spp = sz.planes, sz.leaves_per_plane, sz.spines_per_plane
     three = sz.tiers == 3
     pods = sz.pods if three else 1
     per_pod = sz.spines_per_pod if three else spp
-    width = max(per_pod, sz.spines_last_pod if three else 0, 1)
-    leaf_pod_of_local = np.arange(lpp) // (sz.sus_per_pod * sz.rails_per_plane) if three else np.zeros(lpp, np.int64)
-    pod_first_leaf = np.searchsorted(leaf_pod_of_local, np.arange(pods))
-    pod_end_leaf = np.append(pod_first_leaf[1:], lpp)
-
+    width = pod_width(sz)
     # Per device, looked up once per link: a leaf's row (plane, leaf) and a spine's pod and place in it.
     spine_pod = np.minimum(lay.local // per_pod, pods - 1) if three else np.zeros(lay.count, np.int32)
     row_of = lay.plane * lpp + lay.local
@@ -56,6 +57,33 @@ def prove(sz: Sizing, lay, links: LinkTable) -> Wiring:
         raise ValueError("a leaf is wired to a spine outside its pod")
     c = np.bincount(row_of[a1] * width + column_of[b1], minlength=planes * lpp * width)
     c = c.reshape(planes, lpp, width)
+    uplinks = None
+    if three and pods > 1:
+        t2 = links.tier == 2
+        a2, b2, a_port = links.a_dev[t2], links.b_dev[t2], links.a_port[t2]
+        # Spines are numbered by (plane, spine): (device, uplink port) is the order engine.topology
+        # builds; sort only if the links come otherwise.
+        order_key = a2.astype(np.int64) * (int(a_port.max(initial=0)) + 1) + a_port
+        if not np.all(order_key[1:] > order_key[:-1]):
+            order = np.argsort(order_key, kind="stable")
+            a2, b2 = a2[order], b2[order]
+        uplinks = (a2, b2)
+    return prove_counts(sz, lay, c, uplinks)
+
+
+def prove_counts(sz: Sizing, lay, c: np.ndarray, uplinks: tuple[np.ndarray, np.ndarray] | None) -> Wiring:
+    """The proof from the counts it rests on: c[plane, leaf, spine in pod] tier-1 links (leaves numbered in their
+    plane, spines within their pod, pod_width(sz) columns), and in 3 tiers with several pods every spine-core link
+    as (spine device, core device) ordered by spine device, then uplink port (None otherwise)."""
+    d, u = sz.su_servers, sz.leaf_uplinks
+    stated = min(1.0, u / d)
+    planes, lpp = sz.planes, sz.leaves_per_plane
+    three = sz.tiers == 3
+    pods = sz.pods if three else 1
+    width = pod_width(sz)
+    leaf_pod_of_local = np.arange(lpp) // (sz.sus_per_pod * sz.rails_per_plane) if three else np.zeros(lpp, np.int64)
+    pod_first_leaf = np.searchsorted(leaf_pod_of_local, np.arange(pods))
+    pod_end_leaf = np.append(pod_first_leaf[1:], lpp)
 
     best = _Worst()
     # Rows per (plane, pod): the distinct link-count rows and two leaves holding each. Usually every
@@ -80,7 +108,7 @@ def prove(sz: Sizing, lay, links: LinkTable) -> Wiring:
 
     solved = 0
     if three and pods > 1:
-        solved = _cross_pod(sz, lay, links, patterns, best, width)
+        solved = _cross_pod(sz, lay, uplinks, patterns, best, width)
 
     pairs = planes * lpp * (lpp - 1) // 2
     if best.flow is None:  # one leaf per plane: no pair crosses a spine
@@ -121,18 +149,11 @@ def _distinct_rows(block: np.ndarray, first_leaf: int) -> list[tuple[np.ndarray,
     return out
 
 
-def _cross_pod(sz: Sizing, lay, links: LinkTable, patterns, best: _Worst, width: int) -> int:
+def _cross_pod(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], patterns, best: _Worst, width: int) -> int:
     """Offer the max-flow of every pair of leaves in different pods of a plane; returns flows solved."""
-    planes, spp, pods, per_pod = sz.planes, sz.spines_per_plane, sz.pods, sz.spines_per_pod
+    planes, pods, per_pod = sz.planes, sz.pods, sz.spines_per_pod
     cores = sz.cores_per_plane
-    t2 = links.tier == 2
-    a2, b2, a_port = links.a_dev[t2], links.b_dev[t2], links.a_port[t2]
-    # Spines are numbered by (plane, spine): (device, uplink port) is the order engine.topology
-    # builds; sort only if the links come otherwise.
-    order_key = a2.astype(np.int64) * (int(a_port.max(initial=0)) + 1) + a_port
-    if not np.all(order_key[1:] > order_key[:-1]):
-        order = np.argsort(order_key, kind="stable")
-        a2, b2 = a2[order], b2[order]
+    a2, b2 = uplinks
     spine_local, core = lay.local[a2], lay.local[b2]
     group_of = lay.plane * pods + np.minimum(lay.local // per_pod, pods - 1)  # per spine device
     group = group_of[a2]

@@ -14,7 +14,7 @@ from apps.engine.cli import main
 from apps.engine.explore import Bar, ExploreRequest, explore, quote
 from apps.engine.explore.io import exploration_dict, request_from_dict
 from apps.engine.explore.search import mark_pareto
-from apps.engine.plan import plan
+from apps.engine.plan import _plan, plan
 from apps.engine.seedcatalog import seed_catalog
 from apps.engine.spec import SpecError
 from apps.engine.specio import spec_from_dict
@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DGX = "DGXH-G640F+P2EDI36"
 
 
-def request(gpus: int = 1000, **extra) -> ExploreRequest:
-    return request_from_dict({"gpus": gpus, "server": DGX, **extra})
+def request(gpus: int = 1000, server: str = DGX, **extra) -> ExploreRequest:
+    return request_from_dict({"gpus": gpus, "server": server, **extra})
 
 
 @pytest.fixture(scope="module")
@@ -45,18 +45,49 @@ def test_explorer_tries_every_switch_pairing_plane_and_tier(thousand):
     assert costs == sorted(costs)
 
 
+def _same(q, full) -> None:
+    assert q.total_cost == full.total_cost
+    assert (q.power_typical_w, q.power_max_w, q.rack_units) == (full.power_typical_w, full.power_max_w,
+                                                               full.rack_units)
+    assert q.sizing.switches == full.switches and q.sizing.links_by_tier == full.links_by_tier
+    assert (q.sizing.max_gpus, q.sizing.max_hops) == (full.max_gpus, full.max_hops)
+    assert q.wiring.worst_pair_fraction == full.wiring.worst_pair_fraction
+    assert q.wiring.as_stated == full.wiring.as_stated
+
+
 def test_fast_path_equals_the_full_plan_on_a_sample(thousand):
     sample = thousand.candidates[::max(1, len(thousand.candidates) // 6)] + thousand.candidates[-1:]
     for c in sample:
         full = plan(c.spec)
-        q = quote(c.spec)
-        assert q.total_cost == full.total_cost == c.quote.total_cost
-        assert (q.power_typical_w, q.power_max_w, q.rack_units) == (full.power_typical_w, full.power_max_w,
-                                                                   full.rack_units)
-        assert q.sizing.switches == full.switches and q.sizing.links_by_tier == full.links_by_tier
-        assert (q.sizing.max_gpus, q.sizing.max_hops) == (full.max_gpus, full.max_hops)
-        assert q.wiring.worst_pair_fraction == full.wiring.worst_pair_fraction
-        assert q.wiring.as_stated == full.wiring.as_stated
+        _same(quote(c.spec), full)
+        _same(c.quote, full)
+
+
+@pytest.mark.parametrize("gpus, server, extra", [
+    # 1.5:1 leaves 13 links per leaf-spine pair on twin-port cages: cage groups chain across spines.
+    (700, DGX, {"oversubscriptions": [1, 1.5, 3], "switches": ["DCS-7060DX5-64S", "920-9N42F-00RI-7C0"]}),
+    (3000, "90SF02H1-M00030", {"switches": ["920-9N42F-00RI-7C0", "DCS-7060X6-64PE"]}),  # 800G, single-port cages
+    (2000, DGX, {"fabric": "infiniband", "oversubscriptions": [1, 2]}),
+])
+def test_fast_path_equals_the_full_plan_on_every_candidate(gpus, server, extra):
+    result = explore(request(gpus, server=server, blocking=True, **extra))
+    assert result.candidates
+    for c in result.candidates:
+        full = _plan(c.spec, progress=None, address=False, even=not c.blocking)
+        _same(c.quote, full)
+
+
+def test_explorer_builds_no_link_table(monkeypatch):
+    import apps.engine.topology as topology
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the explorer built a link table")
+
+    monkeypatch.setattr(topology, "build_links", refuse)
+    monkeypatch.setattr("apps.engine.plan.build_links", refuse)
+    monkeypatch.setattr("apps.engine.plan.cable_links", refuse)
+    result = explore(request(5000, blocking=True))
+    assert result.candidates and result.feasible > 10
 
 
 def test_blocking_candidates_only_when_asked_and_labelled():

@@ -7,7 +7,7 @@
 See search.py for what is enumerated, the bar and the Pareto frontier.
 """
 from .model import BARS, Bar, Candidate, Exploration, ExploreRequest, Miss, Quote
-from .quote import quote
+from .fast import quote
 from .search import explore, switch_options
 
 __all__ = ["BARS", "Bar", "Candidate", "Exploration", "ExploreRequest", "Miss", "Quote", "explore", "quote",

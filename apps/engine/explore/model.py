@@ -51,7 +51,7 @@ class ExploreRequest:
 
 @dataclass(slots=True)
 class Quote:
-    """A fabric sized and priced without devices, names or addresses: what plan() would total."""
+    """A fabric sized, proved and priced without a link table (engine.explore.fast): what plan() would give."""
 
     sizing: Sizing
     wiring: Wiring

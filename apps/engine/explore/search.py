@@ -1,6 +1,7 @@
 """Enumerate the design space, size and price every structure, mark the Pareto frontier, apply the bar.
 
-What is enumerated (every combination, each sized and priced by engine.explore.quote as plan() would):
+What is enumerated (every combination, each sized, proved and priced as plan() would by engine.explore.fast,
+which builds no link table):
 - leaf: every catalog switch model in every breakout mode whose ports run at the NIC speed, of the
   request's fabric (Ethernet or InfiniBand: one design never mixes them);
 - spine: the same list (the leaf's model, or a different one: mixed tiers); core (3 tiers only): the
@@ -33,7 +34,7 @@ import numpy as np
 
 from ..spec import DesignSpec, SpecError, SwitchHw
 from .model import BARS, Bar, Candidate, Exploration, ExploreRequest, Miss
-from .quote import quote
+from .fast import quote
 
 
 def switch_options(switches: tuple[SwitchHw, ...], *, fabric: str, gbps: int) -> list[SwitchHw]:
@@ -107,7 +108,7 @@ def explore(request: ExploreRequest) -> Exploration:
     for spec in structures(request):
         explored += 1
         try:
-            q = quote(spec, ends_cache=cache)
+            q = quote(spec, cache=cache)
         except SpecError:
             continue
         sz = q.sizing
@@ -143,7 +144,7 @@ def _blocking(spec: DesignSpec, sz, cache: dict) -> Candidate | None:
     """The fewest-spines wiring of the same structure, when it has fewer spines (engine.plan._uneven's rule)."""
     variant = replace(spec, tiers=sz.tiers)
     try:
-        q = quote(variant, even=False, ends_cache=cache)
+        q = quote(variant, even=False, cache=cache)
     except SpecError:
         return None
     if q.sizing.switches["spine"] >= sz.switches["spine"]:

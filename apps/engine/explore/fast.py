@@ -99,17 +99,24 @@ def _spine_groups(sz) -> list[tuple[int, int, int, int, int]]:
     return out
 
 
-def _leaf_spine(spec: DesignSpec, sz, lay: Layout, placement: Placement, ppc_l: int, ppc_s: int,
-                c: np.ndarray) -> Groups:
-    """Tier-1 groups of every plane; fills c[plane, leaf, spine in pod] with the link counts (the proof's)."""
+def _leaf_spine_counts(sz) -> np.ndarray:
+    """c[plane, leaf, spine in pod]: the leaf-spine link counts the wiring proof rests on (engine.topology.spread)."""
+    c = np.zeros((sz.planes, sz.leaves_per_plane, pod_width(sz)), np.int64)
+    for first_leaf, leaves, _, spines, alike in _spine_groups(sz):
+        count = spread_counts(leaves, sz.leaf_uplinks, spines)
+        for k in range(alike):
+            c[:, first_leaf + k * leaves:first_leaf + (k + 1) * leaves, :spines] = count
+    return c
+
+
+def _leaf_spine(spec: DesignSpec, sz, lay: Layout, placement: Placement, ppc_l: int, ppc_s: int) -> Groups:
+    """Tier-1 groups of every plane (module rules)."""
     planes, lpp, spp, u = sz.planes, sz.leaves_per_plane, sz.spines_per_plane, sz.leaf_uplinks
     plane = np.arange(planes, dtype=np.int64)[:, None, None, None]
     parts = []
     for first_leaf, leaves, first_spine, spines, alike in _spine_groups(sz):
         count = spread_counts(leaves, u, spines)
         pod = np.arange(alike, dtype=np.int64)[None, :, None, None]
-        for k in range(alike):
-            c[:, first_leaf + k * leaves:first_leaf + (k + 1) * leaves, :spines] = count
         q, rem = divmod(u, spines)
         leaf_dev = lay.leaf_base + plane * lpp + first_leaf + pod * leaves + np.arange(leaves)[None, None, :, None]
         spine_dev = lay.spine_base + plane * spp + first_spine + pod * spines + np.arange(spines)[None, None, None, :]
@@ -250,6 +257,13 @@ def _merged(g: Groups) -> Groups:
     m = g.lmax.shape[0]
     if m < 64:
         return g
+    if np.array_equal(g.link_len, g.lmax[g.link_group]):  # every link of a group runs its longest run
+        links = np.bincount(g.link_group, weights=g.link_count, minlength=m)
+        kinds, inverse = _unique_rows(np.stack([g.lmax, g.n_a, g.n_b, links], axis=1).astype(np.float64))
+        n = kinds.shape[0]
+        return Groups(kinds[:, 0], kinds[:, 1].astype(np.int64), kinds[:, 2].astype(np.int64),
+                      np.bincount(inverse, weights=g.weight, minlength=n).astype(np.int64), kinds[:, 0],
+                      np.arange(n), kinds[:, 3].astype(np.int64))
     order = np.lexsort((g.link_len, g.link_group))
     link_len, link_group, link_count = g.link_len[order], g.link_group[order], g.link_count[order]
     size = np.bincount(link_group, minlength=m)
@@ -342,13 +356,14 @@ def _price(tier: int, a, b, cands: Candidates, g: Groups, items: dict) -> TierCa
     return result
 
 
-def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None) -> Quote:
+def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, checked: bool = False) -> Quote:
     """What plan(spec) would count, total and prove, without its link table (module rules).
 
-    Raises SpecError / InfeasibleSpec where plan() does. `cache` keeps, across calls, each pair of link
-    ends' catalog candidates.
+    Raises SpecError / InfeasibleSpec where plan() does. `cache` keeps, across the calls of one exploration
+    (the same interconnect tuples), each pair of link ends' catalog candidates and the tiers priced.
     """
-    spec.validate()
+    if not checked:  # the explorer checks the request once and picks switches of its fabric and speed
+        spec.validate()
     sz = size_fabric(spec, even=even)
     optics, cables, fibers = interconnects(spec)
     cache = cache if cache is not None else {}
@@ -369,20 +384,34 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None) -> 
         ends.append((a, b, cands))
     lay = device_layout(sz)
     placement = place(spec, sz, lay)
-    items: dict = {}
-    tiers = []
-    (a, b, cands) = ends[0]
-    tiers.append(_price(0, a, b, cands, _server_leaf(spec, sz, lay, placement, a.ports_per_cage,
-                                                     b.ports_per_cage), items))
-    c = np.zeros((sz.planes, sz.leaves_per_plane, pod_width(sz)), np.int64)
-    (a, b, cands) = ends[1]
-    tiers.append(_price(1, a, b, cands, _leaf_spine(spec, sz, lay, placement, a.ports_per_cage, b.ports_per_cage,
-                                                    c), items))
+    # A tier's cabling depends only on its ends, the catalog, the layout and the counts that place its devices
+    # relative to each other (engine.racks: rows added elsewhere in the hall shift both ends alike), so
+    # structures that differ only above it (another spine or core model, more planes for server-leaf) share it.
+    base = (id(optics), id(cables), id(fibers), spec.layout, sz.servers, sz.su_servers, sz.rails, sz.tiers,
+            sz.sus_per_pod)
+    tiers, items = [], {}
+
+    def priced(tier: int, key: tuple | None, grouped) -> None:
+        a, b, cands = ends[tier]
+        hit = cache.get(key) if key is not None else None
+        if hit is None:
+            found: dict = {}
+            hit = (_price(tier, a, b, cands, grouped(a, b), found), found)
+            if key is not None:
+                cache[key] = hit
+        tiers.append(hit[0])
+        items.update(hit[1])
+
+    priced(0, ("server-leaf", ends[0][0], ends[0][1]) + base,
+           lambda a, b: _server_leaf(spec, sz, lay, placement, a.ports_per_cage, b.ports_per_cage))
+    priced(1, ("leaf-spine", ends[1][0], ends[1][1], sz.planes, sz.spines_per_plane, sz.spines_per_pod,
+               sz.spines_last_pod, sz.leaf_uplinks) + base,
+           lambda a, b: _leaf_spine(spec, sz, lay, placement, a.ports_per_cage, b.ports_per_cage))
     uplinks = None
     if sz.tiers == 3:
-        (a, b, cands) = ends[2]
-        g, uplinks = _spine_core(spec, sz, lay, placement, a.ports_per_cage, b.ports_per_cage)
-        tiers.append(_price(2, a, b, cands, g, items))
+        grouped, uplinks = _spine_core(spec, sz, lay, placement, ends[2][0].ports_per_cage, ends[2][1].ports_per_cage)
+        priced(2, None, lambda a, b: grouped)
+    c = _leaf_spine_counts(sz)
     wiring = prove_counts(sz, lay, c, uplinks if sz.tiers == 3 and sz.pods > 1 else None)
     b_ = bill(spec, sz, Cabling([], tiers, items))
     sz.estimated_cost = b_.total_cost

@@ -51,7 +51,8 @@ def switch_options(switches: tuple[SwitchHw, ...], *, fabric: str, gbps: int) ->
 def structures(request: ExploreRequest):
     """Every spec to try, in a stable order (leaf, spine, core, planes, tiers, oversubscription)."""
     base = request.base
-    options = switch_options(request.switches, fabric=base.fabric, gbps=base.server.nic_gbps)
+    options = [hw for hw in switch_options(request.switches, fabric=base.fabric, gbps=base.server.nic_gbps)
+               if _valid(replace(base, leaf=hw))]  # checked once here, so quote() need not check every structure
     rails = base.server.nic_ports
     planes = [p for p in range(1, rails + 1) if rails % p == 0]
     for leaf in options:
@@ -63,6 +64,14 @@ def structures(request: ExploreRequest):
                             yield replace(base, leaf=leaf, spine=None if spine == leaf else spine,
                                           core=None if core is None or core == spine else core, planes=p,
                                           tiers=tiers, oversubscription=float(o))
+
+
+def _valid(spec: DesignSpec) -> bool:
+    try:
+        spec.validate()
+    except SpecError:
+        return False
+    return True
 
 
 def misses(candidate: Candidate, bar: Bar) -> list[Miss]:
@@ -108,7 +117,7 @@ def explore(request: ExploreRequest) -> Exploration:
     for spec in structures(request):
         explored += 1
         try:
-            q = quote(spec, cache=cache)
+            q = quote(spec, cache=cache, checked=True)
         except SpecError:
             continue
         sz = q.sizing
@@ -144,7 +153,7 @@ def _blocking(spec: DesignSpec, sz, cache: dict) -> Candidate | None:
     """The fewest-spines wiring of the same structure, when it has fewer spines (engine.plan._uneven's rule)."""
     variant = replace(spec, tiers=sz.tiers)
     try:
-        q = quote(variant, even=False, cache=cache)
+        q = quote(variant, even=False, cache=cache, checked=True)
     except SpecError:
         return None
     if q.sizing.switches["spine"] >= sz.switches["spine"]:

@@ -9,7 +9,9 @@ Entry points (import them from their modules):
     apps.engine.report      report(plan, *, alternatives=None) -> dict (reads model.Plan)
     apps.engine.names       port_name(device, port); port_name_table(plan); link_labels(plan, i)
     apps.engine.seedcatalog seed_catalog() / load(directory) -> SeedCatalog
+    apps.engine.explore     explore(request) -> Exploration: every feasible fabric of a catalog, the frontier
     python -m apps.engine plan SPEC.json [--links FILE.csv] [--alternatives]
+    python -m apps.engine explore EXPLORE.json
 
 Modules and the rules they state: topology (sizing, spine counts, wiring), racks (placement and
 run lengths), cabling (medium per cage group), bom (quantities, money, power), addressing

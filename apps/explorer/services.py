@@ -153,7 +153,7 @@ def explorer_generate(*, project: Project, user: Any, data: dict[str, Any], desi
     inputs = {key: data[key] for key in ("gpus", "server") + STRUCTURE_INPUTS if key in data}
     if design is not None:
         return design_version_create(design=design, user=user, data=inputs)
-    base_name = (name or "").strip() or _("Explored fabric")
+    base_name = ((name or "").strip() or _("Explored fabric"))[:110]  # room for " (2)" within the name's 120
     taken = set(Design.objects.filter(project=project).values_list("name", flat=True))
     taken = {t.lower() for t in taken}
     unique, n = base_name, 2

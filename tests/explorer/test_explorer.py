@@ -158,3 +158,29 @@ def test_project_and_design_pages_link_to_the_explorer(client_for_member, projec
     page = client_for_member.get(reverse("designs:version-detail",
                                          kwargs={"project_pk": project.pk, "version_pk": version.pk}))
     assert f"{page_url(project)}?design={version.design_id}" in page.content.decode()
+
+
+def _queries(client, url, data) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.post(url, data, format="json")  # warm-up
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(url, data, format="json")
+    assert response.status_code == 200
+    return len(captured.captured_queries)
+
+
+def test_explore_api_queries_do_not_grow_with_the_catalog_or_the_designs(member_client, project, member, seed,
+                                                                          django_capture_on_commit_callbacks):
+    from apps.catalog.models import SwitchModel
+
+    url, data = api_url(project), {"gpus": 256, "server": seed["dgx_h100"].pk, "max_hops": 3}
+    before = _queries(member_client, url, data)
+    with django_capture_on_commit_callbacks(execute=True):
+        design_create(project=project, user=member, name="Hall D", data=inputs(seed, gpus=256))
+    extra = SwitchModel.objects.get(pk=seed["th4"].pk)
+    extra.pk, extra.sku = None, "DCS-7060DX5-64S-COPY"
+    extra.save()
+    after = _queries(member_client, url, data)
+    assert after == before <= 25

@@ -10,4 +10,4 @@ class DesignsConfig(AppConfig):
         from .scaleup_text import SHEET_NAME, scale_up_sheet_write
         from .sheets import workbook_sheet_register
 
-        workbook_sheet_register(SHEET_NAME, scale_up_sheet_write, order=15)
+        workbook_sheet_register(SHEET_NAME, scale_up_sheet_write, order=55)

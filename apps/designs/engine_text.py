@@ -166,6 +166,9 @@ MESSAGES = {
     "warning.rack_servers_height": gettext_lazy(
         "%(servers)s servers of %(server_ru)sU per rack need %(needed)sU, more than the %(rack_units)sU racks hold: "
         "put at most %(fit)s in a rack"),
+    "warning.rack_domain_height": gettext_lazy(
+        "a %(system)s rack holds %(trays)s compute trays of %(server_ru)sU and %(switch_trays)s NVLink switch trays "
+        "of 1U: %(needed)sU, more than the %(rack_units)sU racks hold"),
     "warning.rack_leaves_height": gettext_lazy(
         "each scale unit's %(leaves)s leaves of %(switch_ru)sU share one rack and need %(needed)sU, more than the "
         "%(rack_units)sU racks hold"),

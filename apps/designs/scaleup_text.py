@@ -45,6 +45,8 @@ def scale_up_rows(summary: dict | None) -> list[dict[str, Any]]:
             ("servers_per_domain", _("Compute trays per domain"), _int(up.get("servers_per_domain"))),
             ("racks_per_domain", _("Racks per domain"), _int(up.get("racks_per_domain"))),
             ("racks", _("Compute racks"), _int(up.get("racks"))),
+            ("rack_units_per_rack", _("Rack units per compute rack (compute and NVLink switch trays)"),
+             _int(up.get("rack_units_per_rack"))),
             ("switch_trays", _("NVLink switch trays"), _("%(total)s (%(each)s per domain)") % {
                 "total": _int(up.get("switch_trays")), "each": _int(up.get("switch_trays_per_domain"))}),
         ]

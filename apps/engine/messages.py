@@ -138,6 +138,8 @@ TEMPLATES: dict[str, str] = {
                           "uplinks ({ratio:.2f}:1)",
     "warning.rack_servers_height": "{servers} servers of {server_ru}U per rack need {needed}U, more than the "
                                    "{rack_units}U racks hold: put at most {fit} in a rack",
+    "warning.rack_domain_height": "a {system} rack holds {trays} compute trays of {server_ru}U and {switch_trays} "
+                                  "NVLink switch trays of 1U: {needed}U, more than the {rack_units}U racks hold",
     "warning.rack_leaves_height": "each scale unit's {leaves} leaves of {switch_ru}U share one rack and need "
                                   "{needed}U, more than the {rack_units}U racks hold",
     "warning.rack_switches_height": "{switches} {role} switches of {switch_ru}U per rack need {needed}U, more than "

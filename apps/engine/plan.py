@@ -23,6 +23,7 @@ from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
 from .racks import Placement, place, rack_name, raw_lengths
+from .scaleup import RACK_SCALE, domain_rack_units, scale_up_domain
 from .seedcatalog import seed_catalog
 from .spec import DesignSpec, InfeasibleSpec
 from .topology import Layout, build_links, device_layout, size_fabric
@@ -201,7 +202,15 @@ def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
     height = layout.rack_units
     server_ru = max(1, spec.server.rack_units)
     servers = min(spec.servers_per_rack, sz.su_servers)
-    if servers * server_ru > height:
+    domain = scale_up_domain(spec)
+    if domain.kind == RACK_SCALE:  # the rack holds the domain's switch trays too (engine.scaleup)
+        needed = domain_rack_units(spec)
+        if needed > height:
+            out.append(message("warning.rack_domain_height", system=spec.server.name or spec.server.sku,
+                               trays=domain.servers_per_rack, server_ru=server_ru,
+                               switch_trays=domain.switch_trays // max(1, domain.racks), needed=needed,
+                               rack_units=height))
+    elif servers * server_ru > height:
         out.append(message("warning.rack_servers_height", servers=servers, server_ru=server_ru,
                            needed=servers * server_ru, rack_units=height, fit=height // server_ru))
     leaf_ru = max(1, spec.leaf.rack_units)

@@ -24,7 +24,9 @@ Rules:
 - Counting, without double counting: NVLink switch trays, the NVLink copper spine and the power
   shelves are part of the rack-scale system (its published rack power, e.g. "Full rack requiring
   up to 142 kW" for GB300 NVL72, covers them): the domain summary counts the switch trays, the rack
-  figures count the domain's racks, and neither the network BOM nor the network power adds them.
+  figures count the domain's racks and their height (trays and 1U switch trays: 18 + 9 = 27U per NVL72
+  rack of 1U trays, checked against the layout's rack height), and neither the network BOM nor the
+  network power adds them.
 - Traffic (engine.traffic.patterns): flows between GPUs of one domain cross NVLink, never the
   backend fabric.
 
@@ -37,6 +39,9 @@ from dataclasses import dataclass
 from .spec import DesignSpec
 
 IN_SERVER, RACK_SCALE = "in-server", "rack-scale"
+# "9x 1RU NVLink switch trays" (NVIDIA DGX GB200 User Guide, Rack Configuration); NVL36x2: "9x 1RU NVL36 NVLink
+# Switch trays" per rack (NVIDIA Multi-Node NVLink tuning guide).
+NVLINK_SWITCH_TRAY_RU = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,7 @@ class ScaleUpSummary:
     gpus: int  # all domains
     racks: int  # racks the rack-scale domains fill (0 for in-server domains)
     switch_trays: int  # all domains
+    rack_units_per_rack: int = 0  # compute trays + NVLink switch trays in one rack of a rack-scale domain
 
     def to_dict(self) -> dict:
         d = self.domain
@@ -72,7 +78,7 @@ class ScaleUpSummary:
             "kind": d.kind, "interconnect": d.interconnect, "domains": self.domains, "gpus_per_domain": d.gpus,
             "gb_s_per_gpu": d.gb_s_per_gpu or None, "servers_per_domain": d.servers, "racks_per_domain": d.racks,
             "racks": self.racks, "switch_trays_per_domain": d.switch_trays, "switch_trays": self.switch_trays,
-            "gpus": self.gpus,
+            "gpus": self.gpus, "rack_units_per_rack": self.rack_units_per_rack,
         }
 
 
@@ -94,7 +100,19 @@ def scale_up_summary(spec: DesignSpec, servers: int) -> ScaleUpSummary:
     if domain.kind == IN_SERVER and domain.gpus < spec.server.gpus:
         domains = servers * (spec.server.gpus // max(1, domain.gpus))
     return ScaleUpSummary(domain=domain, domains=domains, gpus=servers * spec.server.gpus,
-                          racks=domains * domain.racks, switch_trays=domains * domain.switch_trays)
+                          racks=domains * domain.racks, switch_trays=domains * domain.switch_trays,
+                          rack_units_per_rack=domain_rack_units(spec))
+
+
+def domain_rack_units(spec: DesignSpec) -> int:
+    """Rack units one rack of a rack-scale domain holds: its compute trays and its share of the NVLink switch
+    trays (0 for an in-server domain). Power shelves are not counted: NVIDIA publishes no height for them."""
+    domain = scale_up_domain(spec)
+    if domain.kind != RACK_SCALE:
+        return 0
+    racks = max(1, domain.racks)
+    return (domain.servers_per_rack * max(1, spec.server.rack_units)
+            + -(-domain.switch_trays // racks) * NVLINK_SWITCH_TRAY_RU)
 
 
 def domain_servers(spec: DesignSpec) -> int:

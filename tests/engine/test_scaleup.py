@@ -47,7 +47,7 @@ def test_gb200_nvl72_one_superpod_su_against_its_published_counts():
     up = report(result)["scale_up"]
     assert up == {"kind": RACK_SCALE, "interconnect": "NVLink 5", "domains": 8, "gpus_per_domain": 72,
                   "gb_s_per_gpu": 1800.0, "servers_per_domain": 18, "racks_per_domain": 1, "racks": 8,
-                  "switch_trays_per_domain": 9, "switch_trays": 72, "gpus": 576}
+                  "switch_trays_per_domain": 9, "switch_trays": 72, "gpus": 576, "rack_units_per_rack": 27}
     assert result.servers == 144  # compute trays
     assert result.rails == 4  # GPU i of every tray is rail i
     assert result.links_by_tier["server-leaf"] == 576  # one 400G NIC port per GPU
@@ -92,7 +92,17 @@ def test_nvl36x2_domain_spans_two_racks():
     up = report(result)["scale_up"]
     assert (up["domains"], up["racks_per_domain"], up["racks"], up["switch_trays"]) == (8, 2, 16, 144)
     assert spec.servers_per_rack == 9
+    assert up["rack_units_per_rack"] == 9 * 2 + 9  # 9 trays of 2U and 9 switch trays of 1U per rack
     assert len({d.rack for d in result.devices[:result.servers]}) == 16
+
+
+def test_a_rack_too_low_for_the_domain_is_a_review_point():
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], rack_units=3)
+    spec = replace(gb200(144), server=tray)
+    notes = [note for note in plan(spec).notes if note.code == "warning.rack_domain_height"]
+    assert len(notes) == 1
+    assert (notes[0].params["trays"], notes[0].params["switch_trays"], notes[0].params["needed"]) == (18, 9, 63)
+    assert not [n for n in plan(gb200(144)).notes if n.code == "warning.rack_domain_height"]  # 27U fit in 48U
 
 
 def test_rack_scale_designs_come_in_whole_domains():

@@ -90,7 +90,7 @@ def scale_up_sheet_write(context, sheet: Sheet) -> bool | None:
     rows = scale_up_rows(summary) + split_rows(summary)
     if not rows:
         return False
-    sheet.columns([Column(_("Figure"), 48), Column(_("Value"), 48), Column(_("Key"), 22)], auto_filter=False)
+    sheet.columns([Column(_("Figure"), 48), Column(_("Value"), 48), Column(_("Key"), 22)])
     for row in rows:
         raw = row["raw"]
         numeric = isinstance(raw, (int, float)) and not isinstance(raw, bool) and float(raw).is_integer()

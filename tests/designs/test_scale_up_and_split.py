@@ -114,3 +114,20 @@ def test_gb200_nvl72_one_su_generates_with_whole_racks(member_client, project, s
     assert (up["domains"], up["racks"], up["switch_trays"], version.summary["servers"]) == (8, 8, 72, 144)
     # NVLink switch trays are part of the rack system: nothing of them in the network BOM
     assert not version.bom_lines.filter(description__icontains="NVLink").exists()
+
+
+def test_design_form_offers_the_split_and_puts_its_errors_on_the_field(client_for_member, project, seed):
+    from tests.designs.test_views import field_errors, form_data, url
+
+    page = client_for_member.get(url("design-create", project)).content.decode()
+    assert 'name="nic_split"' in page and "Each port in 2 parts, on 2 planes" in page
+    response = client_for_member.post(url("design-create", project), form_data(seed, nic_split="2", planes="2"))
+    assert response.status_code == 200
+    assert "publishes no 2-way split" in " ".join(field_errors(response, "nic_split"))
+    assert 'data-error-for="nic_split"' in response.content.decode()
+    tray = ServerModel.objects.get(sku=GB300_TRAY)
+    response = client_for_member.post(url("design-create", project), form_data(
+        seed, server=tray.pk, nic="", gpus="576", nic_split="2", planes="1"))
+    assert "multiple of 2" in " ".join(field_errors(response, "planes"))
+    from apps.designs.models import Design
+    assert not Design.objects.filter(project=project).exists()

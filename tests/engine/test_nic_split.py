@@ -92,3 +92,21 @@ def test_without_a_split_nothing_changes():
     whole = spec_from_dict({"gpus": 512, "server": B300, "leaf": {"sku": "920-9N42F-00RI-7C0", "breakout": "1x800G"}})
     assert whole.nic_split == 1 and whole.rails == 8 and whole.port_gbps == 800
     assert size_fabric(whole).links_by_tier["server-leaf"] == 512
+
+
+def test_cli_plans_a_split_rack_scale_design_and_reports_its_domains(tmp_path, capsys):
+    import json
+
+    from apps.engine.cli import main
+
+    spec = {"gpus": 576, "server": "ARS-121GL-NB3-LCC-R1", "nic_split": 2, "planes": 2, "leaf": SN5600}
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    assert main(["plan", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["nic_split"] == 2 and out["port_gbps"] == 400 and out["planes"] == 2
+    assert out["scale_up"]["domains"] == 8 and out["scale_up"]["gpus_per_domain"] == 72
+    assert out["links"]["server-leaf"] == 1152
+    path.write_text(json.dumps({**spec, "nic_split": 3}))
+    assert main(["plan", str(path)]) == 2
+    assert "nic_split" in capsys.readouterr().err

@@ -338,7 +338,8 @@ def _pattern_report(fabric: Fabric, name: str,
             notes.append("With fewer flows per link than the full collective, random ECMP looks less even than it "
                          "would with every flow: the ECMP spread shown is pessimistic.")
     if not len(flowset.src):
-        notes.append("No network traffic: the collective stays inside one server.")
+        notes.append("No network traffic: the collective stays inside one server." if servers_per_domain(fabric) == 1
+                     else "No network traffic: the collective stays inside one scale-up domain (NVLink).")
     if unroutable:
         notes.append(f"{unroutable} flows found no path through the fabric.")
     if not fabric.full_mesh:

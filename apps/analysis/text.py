@@ -365,6 +365,15 @@ _DESCRIPTIONS: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"^Ring All-Reduce within each of (\d+) rails over (\d+) servers$"),
      lambda m: _("Ring All-Reduce within each of %(rails)s rails over %(servers)s servers") % {
          "rails": m[1], "servers": f"{int(m[2]):,}"}),
+    (re.compile(r"^Ring All-Reduce over (\d+) scale-up domains of (\d+) servers \(inside a domain over NVLink\), "
+                r"one ring per rail and tray position$"),
+     lambda m: _("Ring All-Reduce over %(domains)s scale-up domains of %(servers)s servers (inside a domain over "
+                 "NVLink), one ring per rail and tray position") % {"domains": f"{int(m[1]):,}", "servers": m[2]}),
+    (re.compile(r"^All-to-All across (\d+) GPUs \((\d+) servers\), PXN over the destination's rail; inside each "
+                r"of the (\d+) scale-up domains of (\d+) GPUs over NVLink$"),
+     lambda m: _("All-to-All across %(gpus)s GPUs (%(servers)s servers), PXN over the destination's rail; inside "
+                 "each of the %(domains)s scale-up domains of %(domain_gpus)s GPUs over NVLink") % {
+         "gpus": f"{int(m[1]):,}", "servers": f"{int(m[2]):,}", "domains": f"{int(m[3]):,}", "domain_gpus": m[4]}),
     (re.compile(r"^All-to-All across (\d+) GPUs \((\d+) servers\), PXN over the destination's rail$"),
      lambda m: _("All-to-All across %(gpus)s GPUs (%(servers)s servers), PXN over the destination's rail") % {
          "gpus": f"{int(m[1]):,}", "servers": f"{int(m[2]):,}"}),
@@ -385,6 +394,8 @@ _NOTES: list[tuple[re.Pattern, Any]] = [
                  "with every flow: the ECMP spread shown is pessimistic.")),
     (re.compile(r"^No network traffic: the collective stays inside one server\.$"),
      lambda m: _("No network traffic: the collective stays inside one server.")),
+    (re.compile(r"^No network traffic: the collective stays inside one scale-up domain \(NVLink\)\.$"),
+     lambda m: _("No network traffic: the collective stays inside one scale-up domain (NVLink).")),
     (re.compile(r"^(\d+) flows found no path through the fabric\.$"),
      lambda m: _("%(flows)s flows found no path through the fabric.") % {"flows": f"{int(m[1]):,}"}),
     (re.compile(r"^Some spines do not reach every leaf of their pod; routing assumed they do\.$"),

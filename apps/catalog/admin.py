@@ -87,17 +87,18 @@ class SwitchModelAdmin(CatalogItemAdmin):
 
 @admin.register(NicModel)
 class NicModelAdmin(CatalogItemAdmin):
-    list_display = ("sku", "manufacturer", "model", "ports", "port_gbps", "form_factor", "host_interface",
-                    "power_w", "list_price", "active")
+    list_display = ("sku", "manufacturer", "model", "ports", "port_gbps", "breakouts", "form_factor",
+                    "host_interface", "power_w", "list_price", "active")
     list_filter = ITEM_FILTERS + ("form_factor", "port_gbps")
 
 
 @admin.register(ServerModel)
 class ServerModelAdmin(CatalogItemAdmin):
-    list_display = ("sku", "manufacturer", "model", "gpus", "gpu_model", "backend_ports", "backend_gbps",
+    list_display = ("sku", "manufacturer", "model", "gpus", "gpu_model", "scale_up", "scale_up_kind",
+                    "scale_up_domain_gpus", "scale_up_gb_s_per_gpu", "backend_ports", "backend_gbps",
                     "default_nic", "backend_nics_built_in", "backend_ports_per_cage", "rack_units", "power_w",
                     "list_price", "active")
-    list_filter = ITEM_FILTERS + ("backend_gbps", "scale_up", "backend_nics_built_in")
+    list_filter = ITEM_FILTERS + ("backend_gbps", "scale_up", "scale_up_kind", "backend_nics_built_in")
     autocomplete_fields = ("default_nic",)
 
 

@@ -44,14 +44,16 @@ SWITCHES = _kind(
     optional=("fabric", "asic"),
 )
 NICS = _kind(
-    "nics", "NICs", NicModel, ("ports", "port_gbps", "form_factor", "host_interface", "power_w"),
-    optional=("host_interface", "power_w"),
+    "nics", "NICs", NicModel, ("ports", "port_gbps", "form_factor", "host_interface", "power_w", "breakouts"),
+    optional=("host_interface", "power_w", "breakouts"),
 )
 SERVERS = _kind(
     "servers", "Servers", ServerModel,
-    ("gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "backend_ports", "backend_gbps", "default_nic",
+    ("gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "scale_up_kind", "scale_up_gb_s_per_gpu",
+     "scale_up_racks", "scale_up_switch_trays", "backend_ports", "backend_gbps", "default_nic",
      "frontend_ports", "frontend_gbps", "rack_units", "power_w", "backend_nics_built_in", "backend_ports_per_cage"),
-    optional=("scale_up", "scale_up_domain_gpus", "default_nic", "frontend_ports", "frontend_gbps",
+    optional=("scale_up", "scale_up_domain_gpus", "scale_up_kind", "scale_up_gb_s_per_gpu", "scale_up_racks",
+              "scale_up_switch_trays", "default_nic", "frontend_ports", "frontend_gbps",
               "backend_nics_built_in", "backend_ports_per_cage"),
 )
 TRANSCEIVERS = _kind(

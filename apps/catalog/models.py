@@ -335,10 +335,45 @@ class NicModel(CatalogItem):
     form_factor = models.CharField(_("form factor"), max_length=16, choices=NicFormFactor.choices)
     host_interface = models.CharField(_("host interface"), max_length=64, blank=True, default="")
     power_w = models.FloatField(_("power (W)"), default=0, validators=[MinValueValidator(0)])
+    breakouts = models.JSONField(
+        _("port breakout modes"), default=list, blank=True,
+        help_text=_('The ways the vendor publishes to split one port, e.g. ["1x800G", "2x400G"] for ConnectX-8; '
+                    'empty: the port runs whole. A design splits ports only in one of these modes.'),
+    )
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("NIC model")
         verbose_name_plural = _("NIC models")
+
+    @property
+    def splits(self) -> tuple[int, ...]:
+        """The parts one port can be split into (1 always; 2 for "2x400G" on an 800G port)."""
+        parts = {1}
+        for mode in self.breakouts or []:
+            try:
+                parts.add(parse_breakout(mode)[0])
+            except ValueError:
+                continue
+        return tuple(sorted(parts))
+
+    def check_rules(self, errors):
+        if self.breakouts:
+            messages = breakout_errors(self.breakouts, self.port_gbps)
+            for mode in self.breakouts if isinstance(self.breakouts, list) else []:
+                try:
+                    n = parse_breakout(mode)[0]
+                except ValueError:
+                    continue
+                if n not in (1, 2, 4):
+                    messages.append(_('"%(mode)s": a NIC port splits in 1, 2 or 4 parts.') % {"mode": mode})
+            if messages:
+                errors.setdefault("breakouts", []).extend(messages)
+
+
+class ScaleUpKind(models.TextChoices):
+    NONE = "", _("not stated")
+    IN_SERVER = "in-server", _("in the server (NVLink / NVSwitch, Infinity Fabric)")
+    RACK_SCALE = "rack-scale", _("rack-scale (NVL72 compute trays)")
 
 
 class ServerModel(CatalogItem):
@@ -346,6 +381,25 @@ class ServerModel(CatalogItem):
     gpu_model = models.CharField(_("GPU model"), max_length=64)
     scale_up = models.CharField(_("scale-up interconnect"), max_length=64, blank=True, default="")
     scale_up_domain_gpus = models.PositiveIntegerField(_("GPUs per scale-up domain"), default=0)
+    scale_up_kind = models.CharField(
+        _("scale-up domain"), max_length=16, choices=ScaleUpKind.choices, blank=True, default="",
+        help_text=_("In the server (HGX / DGX 8-GPU NVLink, AMD Infinity Fabric), or rack-scale: the model is one "
+                    "compute tray of a GB200 / GB300 NVL72 whose trays share one NVLink domain."),
+    )
+    scale_up_gb_s_per_gpu = models.FloatField(
+        _("scale-up GB/s per GPU"), null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=_("Published scale-up bandwidth per GPU in GB/s, both directions (NVLink 5: 1,800); empty when "
+                    "the vendor does not publish it."),
+    )
+    scale_up_racks = models.PositiveSmallIntegerField(
+        _("racks per scale-up domain"), default=0,
+        help_text=_("Rack-scale only: racks one domain fills (1 for NVL72, 2 for NVL36x2)."),
+    )
+    scale_up_switch_trays = models.PositiveSmallIntegerField(
+        _("NVLink switch trays per domain"), default=0,
+        help_text=_("Rack-scale only: switch trays inside the domain's racks (9 for NVL72); part of the rack "
+                    "system, not of the network quote."),
+    )
     backend_ports = models.PositiveSmallIntegerField(_("backend ports"), validators=[MinValueValidator(1)])
     backend_gbps = models.PositiveIntegerField(_("backend Gb/s"), validators=[MinValueValidator(1)])
     default_nic = models.ForeignKey(
@@ -391,6 +445,31 @@ class ServerModel(CatalogItem):
             )
         if self.frontend_ports and not self.frontend_gbps:
             errors.setdefault("frontend_gbps", []).append(_("Give the speed of the frontend ports."))
+        self._check_scale_up(errors)
+
+    def _check_scale_up(self, errors):
+        """A rack-scale domain holds whole trays in at least one rack; an in-server one fits in the server."""
+        domain, gpus = self.scale_up_domain_gpus or 0, self.gpus or 0
+        if self.scale_up_kind == ScaleUpKind.RACK_SCALE:
+            if not gpus or domain < gpus or domain % gpus:
+                errors.setdefault("scale_up_domain_gpus", []).append(
+                    _("A rack-scale domain holds whole %(gpus)s-GPU trays: give a multiple of %(gpus)s, e.g. 72.")
+                    % {"gpus": gpus or "-"})
+            if not self.scale_up_racks:
+                errors.setdefault("scale_up_racks", []).append(
+                    _("Give the racks one domain fills (1 for NVL72, 2 for NVL36x2)."))
+            elif gpus and domain % gpus == 0 and (domain // gpus) % self.scale_up_racks:
+                errors.setdefault("scale_up_racks", []).append(
+                    _("%(trays)s trays do not fill %(racks)s racks evenly.")
+                    % {"trays": domain // gpus, "racks": self.scale_up_racks})
+        else:
+            if domain and gpus and domain > gpus:
+                errors.setdefault("scale_up_kind", []).append(
+                    _("A domain of %(domain)s GPUs is larger than the server's %(gpus)s: choose rack-scale.")
+                    % {"domain": domain, "gpus": gpus})
+            for name in ("scale_up_racks", "scale_up_switch_trays"):
+                if getattr(self, name):
+                    errors.setdefault(name, []).append(_("Only a rack-scale domain has racks and switch trays."))
 
 
 class Transceiver(QualifiedPart, CatalogItem):

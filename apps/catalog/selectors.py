@@ -171,13 +171,16 @@ def server_hw(*, server: ServerModel, prices: PriceConverter | None = None) -> e
         name=_name(server), scale_up=server.scale_up, rack_units=server.rack_units,
         power_w=float(server.power_w), price=_price(server, prices),
         nics_built_in=bool(server.backend_nics_built_in), ports_per_cage=int(server.backend_ports_per_cage),
+        scale_up_kind=server.scale_up_kind or "", scale_up_gpus=int(server.scale_up_domain_gpus or 0),
+        scale_up_gb_s=float(server.scale_up_gb_s_per_gpu or 0), scale_up_racks=int(server.scale_up_racks or 0),
+        scale_up_switch_trays=int(server.scale_up_switch_trays or 0),
     )
 
 
 def nic_hw(*, nic: NicModel, prices: PriceConverter | None = None) -> engine.NicHw:
     return engine.NicHw(
         ports=nic.ports, gbps=nic.port_gbps, form_factor=nic.form_factor, sku=nic.sku, name=_name(nic),
-        power_w=float(nic.power_w), price=_price(nic, prices),
+        power_w=float(nic.power_w), price=_price(nic, prices), splits=nic.splits,
     )
 
 

@@ -86,6 +86,18 @@ MESSAGES = {
         "every tier must run the NICs' %(nic_gbps)sG"),
     "nic.speed": gettext_lazy("the NIC runs at %(gbps)sG but the server's backend ports are %(server_gbps)sG"),
     "nic.ports": gettext_lazy("%(ports)s backend ports can't be made of %(nic_ports)s-port NICs"),
+    "nic.split_mode": gettext_lazy(
+        "the NIC %(nic)s publishes no %(split)s-way split of its %(gbps)sG port; its modes: %(modes)s"),
+    "nic.split_planes": gettext_lazy(
+        "each part of a split NIC port lands on its own plane: with ports split in %(split)s, "
+        "planes must be a multiple of %(split)s, not %(planes)s"),
+    "nic.split_speed": gettext_lazy("a %(gbps)sG port doesn't split evenly in %(split)s"),
+    "spec.nic_splits": gettext_lazy("must list the ways a port splits (1, 2 or 4), not %(value)s"),
+    "scaleup.kind_choice": gettext_lazy("must be \"in-server\", \"rack-scale\" or empty, not %(value)s"),
+    "scaleup.domain_gpus": gettext_lazy(
+        "a rack-scale domain of %(domain_gpus)s GPUs doesn't hold whole %(gpus)s-GPU trays"),
+    "scaleup.whole_domains": gettext_lazy(
+        "%(system)s comes in whole scale-up domains of %(domain_gpus)s GPUs; ask for %(lower)s or %(upper)s GPUs"),
     # Structure.
     "topology.no_downlinks": gettext_lazy(
         "%(ports)s-port leaves at %(oversubscription)s:1 leave no port for servers"),
@@ -154,6 +166,9 @@ MESSAGES = {
     "warning.rack_servers_height": gettext_lazy(
         "%(servers)s servers of %(server_ru)sU per rack need %(needed)sU, more than the %(rack_units)sU racks hold: "
         "put at most %(fit)s in a rack"),
+    "warning.rack_domain_height": gettext_lazy(
+        "a %(system)s rack holds %(trays)s compute trays of %(server_ru)sU and %(switch_trays)s NVLink switch trays "
+        "of 1U: %(needed)sU, more than the %(rack_units)sU racks hold"),
     "warning.rack_leaves_height": gettext_lazy(
         "each scale unit's %(leaves)s leaves of %(switch_ru)sU share one rack and need %(needed)sU, more than the "
         "%(rack_units)sU racks hold"),

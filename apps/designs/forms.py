@@ -101,6 +101,13 @@ class DesignInputsForm(forms.Form):
     planes = _number(
         _("Planes"), minimum="1", help_text=_("Independent parallel fabrics; must divide the server's rails.")
     )
+    nic_split = forms.ChoiceField(
+        label=_("NIC port split"), required=False, initial="1",
+        choices=[("1", _("Whole ports")), ("2", _("Each port in 2 parts, on 2 planes")),
+                 ("4", _("Each port in 4 parts, on 4 planes"))],
+        help_text=_("Split every backend NIC port in one of the NIC's published breakout modes (ConnectX-8 800G "
+                    "as 2x400G); each part lands on a plane of its own, so planes must be a multiple of it."),
+    )
     oversubscription = _number(
         _("Oversubscription at the leaf (o:1)"), step="0.1", minimum="1", help_text=_("1 = non-blocking.")
     )
@@ -165,7 +172,7 @@ class DesignInputsForm(forms.Form):
     FIELDSETS = (
         (_("Hardware"), ("server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout",
                          "core_switch", "core_breakout")),
-        (_("Size and structure"), ("gpus", "planes", "oversubscription", "tiers")),
+        (_("Size and structure"), ("gpus", "planes", "nic_split", "oversubscription", "tiers")),
         (_("Optics and cables"), ("third_party_optics",)),
         (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)),
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
@@ -225,7 +232,8 @@ class DesignInputsForm(forms.Form):
         for name in ("server", "nic", "leaf_switch", "spine_switch", "core_switch"):
             item = data.get(name)
             out[name] = item if item is not None else ""
-        for name in ("leaf_breakout", "spine_breakout", "core_breakout", "gpus", "planes", "oversubscription",
+        for name in ("leaf_breakout", "spine_breakout", "core_breakout", "gpus", "planes", "nic_split",
+                     "oversubscription",
                      "tiers", "discount_pct", "currency"):
             value = data.get(name)
             out[name] = value.strip() if isinstance(value, str) else ("" if value is None else value)
@@ -253,6 +261,7 @@ class DesignInputsForm(forms.Form):
             "core_breakout": version.core_breakout,
             "gpus": version.gpus,
             "planes": version.planes,
+            "nic_split": str(version.nic_split),
             "oversubscription": f"{version.oversubscription:g}",
             "tiers": version.tiers,
             "discount_pct": version.discount_pct,

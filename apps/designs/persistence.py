@@ -102,7 +102,7 @@ def _role_speed(plan: Plan) -> np.ndarray:
     spec = plan.spec
     spine = spec.spine or spec.leaf
     core = spec.core or spine
-    return np.array([spec.server.nic_gbps, spec.leaf.gbps, spine.gbps, core.gbps], dtype=np.int64)
+    return np.array([spec.port_gbps, spec.leaf.gbps, spine.gbps, core.gbps], dtype=np.int64)
 
 
 def device_table(*, version_id: int, plan: Plan) -> Table:

@@ -73,7 +73,7 @@ class End:
 
 def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
     """(a end, b end) of a tier's links; the a end is the lower tier (the NIC for server-leaf)."""
-    gbps = spec.server.nic_gbps
+    gbps = spec.port_gbps
     fabric = spec.fabric
 
     def switch_end(role: str) -> End:
@@ -83,8 +83,8 @@ def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
 
     if tier == 0:
         nic = spec.nic_hw
-        ppc = spec.server.ports_per_cage
-        return (End("server", nic.form_factor, nic.gbps * ppc, ppc, gbps, True if ppc > 1 else None, fabric=fabric),
+        ppc = spec.server_ports_per_cage
+        return (End("server", nic.form_factor, nic.gbps * spec.server.ports_per_cage, ppc, gbps, True if ppc > 1 else None, fabric=fabric),
                 switch_end("leaf"))
     if tier == 1:
         return switch_end("leaf"), switch_end("spine")
@@ -313,9 +313,16 @@ def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tup
         if hi == lo:
             continue
         a, b = tier_ends(spec, tier)
-        a_ports = spec.server.nic_ports if tier == 0 else spec.switch_hw(a.role).ports
         b_ports = spec.switch_hw(b.role).ports
-        a_key, a_span = _cage_keys(links.a_dev[lo:hi], links.a_port[lo:hi], a.ports_per_cage, a_ports)
+        if tier == 0:
+            # Logical NIC port L of a split port is part L div P of physical port L mod P (P physical ports,
+            # engine.topology): all parts of a port share its cage, each going to its own plane's leaf.
+            physical = spec.server.nic_ports
+            a_key, a_span = _cage_keys(links.a_dev[lo:hi], links.a_port[lo:hi] % physical,
+                                       spec.server.ports_per_cage, physical)
+        else:
+            a_key, a_span = _cage_keys(links.a_dev[lo:hi], links.a_port[lo:hi], a.ports_per_cage,
+                                       spec.switch_hw(a.role).ports)
         b_key, b_span = _cage_keys(links.b_dev[lo:hi], links.b_port[lo:hi], b.ports_per_cage, b_ports)
         result = _cable_tier(tier, a, b, raw[lo:hi], a_key, a_span, b_key, b_span,
                              candidates(a, b, optics, cables, fibers, cords), media, items)

@@ -70,6 +70,16 @@ TEMPLATES: dict[str, str] = {
                         "every tier must run the NICs' {nic_gbps}G",
     "nic.speed": "the NIC runs at {gbps}G but the server's backend ports are {server_gbps}G",
     "nic.ports": "{ports} backend ports can't be made of {nic_ports}-port NICs",
+    # Planes from a split NIC port and scale-up domains (DesignSpec.validate).
+    "nic.split_mode": "the NIC {nic} publishes no {split}-way split of its {gbps}G port; its modes: {modes}",
+    "nic.split_planes": "each part of a split NIC port lands on its own plane: with ports split in {split}, "
+                        "planes must be a multiple of {split}, not {planes}",
+    "nic.split_speed": "a {gbps}G port doesn't split evenly in {split}",
+    "spec.nic_splits": "must list the ways a port splits (1, 2 or 4), not {value}",
+    "scaleup.kind_choice": "must be \"in-server\", \"rack-scale\" or empty, not {value}",
+    "scaleup.domain_gpus": "a rack-scale domain of {domain_gpus} GPUs doesn't hold whole {gpus}-GPU trays",
+    "scaleup.whole_domains": "{system} comes in whole scale-up domains of {domain_gpus} GPUs; "
+                             "ask for {lower:,} or {upper:,} GPUs",
     "fabric.mixed": "the {role} switch {switch} is {fabric} but the {other_role} switch {other_switch} is "
                     "{other_fabric}; one fabric can't mix Ethernet and InfiniBand switches",
     # Structure (engine.topology).
@@ -128,6 +138,8 @@ TEMPLATES: dict[str, str] = {
                           "uplinks ({ratio:.2f}:1)",
     "warning.rack_servers_height": "{servers} servers of {server_ru}U per rack need {needed}U, more than the "
                                    "{rack_units}U racks hold: put at most {fit} in a rack",
+    "warning.rack_domain_height": "a {system} rack holds {trays} compute trays of {server_ru}U and {switch_trays} "
+                                  "NVLink switch trays of 1U: {needed}U, more than the {rack_units}U racks hold",
     "warning.rack_leaves_height": "each scale unit's {leaves} leaves of {switch_ru}U share one rack and need "
                                   "{needed}U, more than the {rack_units}U racks hold",
     "warning.rack_switches_height": "{switches} {role} switches of {switch_ru}U per rack need {needed}U, more than "

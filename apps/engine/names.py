@@ -92,7 +92,7 @@ def port_name_table(plan: Plan) -> np.ndarray:
     """Object array names[role code (ROLES index), port] covering every port number of the plan's models."""
     steps = role_lanes_per_port(plan)
     spec = plan.spec
-    max_ports = max(spec.server.nic_ports, spec.leaf.ports, spec.spine_hw.ports, spec.core_hw.ports)
+    max_ports = max(spec.rails, spec.leaf.ports, spec.spine_hw.ports, spec.core_hw.ports)
     numbers = np.arange(max_ports + 1)
     table = np.empty((len(ROLES), max_ports + 1), dtype=object)
     table[0] = np.char.add("eth", numbers.astype(str)).astype(object)

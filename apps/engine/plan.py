@@ -23,6 +23,7 @@ from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
 from .racks import Placement, place, rack_name, raw_lengths
+from .scaleup import RACK_SCALE, domain_rack_units, scale_up_domain
 from .seedcatalog import seed_catalog
 from .spec import DesignSpec, InfeasibleSpec
 from .topology import Layout, build_links, device_layout, size_fabric
@@ -118,7 +119,7 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
     names += [core_name(plane[i], local[i], co_w) for i in range(lay.core_base, count)]
 
     blocks = [(sz.servers, "server", server.sku, server.name or
-               f"{server.gpus}-GPU server, {server.nic_ports}x{server.nic_gbps}G", server.nic_ports, 1, 0)]
+               f"{server.gpus}-GPU server, {server.nic_ports}x{server.nic_gbps}G", spec.rails, 1, 0)]
     for role, n in (("leaf", lay.spine_base - lay.leaf_base), ("spine", lay.core_base - lay.spine_base),
                     ("core", count - lay.core_base)):
         hw = spec.switch_hw(role)
@@ -200,8 +201,16 @@ def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
     layout, out = spec.layout, []
     height = layout.rack_units
     server_ru = max(1, spec.server.rack_units)
-    servers = min(layout.servers_per_rack, sz.su_servers)
-    if servers * server_ru > height:
+    servers = min(spec.servers_per_rack, sz.su_servers)
+    domain = scale_up_domain(spec)
+    if domain.kind == RACK_SCALE:  # the rack holds the domain's switch trays too (engine.scaleup)
+        needed = domain_rack_units(spec)
+        if needed > height:
+            out.append(message("warning.rack_domain_height", system=spec.server.name or spec.server.sku,
+                               trays=domain.servers_per_rack, server_ru=server_ru,
+                               switch_trays=domain.switch_trays // max(1, domain.racks), needed=needed,
+                               rack_units=height))
+    elif servers * server_ru > height:
         out.append(message("warning.rack_servers_height", servers=servers, server_ru=server_ru,
                            needed=servers * server_ru, rack_units=height, fit=height // server_ru))
     leaf_ru = max(1, spec.leaf.rack_units)
@@ -234,9 +243,11 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
         own: Sizing | None = size_fabric(spec)
     except InfeasibleSpec:  # the other structures may still fit (the live check lists them)
         own = None
-    rails = spec.server.nic_ports
-    options: list[tuple[int, int | str]] = [(1, 2), (1, 3)]
-    options += [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
+    rails = spec.rails
+    # Parts of a split NIC port land on planes of their own: only plane counts that are multiples of the split.
+    split = spec.nic_split
+    options: list[tuple[int, int | str]] = [(1, 2), (1, 3)] if split == 1 else [(split, 2), (split, 3)]
+    options += [(p, "auto") for p in range(2, rails + 1) if rails % p == 0 and p % split == 0 and p != split]
     if own is not None and (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
         options.append((spec.planes, own.tiers))
     out: list[Alternative] = []

@@ -3,7 +3,8 @@
 Placement rules:
 - Racks stand in rows of `racks_per_row`; racks are `rack_width_m` wide and rows `row_pitch_m`
   apart. Every block below starts a new row.
-- Compute: each scale unit's servers fill consecutive racks, `servers_per_rack` each, and a new
+- Compute: each scale unit's servers fill consecutive racks, `servers_per_rack` each (a rack-scale
+  system's compute trays per rack, fixed by its domain: 18 for NVL72, engine.scaleup), and a new
   SU starts a new rack; the SU's leaves (all planes, one per rail) stand together in one network
   rack in the middle of the SU's server racks (after the first half of them), or after them
   with leaf_rack = "end".
@@ -51,7 +52,7 @@ def rack_name(row: int, col: int) -> str:
 
 def place(spec: DesignSpec, sz: Sizing, lay: Layout) -> Placement:
     layout = spec.layout
-    rpr, spr, swr = layout.racks_per_row, layout.servers_per_rack, layout.switches_per_rack
+    rpr, spr, swr = layout.racks_per_row, spec.servers_per_rack, layout.switches_per_rack
     d, sus = sz.su_servers, sz.scale_units
     row = np.zeros(lay.count, dtype=np.int64)
     col = np.zeros(lay.count, dtype=np.int64)

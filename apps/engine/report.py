@@ -29,6 +29,7 @@ from dataclasses import asdict
 import numpy as np
 
 from .messages import as_message
+from .scaleup import scale_up_summary
 from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring
 from .spec import SPARE_CATEGORIES
 
@@ -89,6 +90,9 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "gpus_per_server": spec.server.gpus,
         "rails": plan.rails,
         "rails_per_plane": plan.rails // plan.planes,
+        "nic_split": spec.nic_split,
+        "port_gbps": spec.port_gbps,
+        "scale_up": scale_up_summary(spec, plan.servers).to_dict(),
         "su_servers": plan.su_servers,
         "leaf_uplinks": sz.leaf_uplinks if sz else None,
         "scale_units": plan.scale_units,

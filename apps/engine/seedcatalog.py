@@ -7,7 +7,8 @@ Mapping: a switch in breakout "NxSG" -> SwitchHw(ports = cages * N, gbps = S, ca
 form_factor = cage_form_factor, breakout, fabric (default "ethernet"), ...);
 a server -> ServerHw(nic_ports = backend_ports,
 nic_gbps = backend_gbps, nics_built_in = backend_nics_built_in,
-ports_per_cage = backend_ports_per_cage); NIC -> NicHw; transceiver -> Optic; cable -> CableAssembly; fibre ->
+ports_per_cage = backend_ports_per_cage, scale_up_* from the scale_up columns); NIC -> NicHw (splits from its
+breakouts, e.g. [1x800G, 2x400G] -> (1, 2)); transceiver -> Optic; cable -> CableAssembly; fibre ->
 FiberCord; price = list_price; name = "manufacturer model"; vendor = manufacturer (switches, optics,
 cables and cords). Every transceiver, cable and fibre states `fabrics` (a list of "ethernet",
 "infiniband"), and may list `compatible_vendors` (switch vendors it is declared compatible with).
@@ -205,16 +206,26 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                     power_max_w=r.num("power_max_w", 0), price=r.num("list_price", 0),
                     fabric=r.text("fabric", "ethernet"), vendor=str(row.get("manufacturer") or ""))
             elif name == "nics":
+                modes = row.get("breakouts") or []
+                try:
+                    splits = nic_splits([str(m) for m in modes], r.int("port_gbps"))
+                except ValueError as exc:
+                    raise CatalogError(f"{path.name}[{i}] ({sku}).breakouts: {exc}") from None
                 cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
                                       sku=sku, name=_name(row), power_w=r.num("power_w", 0),
-                                      price=r.num("list_price", 0))
+                                      price=r.num("list_price", 0), splits=splits)
             elif name == "servers":
                 cat.servers[sku] = ServerHw(gpus=r.int("gpus"), nic_ports=r.int("backend_ports"),
                                             nic_gbps=r.int("backend_gbps"), sku=sku, name=_name(row),
                                             scale_up=str(row.get("scale_up") or ""), rack_units=r.int("rack_units", 1),
                                             power_w=r.num("power_w", 0), price=r.num("list_price", 0),
                                             nics_built_in=r.flag("backend_nics_built_in"),
-                                            ports_per_cage=r.int("backend_ports_per_cage", 1))
+                                            ports_per_cage=r.int("backend_ports_per_cage", 1),
+                                            scale_up_kind=str(row.get("scale_up_kind") or ""),
+                                            scale_up_gpus=r.int("scale_up_domain_gpus", 0),
+                                            scale_up_gb_s=r.num("scale_up_gb_s_per_gpu", 0),
+                                            scale_up_racks=r.int("scale_up_racks", 0),
+                                            scale_up_switch_trays=r.int("scale_up_switch_trays", 0))
                 if row.get("default_nic"):
                     cat.default_nic[sku] = str(row["default_nic"])
             elif name == "transceivers":
@@ -240,6 +251,25 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                                         vendor=str(row.get("manufacturer") or "")))
     cat.optics, cat.cables, cat.fibers = tuple(optics), tuple(cables), tuple(fibers)
     return cat
+
+
+def nic_splits(modes: list[str], port_gbps: int) -> tuple[int, ...]:
+    """The ways a NIC port splits, from its published breakout modes ("1x800G", "2x400G" -> (1, 2)).
+
+    No modes: the port runs whole, (1,). A mode must divide the port's speed evenly; ValueError says why not.
+    """
+    splits = []
+    for mode in modes:
+        match = BREAKOUT.match(mode)
+        if not match:
+            raise ValueError(f"{mode!r} is not a mode such as 2x400G")
+        n, speed = int(match.group(1)), int(match.group(2))
+        if n * speed != port_gbps:
+            raise ValueError(f"{mode} doesn't make a {port_gbps}G port")
+        if n not in (1, 2, 4):
+            raise ValueError(f"{mode}: a port splits in 1, 2 or 4")
+        splits.append(n)
+    return tuple(sorted(set(splits) | {1}))
 
 
 @lru_cache(maxsize=4)

@@ -24,6 +24,7 @@ ETHERNET, INFINIBAND = "ethernet", "infiniband"
 FABRICS = (ETHERNET, INFINIBAND)
 FABRIC_NAMES = {ETHERNET: "Ethernet", INFINIBAND: "InfiniBand"}  # proper nouns, the same in every language
 MAX_PORTS_PER_CAGE = 2  # server backend cages: single or twin-port (OSFP 2x400G)
+NIC_SPLITS = (1, 2, 4)  # ways a NIC port can be split: whole, 2 x half speed, 4 x quarter speed
 
 
 class SpecError(ValueError):
@@ -96,6 +97,13 @@ class ServerHw:
     power include them, so the BOM buys no NIC cards. `ports_per_cage` = 2: two backend ports share
     one twin-port cage (DGX H100/B200: 8 ports in 4 OSFP cages), rails 2k and 2k+1 in cage k; the two
     ports go to two different leaves, so such a cage takes a twin-port optic, never copper or a splitter.
+
+    Scale-up domain (engine.scaleup): `scale_up_kind` "in-server" (HGX / DGX NVLink + NVSwitch, AMD
+    Infinity Fabric: the domain is the server) or "rack-scale" (GB200 / GB300 NVL72: the server is a
+    compute tray and `scale_up_gpus` GPUs in `scale_up_racks` racks share one NVLink domain through
+    `scale_up_switch_trays` NVLink switch trays); "" = not stated (treated as in-server).
+    `scale_up_gb_s` is the published scale-up bandwidth per GPU in GB/s (both directions, as NVIDIA and
+    AMD publish it: 900 for NVLink 4, 1,800 for NVLink 5); 0 = not published.
     """
 
     gpus: int
@@ -109,11 +117,24 @@ class ServerHw:
     price: float = 0.0
     nics_built_in: bool = False
     ports_per_cage: int = 1
+    scale_up_kind: str = ""  # SCALE_UP_KINDS or ""
+    scale_up_gpus: int = 0  # GPUs per scale-up domain; 0 = the server's own GPUs
+    scale_up_gb_s: float = 0.0  # per GPU, both directions; 0 = not published
+    scale_up_racks: int = 0  # racks one rack-scale domain fills (1 for NVL72, 2 for NVL36x2)
+    scale_up_switch_trays: int = 0  # NVLink switch trays per rack-scale domain (inside its racks)
+
+
+SCALE_UP_KINDS = ("in-server", "rack-scale")
 
 
 @dataclass(frozen=True, slots=True)
 class NicHw:
-    """A backend NIC card; a server carries nic_ports / ports of them."""
+    """A backend NIC card; a server carries nic_ports / ports of them.
+
+    `splits`: the ways the NIC's published breakout modes divide one port (1 = whole, 2 = 2 x half
+    speed, 4 = 4 x quarter speed; ConnectX-8 800G: 1x800G or 2x400G). A design's `nic_split` must be
+    one of them.
+    """
 
     ports: int
     gbps: int
@@ -122,6 +143,7 @@ class NicHw:
     name: str = ""
     power_w: float = 0.0
     price: float = 0.0
+    splits: tuple[int, ...] = (1,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +284,9 @@ class DesignSpec:
     # with it. On: any vendor's, still only those qualified for the fabric. Off unless a user turns it on,
     # for InfiniBand as for Ethernet (engine.cabling).
     third_party_optics: bool = False
+    # Parts each backend NIC port is split into (engine.topology, "Planes from a split NIC port"): 1, 2 or 4,
+    # one of the NIC's `splits`; every part is a rail of its own at nic_gbps / nic_split on its own plane.
+    nic_split: int = 1
 
     @property
     def spine_hw(self) -> SwitchHw:
@@ -279,11 +304,39 @@ class DesignSpec:
 
     @property
     def rails(self) -> int:
-        return self.server.nic_ports
+        """Logical backend ports per server: NIC ports x nic_split (each part of a split port is a rail)."""
+        return self.server.nic_ports * self.nic_split
+
+    @property
+    def port_gbps(self) -> int:
+        """The speed of one rail: the NIC port's, divided by nic_split."""
+        return self.server.nic_gbps // self.nic_split
+
+    @property
+    def server_ports_per_cage(self) -> int:
+        """Logical ports sharing one server cage: twin-port cages x the parts of each split port."""
+        return self.server.ports_per_cage * self.nic_split
 
     @property
     def rails_per_plane(self) -> int:
-        return self.server.nic_ports // self.planes if self.planes else 0
+        return self.rails // self.planes if self.planes else 0
+
+    @property
+    def servers_per_rack(self) -> int:
+        """Servers per compute rack: a rack-scale system's trays per rack (its domain fixes them), else the layout's."""
+        server = self.server
+        per_domain = self.servers_per_domain
+        if per_domain > 1:
+            return max(1, per_domain // max(1, server.scale_up_racks))
+        return self.layout.servers_per_rack
+
+    @property
+    def servers_per_domain(self) -> int:
+        """Servers (compute trays) that share one scale-up domain: 1 unless the server is rack-scale."""
+        server = self.server
+        if server.scale_up_kind == "rack-scale" and server.scale_up_gpus and server.gpus:
+            return max(1, server.scale_up_gpus // server.gpus)
+        return 1
 
     @property
     def servers(self) -> int:
@@ -323,6 +376,7 @@ class DesignSpec:
             _check_number(bad, "server.power_w", server.power_w, 0)
             if not isinstance(server.nics_built_in, bool):
                 bad("server.nics_built_in", message("value.boolean", value=repr(server.nics_built_in)))
+            _check_scale_up(bad, server)
             if _check_int(bad, "server.ports_per_cage", server.ports_per_cage, 1, MAX_PORTS_PER_CAGE) and _is_int(
                     server.nic_ports) and server.nic_ports >= 1 and server.nic_ports % server.ports_per_cage:
                 bad("server.ports_per_cage", message("spec.server_cages_split", ports=server.nic_ports,
@@ -342,10 +396,23 @@ class DesignSpec:
                 _check_int(bad, "nic.gbps", self.nic.gbps, 1, 3200)
                 _check_number(bad, "nic.price", self.nic.price, 0)
                 _check_number(bad, "nic.power_w", self.nic.power_w, 0)
+                splits = self.nic.splits
+                if not isinstance(splits, (tuple, list)) or not splits or not all(
+                        _is_int(v) and v in NIC_SPLITS for v in splits):
+                    bad("nic.splits", message("spec.nic_splits", value=_short_repr(splits)))
+        split_ok = _check_int(bad, "nic_split", self.nic_split, 1, max(NIC_SPLITS))
+        if split_ok and self.nic_split not in NIC_SPLITS:
+            bad("nic_split", message("spec.nic_splits", value=_short_repr(self.nic_split)))
+            split_ok = False
         if _check_int(bad, "planes", self.planes, 1, 64) and isinstance(server, ServerHw) \
-                and _is_int(server.nic_ports) and server.nic_ports >= 1 and server.nic_ports % self.planes:
-            bad("planes", message("spec.planes_divide", planes=self.planes, rails=server.nic_ports,
-                                  choices=", ".join(str(p) for p in _divisors(server.nic_ports))))
+                and _is_int(server.nic_ports) and server.nic_ports >= 1 and split_ok:
+            rails = server.nic_ports * self.nic_split
+            if rails % self.planes:
+                bad("planes", message("spec.planes_divide", planes=self.planes, rails=rails,
+                                      choices=", ".join(str(p) for p in _divisors(rails)
+                                                        if p % self.nic_split == 0)))
+            elif self.planes % self.nic_split:
+                bad("planes", message("nic.split_planes", split=self.nic_split, planes=self.planes))
         _check_number(bad, "oversubscription", self.oversubscription, 1.0, MAX_OVERSUBSCRIPTION,
                       hint=message("hint.oversubscription"))
         if self.tiers not in ("auto", 2, 3) or isinstance(self.tiers, bool):
@@ -438,15 +505,29 @@ class DesignSpec:
                                   other_fabric=FABRIC_NAMES.get(below[1].fabric, below[1].fabric)))
             below = (role, hw)
         nic_gbps = server.nic_gbps
+        nic = self.nic_hw
+        split = self.nic_split
+        if split > 1 and nic_gbps % split:
+            bad("nic_split", message("nic.split_speed", gbps=nic_gbps, split=split))
+        elif split not in (self.nic.splits if self.nic is not None else (1,)):
+            splits = self.nic.splits if self.nic is not None else (1,)
+            bad("nic_split", message("nic.split_mode", nic=nic.name or nic.sku, split=split, gbps=nic.gbps,
+                                     modes=", ".join(f"{n}x{nic.gbps // n}G" for n in splits)))
+        port_gbps = nic_gbps // split
         for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
             # A tier without its own model uses the tier below it, already reported.
-            if hw is not None and hw.gbps != nic_gbps:
-                bad(*_speed_mismatch(role, hw, nic_gbps))
-        nic = self.nic_hw
+            if hw is not None and hw.gbps != port_gbps:
+                bad(*_speed_mismatch(role, hw, port_gbps))
         if nic.gbps != nic_gbps:
             bad("nic.gbps", message("nic.speed", gbps=nic.gbps, server_gbps=nic_gbps))
         elif server.nic_ports % nic.ports:
             bad("nic.ports", message("nic.ports", ports=server.nic_ports, nic_ports=nic.ports))
+        per_domain = self.servers_per_domain
+        if per_domain > 1 and self.gpus % server.scale_up_gpus:
+            size = server.scale_up_gpus
+            lower = max(size, self.gpus // size * size)
+            bad("gpus", message("scaleup.whole_domains", system=server.name or server.sku, domain_gpus=size,
+                                lower=lower, upper=lower + size))
         if errors:
             raise InfeasibleSpec(errors)
 
@@ -528,6 +609,20 @@ def _check_number(bad, name: str, value: Any, low: float, high: float = math.inf
         bad(name, message("value.at_most" + suffix, high=high, value=value, **extra))
         return False
     return True
+
+
+def _check_scale_up(bad, server: ServerHw) -> None:
+    """The scale-up fields of a server: kind, domain size (whole trays for rack-scale), bandwidth, racks, trays."""
+    if server.scale_up_kind not in ("",) + SCALE_UP_KINDS:
+        bad("server.scale_up_kind", message("scaleup.kind_choice", value=_short_repr(server.scale_up_kind)))
+    gpus_ok = _check_int(bad, "server.scale_up_gpus", server.scale_up_gpus, 0, 100_000)
+    _check_number(bad, "server.scale_up_gb_s", server.scale_up_gb_s, 0.0, 1_000_000.0)
+    _check_int(bad, "server.scale_up_racks", server.scale_up_racks, 0, 64)
+    _check_int(bad, "server.scale_up_switch_trays", server.scale_up_switch_trays, 0, 10_000)
+    if (gpus_ok and server.scale_up_kind == "rack-scale" and _is_int(server.gpus) and server.gpus >= 1
+            and (server.scale_up_gpus < server.gpus or server.scale_up_gpus % server.gpus)):
+        bad("server.scale_up_gpus", message("scaleup.domain_gpus", domain_gpus=server.scale_up_gpus,
+                                            gpus=server.gpus))
 
 
 def _check_switch(bad, role: str, hw: SwitchHw) -> None:

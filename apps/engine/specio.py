@@ -12,6 +12,8 @@
               (breakout optional: the first mode at the NIC speed)
       "spine", "core": as leaf, optional (default: the tier below)
       "planes": 1, "oversubscription": 1 or "3:1", "tiers": "auto" | 2 | 3,
+      "nic_split": 1 | 2 | 4        optional: split each NIC port in parts, one per plane (the NIC's
+                                    "splits" must list it; planes a multiple of it), see engine.topology
       "layout": {"servers_per_rack": 4, "racks_per_row": 16, "rack_width_m": 0.6, "row_pitch_m": 2.4,
                  "slack_m": 3, "switches_per_rack": 16, "rack_units": 48},
       "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
@@ -165,7 +167,11 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
             errs.merge(exc)
     elif raw_server is not None:
         server = _build(ServerHw, raw_server, "server", errs)
+    split = data.get("nic_split", 1)
     nic_gbps = server.nic_gbps if isinstance(server, ServerHw) else None
+    if nic_gbps is not None and isinstance(split, int) and not isinstance(split, bool) and split >= 1 \
+            and isinstance(nic_gbps, int) and nic_gbps % split == 0:
+        nic_gbps //= split  # switches run at the speed of one part of a split NIC port
 
     raw_nic = data.get("nic")
     if isinstance(raw_nic, str):
@@ -177,6 +183,8 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
             errs.merge(exc)
     elif raw_nic is not None:
         nic = _build(NicHw, raw_nic, "nic", errs)
+    if isinstance(nic, NicHw) and isinstance(nic.splits, list):
+        nic = dataclasses.replace(nic, splits=tuple(nic.splits))
 
     switches = {}
     for role in ("leaf", "spine", "core"):
@@ -207,7 +215,7 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
         raise SpecError(errs.errors)
 
     kwargs = {k: data[k] for k in ("gpus", "planes", "tiers", "discount_pct", "currency", "name",
-                                   "third_party_optics") if k in data}
+                                   "third_party_optics", "nic_split") if k in data}
     if isinstance(kwargs.get("tiers"), str) and kwargs["tiers"].strip() in ("2", "3"):
         kwargs["tiers"] = int(kwargs["tiers"])
     if "oversubscription" in data:

@@ -2,6 +2,19 @@
 
 Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per plane):
 
+- Planes from a split NIC port: with nic_split s (the NIC's published breakout, ConnectX-8 800G as
+  2x400G), each of the P physical ports is s logical ports at 1/s of its speed, r = P * s rails, and
+  logical port L is part L div P of physical port L mod P. p must be a multiple of s, so the parts of
+  one port land on s different planes, each plane a fabric of its own; the s parts share the port's
+  cage (one twin-port optic, s fibres to s planes' leaves, engine.cabling). Worked example, NVIDIA
+  DGX SuperPOD with DGX B300 on Spectrum-X ("twin-planar design ... Each GPU has 2x 400GbE
+  connectivity through two different planes", RA Table 3): 8 x 800G per server split 2x400G, 2 planes,
+  64 servers per SU on SN5610 in 128x400G at 1:1 -> 1 SU (512 GPUs): 16 leaves, 8 spines;
+  2 SUs: 32 / 16; 4 SUs: 64 / 32; 8 SUs: 128 / 64; 16 SUs (8,192 GPUs): 256 leaves, 128 spines.
+- Rack-scale systems (engine.scaleup): servers are compute trays; the scale unit's downlinks d are
+  rounded down to whole scale-up domains when a domain fits (18 trays for NVL72), so no domain
+  straddles two scale units.
+
 - servers = ceil(gpus / gpus per server). Every NIC port of every server is cabled.
 - p divides r; plane j holds rails j*r/p .. (j+1)*r/p - 1. Each plane is an independent fabric
   with its own leaves, spines and cores; p = 1 is a single fabric.
@@ -132,10 +145,10 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     """
     count = spine_count if even else fewest_spines
     server, leaf, spine, core = spec.server, spec.leaf, spec.spine_hw, spec.core_hw
-    rails, planes = server.nic_ports, spec.planes
+    rails, planes = spec.rails, spec.planes
     rpp = rails // planes
     servers = spec.servers
-    gbps = server.nic_gbps
+    gbps = spec.port_gbps
     d, u = leaf_split(leaf.ports, spec.oversubscription, leaf.ports_per_cage)
     if d < 1:
         raise InfeasibleSpec({"oversubscription": [
@@ -143,6 +156,9 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     if u < 1:
         raise InfeasibleSpec({"oversubscription": [
             message("topology.no_uplinks", ports=leaf.ports, oversubscription=spec.oversubscription)]})
+    per_domain = spec.servers_per_domain
+    if 1 < per_domain <= d:  # a scale unit holds whole rack-scale domains (engine.scaleup)
+        d -= d % per_domain
     sus = -(-servers // d)
     leaves_pp = sus * rpp
     p_s, p_c = spine.ports, core.ports

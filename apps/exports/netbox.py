@@ -161,9 +161,9 @@ def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     nic = spec.nic_hw
     ib = spec.infiniband
     plans = {
-        Role.SERVER: PortPlan(spec.server.nic_ports, 1, "eth",
-                              interface_type(spec.server.nic_gbps, nic.form_factor, infiniband=ib),
-                              spec.server.nic_gbps * 1_000_000),
+        Role.SERVER: PortPlan(spec.rails, 1, "eth",
+                              interface_type(spec.port_gbps, nic.form_factor, infiniband=ib),
+                              spec.port_gbps * 1_000_000),
     }
     for role in (Role.LEAF, Role.SPINE, Role.CORE):
         hw = spec.switch_hw(role.value)

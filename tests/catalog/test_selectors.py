@@ -37,11 +37,12 @@ def test_server_and_nic_map_to_engine_hardware():
     hw = server_hw(server=server)
     assert hw == ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku=server.sku, name="NVIDIA DGX H100",
                           scale_up="NVLink 4", rack_units=8, power_w=10200.0, price=float(server.list_price),
-                          nics_built_in=True, ports_per_cage=2)
+                          nics_built_in=True, ports_per_cage=2, scale_up_kind="in-server", scale_up_gpus=8,
+                          scale_up_gb_s=900.0)
     nic = nic_hw(nic=server.default_nic)
     assert isinstance(nic, NicHw) and (nic.ports, nic.gbps, nic.form_factor) == (1, 400, "OSFP")
     cx8 = nic_hw(nic=NicModel.objects.get(port_gbps=800))
-    assert cx8.gbps == 800
+    assert cx8.gbps == 800 and cx8.splits == (1, 2)
     pcie = server_hw(server=ServerModel.objects.get(sku="SYS-821GE-TNHR"))  # separate ConnectX-7 cards
     assert (pcie.nics_built_in, pcie.ports_per_cage) == (False, 1)
     flat = optic_hw(transceiver=Transceiver.objects.get(sku="MMA4Z00-NS-FLT"))

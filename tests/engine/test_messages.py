@@ -13,7 +13,7 @@ from apps.engine.messages import TEMPLATES, Message, fill, message
 from apps.engine.plan import alternatives, plan, size
 from apps.engine.report import report as plan_report
 from apps.engine.spec import (AddressPools, CableAssembly, FiberCord, InfeasibleSpec, Optic, RackLayout, SpecError,
-                              SwitchHw)
+                              NicHw, SwitchHw)
 from apps.engine.specio import spec_from_dict
 from apps.engine.topology import size_fabric
 
@@ -94,6 +94,17 @@ def seen_codes() -> dict[str, list[Message]]:
             leaf=replace(twin, vendor=None))
     refused(leaf=replace(twin, fabric="omni-path"))
     refused(leaf=replace(twin, fabric="infiniband"), spine=twin)
+    # Planes from a split NIC port; scale-up domains.
+    cx8 = NicHw(ports=1, gbps=800, splits=(1, 2))
+    refused(server=server(gbps=800), nic=cx8, leaf=switch(64), nic_split=4, planes=4)
+    refused(server=server(gbps=800), nic=replace(cx8, splits=(1, 3)), leaf=switch(64), nic_split=3)
+    refused(server=server(gbps=800), nic=cx8, leaf=switch(64), nic_split=2, planes=1)
+    refused(server=replace(server(gbps=400), nic_gbps=402), nic=replace(cx8, gbps=402, splits=(1, 4)),
+            leaf=switch(64), nic_split=4, planes=4)
+    refused(server=replace(server(), scale_up_kind="pod", scale_up_gpus=70, gpus=4, nic_ports=4))
+    refused(server=replace(server(), scale_up_kind="rack-scale", scale_up_gpus=70, gpus=4, nic_ports=4))
+    refused(gpus=100, server=replace(server(), gpus=4, nic_ports=4, scale_up_kind="rack-scale", scale_up_gpus=72,
+                                     scale_up_racks=1))
     # Structure.
     refused(leaf=switch(2, twin=True))
     with pytest.raises(InfeasibleSpec) as err:  # validation caps o at 16, which always leaves an uplink
@@ -140,6 +151,9 @@ def seen_codes() -> dict[str, list[Message]]:
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
     found.extend(plan(spec(1_000, server=dgx())).notes)
+    nvl72_2u = replace(server(), gpus=4, nic_ports=4, rack_units=3, scale_up_kind="rack-scale", scale_up_gpus=72,
+                       scale_up_racks=1, scale_up_switch_trays=9)
+    found.extend(plan(spec(144, server=nvl72_2u)).notes)
     found.extend(plan(spec(1_000, leaf=replace(twin, fabric="infiniband"))).notes)
     found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, fabric="infiniband"),
                                            pools=AddressPools(host="10.0.0.0/28")))))

@@ -72,9 +72,17 @@ class SwitchModelSerializer(CatalogItemSerializer):
 
 
 class NicModelSerializer(CatalogItemSerializer):
+    breakouts = serializers.ListField(
+        child=serializers.CharField(max_length=16), required=False,
+        help_text=_('The published ways to split one port, e.g. ["1x800G", "2x400G"]; empty: the port runs whole.'),
+    )
+    splits = serializers.ListField(child=serializers.IntegerField(), read_only=True,
+                                   help_text=_("Parts one port can be split into, e.g. [1, 2]."))
+
     class Meta:
         model = NicModel
-        fields = ITEM_FIELDS + ["ports", "port_gbps", "form_factor", "host_interface", "power_w"] + PRICE_FIELDS
+        fields = ITEM_FIELDS + ["ports", "port_gbps", "form_factor", "host_interface", "power_w", "breakouts",
+                                "splits"] + PRICE_FIELDS
 
 
 class ServerModelSerializer(CatalogItemSerializer):
@@ -86,7 +94,8 @@ class ServerModelSerializer(CatalogItemSerializer):
     class Meta:
         model = ServerModel
         fields = ITEM_FIELDS + [
-            "gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "backend_ports", "backend_gbps", "default_nic",
+            "gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "scale_up_kind", "scale_up_gb_s_per_gpu",
+            "scale_up_racks", "scale_up_switch_trays", "backend_ports", "backend_gbps", "default_nic",
             "frontend_ports", "frontend_gbps", "rack_units", "power_w", "backend_nics_built_in",
             "backend_ports_per_cage",
         ] + PRICE_FIELDS

@@ -86,6 +86,9 @@ class DesignInputsSerializer(AsciiNumbersMixin, serializers.Serializer):
     core_breakout = serializers.CharField(required=False, allow_blank=True)
     gpus = serializers.IntegerField(help_text=f"1 to {MAX_GPUS:,}")
     planes = serializers.IntegerField(required=False, help_text=f"1 to {MAX_PLANES}")
+    nic_split = serializers.IntegerField(
+        required=False, help_text="1 (default), 2 or 4: split every backend NIC port in that many parts, one of the "
+                                  "NIC's published breakout modes; each part is a rail on a plane of its own")
     oversubscription = serializers.FloatField(
         required=False, help_text=f"o in o:1 at the leaf, 1 to {MAX_OVERSUBSCRIPTION}"
     )
@@ -209,7 +212,8 @@ class VersionInputsSerializer(serializers.ModelSerializer):
     class Meta:
         model = DesignVersion
         fields = ["server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
-                  "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce",
+                  "core_breakout", "gpus", "planes", "nic_split", "oversubscription", "tiers", "layout", "pools",
+                  "roce",
                   "discount_pct", "currency", "spares",
                   "third_party_optics"]
         extra_kwargs = {"spares": {"help_text": "spare percent per category; null for versions from before spares"}}

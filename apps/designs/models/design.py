@@ -59,6 +59,7 @@ class DesignVersion(models.Model):
         "core_breakout",
         "gpus",
         "planes",
+        "nic_split",
         "oversubscription",
         "tiers",
         "layout",
@@ -84,6 +85,11 @@ class DesignVersion(models.Model):
     core_breakout = models.CharField(_("core breakout"), max_length=16)
     gpus = models.PositiveIntegerField(_("GPUs"))
     planes = models.PositiveSmallIntegerField(_("planes"), default=1)
+    nic_split = models.PositiveSmallIntegerField(
+        _("NIC port split"), default=1,
+        help_text=_("Parts each backend NIC port is split into (1, 2 or 4, one of the NIC's published breakout "
+                    "modes); each part is a rail on a plane of its own."),
+    )
     oversubscription = models.FloatField(_("oversubscription"), default=1.0)
     tiers = models.CharField(_("tiers"), max_length=4, choices=Tiers.choices, default=Tiers.AUTO)
     layout = models.JSONField(_("rack layout"), default=dict, blank=True)

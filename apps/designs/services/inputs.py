@@ -3,7 +3,7 @@
 Rules:
 - Every input field has one name, used by the API, the forms, the stored version and the
   errors: server, nic, leaf_switch, leaf_breakout, spine_switch, spine_breakout, core_switch,
-  core_breakout, gpus, planes, oversubscription, tiers, layout, pools, roce, discount_pct,
+  core_breakout, gpus, planes, nic_split, oversubscription, tiers, layout, pools, roce, discount_pct,
   currency, spares, third_party_optics. Nested settings are reported on dotted names
   ("layout.servers_per_rack", "pools.host", "spares.transceivers").
 - Catalog items are given by id (or instance); they must exist and be active.
@@ -15,6 +15,9 @@ Rules:
   (switches, transceivers, cables, fibers), 0 to 100, the engine's SparesPolicy for any not given
   (2 % of transceivers, cables and fibre cords, no switches); a version stores all four.
 - Sizes: 1 <= gpus <= 1,000,000; planes 1..MAX_PLANES; 1 <= oversubscription <= MAX_OVERSUBSCRIPTION.
+- Planes from a split NIC port: nic_split 1 (default), 2 or 4 must be one of the NIC's published breakout
+  modes (NicModel.splits); planes must then be a multiple of it and divide the rails (backend ports x
+  nic_split); switches run at the speed of one part (backend speed / nic_split).
 - Speeds: the NIC runs at the server's backend speed, the leaf's logical port speed equals the
   NIC's (the message names the breakout or switch that fits), spines and cores run at the leaf's speed.
 - Then the engine's cheap `size()` decides feasibility; its InfeasibleSpec fields are mapped
@@ -48,8 +51,8 @@ TIERS_STORED = {"auto": "auto", 2: "2", 3: "3"}
 
 INPUT_FIELDS = (
     "server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
-    "core_breakout", "gpus", "planes", "oversubscription", "tiers", "layout", "pools", "roce", "discount_pct",
-    "currency", "spares", "third_party_optics",
+    "core_breakout", "gpus", "planes", "nic_split", "oversubscription", "tiers", "layout", "pools", "roce",
+    "discount_pct", "currency", "spares", "third_party_optics",
 )
 # Ranges of the rack layout settings, as the engine checks them (open-low for lengths).
 LAYOUT_RANGES: dict[str, tuple[float, float]] = {
@@ -99,6 +102,7 @@ class DesignInputs:
     core_breakout: str
     gpus: int
     planes: int = 1
+    nic_split: int = 1
     oversubscription: float = 1.0
     tiers: Any = "auto"  # "auto", 2 or 3
     layout: dict = field(default_factory=dict)
@@ -132,6 +136,7 @@ class DesignInputs:
             core=switch_hw(switch=self.core_switch, breakout=self.core_breakout, prices=prices),
             nic=nic_hw(nic=self.nic, prices=prices),
             planes=self.planes,
+            nic_split=self.nic_split,
             oversubscription=self.oversubscription,
             tiers=self.tiers,
             layout=RackLayout(**self.layout),
@@ -165,6 +170,7 @@ def design_inputs_from_version(*, version) -> dict[str, Any]:
         "core_breakout": version.core_breakout,
         "gpus": version.gpus,
         "planes": version.planes,
+        "nic_split": version.nic_split,
         "oversubscription": version.oversubscription,
         "tiers": version.tiers,
         "layout": dict(version.layout or {}),
@@ -429,7 +435,22 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
     core = _catalog_item(errors, data, "core_switch", SwitchModel, required=False) if _given(
         data, "core_switch") else spine
 
+    nic_split = _number(
+        errors, data, "nic_split", 1, kind=int, low=1, high=4,
+        low_message=_("A port splits in 1, 2 or 4 parts."), high_message=_("A port splits in 1, 2 or 4 parts."),
+    )
+    if nic_split not in (None, 1, 2, 4):
+        errors.add("nic_split", _("A port splits in 1, 2 or 4 parts."))
+        nic_split = None
     speed = nic.port_gbps if nic is not None else (server.backend_gbps if server is not None else None)
+    if nic is not None and nic_split and nic_split not in nic.splits:
+        errors.add("nic_split", _(
+            "%(nic)s publishes no %(split)s-way split of its %(gbps)s Gb/s port; its modes: %(modes)s."
+        ) % {"nic": nic.model, "split": nic_split, "gbps": nic.port_gbps,
+             "modes": ", ".join(f"{n}x{nic.port_gbps // n}G" for n in nic.splits)})
+        nic_split = None
+    if speed is not None and nic_split:
+        speed //= nic_split  # switches run at the speed of one part of a split port
     leaf_breakout = _breakout(errors, "leaf_breakout", leaf, data.get("leaf_breakout"), _default_breakout(leaf, speed))
     spine_default = leaf_breakout if spine is not None and spine == leaf else _default_breakout(spine, speed)
     spine_breakout = _breakout(errors, "spine_breakout", spine, data.get("spine_breakout"), spine_default or "")
@@ -475,11 +496,16 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
     else:
         prices, exchange_rates = _prices_check(errors, currency, (server, nic, leaf, spine, core))
 
-    if server is not None and planes and server.backend_ports % planes:
-        divisors = [str(n) for n in range(1, server.backend_ports + 1) if server.backend_ports % n == 0]
+    split = nic_split or 1
+    rails = server.backend_ports * split if server is not None else 0
+    if server is not None and planes and rails % planes:
+        divisors = [str(n) for n in range(1, rails + 1) if rails % n == 0 and n % split == 0]
         errors.add("planes", _("%(planes)s planes do not divide the server's %(rails)s backend ports (rails); "
                                "choose one of %(choices)s.")
-                   % {"planes": planes, "rails": server.backend_ports, "choices": ", ".join(divisors)})
+                   % {"planes": planes, "rails": rails, "choices": ", ".join(divisors)})
+    elif server is not None and planes and planes % split:
+        errors.add("planes", _("Each part of a split NIC port lands on its own plane: with ports split in "
+                               "%(split)s, choose a multiple of %(split)s planes.") % {"split": split})
     # Speeds along the path: server port = NIC port = leaf port = spine port = core port.
     if server is not None and nic is not None:
         if nic.port_gbps != server.backend_gbps:
@@ -491,11 +517,12 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
                        % {"ports": server.backend_ports, "nic_ports": nic.ports})
     if nic is not None and leaf is not None and leaf_breakout:
         leaf_gbps = parse_breakout(leaf_breakout)[1]
-        if leaf_gbps != nic.port_gbps:
+        port_gbps = nic.port_gbps // split
+        if leaf_gbps != port_gbps:
             errors.add("leaf_breakout", _(
                 "%(nic)s runs at %(nic_gbps)s Gb/s but %(switch)s ports in %(mode)s run at %(gbps)s Gb/s: %(fix)s."
-            ) % {"nic": nic.model, "nic_gbps": nic.port_gbps, "switch": leaf.model, "mode": leaf_breakout,
-                 "gbps": leaf_gbps, "fix": _speed_fix(leaf, nic.port_gbps)})
+            ) % {"nic": nic.model if split == 1 else f"{nic.model} ({split}x{port_gbps}G)", "nic_gbps": port_gbps,
+                 "switch": leaf.model, "mode": leaf_breakout, "gbps": leaf_gbps, "fix": _speed_fix(leaf, port_gbps)})
     if leaf_breakout and spine is not None and spine_breakout:
         leaf_gbps, spine_gbps = parse_breakout(leaf_breakout)[1], parse_breakout(spine_breakout)[1]
         if spine_gbps != leaf_gbps:
@@ -512,6 +539,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
     return DesignInputs(
         server=server, nic=nic, leaf_switch=leaf, leaf_breakout=leaf_breakout, spine_switch=spine,
         spine_breakout=spine_breakout, core_switch=core, core_breakout=core_breakout, gpus=gpus, planes=planes,
+        nic_split=nic_split or 1,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
         discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
         exchange_rates=exchange_rates, spares=spares, third_party_optics=third_party_optics,
@@ -553,6 +581,7 @@ SPEC_FIELD_INPUTS = {
     "core.breakout": "core_breakout",
     "core.gbps": "core_breakout",
     "planes": "planes",
+    "nic_split": "nic_split",
     "oversubscription": "oversubscription",
     "tiers": "tiers",
     "layout": "layout",

@@ -18,6 +18,7 @@ from ..engine_text import (alternative_label, alternative_notes, alternative_rea
 from ..fabric_text import underlay_not_applicable
 from ..job_text import job_error
 from ..models import DesignVersion
+from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
 from ..panels import design_panels_render
 from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
 from .common import project_design, project_version
@@ -154,6 +155,8 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
          else _("same as spine")),
         (_("GPUs"), f"{version.gpus:,}"),
         (_("Planes"), version.planes),
+        (_("NIC port split"), _("whole ports") if version.nic_split == 1 else _(
+            "each port in %(parts)s parts, each on a plane of its own") % {"parts": version.nic_split}),
         (_("Oversubscription at the leaf (o:1)"), f"{version.oversubscription:g}:1"),
         (_("Tiers"), version.get_tiers_display()),
         (_("Optics and cables"), _("third-party optics allowed (any vendor's parts qualified for the fabric)")
@@ -247,6 +250,8 @@ class VersionDetailView(VersionPageMixin, View):
                 warnings=summary_warnings(version.summary),
                 bom_notes=summary_bom_notes(version.summary),
                 structure_rows=structure_rows(version),
+                scale_up_rows=scale_up_rows(version.summary) + split_rows(version.summary),
+                scale_up_notes=scale_up_notes(version.summary),
             )
         context["inputs"] = version_inputs(version)
         if context["job"] is not None:

@@ -42,7 +42,7 @@ def tier_gbps(spec: DesignSpec, tier: int) -> int:
     spine = spec.spine or leaf
     core = spec.core or spine
     if tier == 0:
-        return min(spec.server.nic_gbps, leaf.gbps)
+        return min(spec.port_gbps, leaf.gbps)
     if tier == 1:
         return min(leaf.gbps, spine.gbps)
     return min(spine.gbps, core.gbps)

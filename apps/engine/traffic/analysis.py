@@ -36,7 +36,7 @@ import numpy as np
 from ..model import Plan
 from .fabric import HOP_DOWN, HOP_TIER, HOPS, STRATEGIES, Fabric, Routes
 from .latency import MAX_LATENCY_NS, PathLatency, nccl_note, path_latency, ring_steps
-from .patterns import FlowSet, all_to_all, ring_all_reduce, scheduler_order
+from .patterns import FlowSet, all_to_all, ring_all_reduce, scheduler_order, servers_per_domain
 from .reference import collision_share
 
 PATTERNS = ("all-reduce", "all-to-all")
@@ -281,7 +281,8 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
         for placement in runs[name]:
             rng = np.random.default_rng([seed, PATTERNS.index(name)])
             if name == "all-reduce":
-                order = scheduler_order(fabric.servers, seed) if placement == "scheduler" else None
+                order = (scheduler_order(fabric.servers, seed, servers_per_domain(fabric)) if placement == "scheduler"
+                         else None)
                 flowset = ring_all_reduce(fabric, max_flows=int(max_flows), rng=rng, qps=int(qps_per_connection),
                                           order=order)
             else:
@@ -337,7 +338,8 @@ def _pattern_report(fabric: Fabric, name: str,
             notes.append("With fewer flows per link than the full collective, random ECMP looks less even than it "
                          "would with every flow: the ECMP spread shown is pessimistic.")
     if not len(flowset.src):
-        notes.append("No network traffic: the collective stays inside one server.")
+        notes.append("No network traffic: the collective stays inside one server." if servers_per_domain(fabric) == 1
+                     else "No network traffic: the collective stays inside one scale-up domain (NVLink).")
     if unroutable:
         notes.append(f"{unroutable} flows found no path through the fabric.")
     if not fabric.full_mesh:

@@ -15,6 +15,12 @@ Assumptions (stated in every report):
   one rail: the G GPUs of server s each have their own connection (of `qps` queue pairs)
   from NIC (s, rail q) to NIC (t, rail q) for every GPU of t on rail q. Traffic inside a server never touches the
   network.
+- Scale-up domains (engine.scaleup): traffic between GPUs of one domain crosses NVLink, never the
+  network. With rack-scale domains of k servers (compute trays), Ring All-Reduce is hierarchical:
+  reduced inside each domain over NVLink, then one ring per (rail, tray position) over the domains
+  (NIC of tray p of domain d sends to tray p of the next domain); All-to-All sends from every tray
+  only to trays of other domains (steps (e, o): domain + e, tray position + o), and a scheduler
+  hands out whole domains. With k = 1 (in-server domains) all of this is the per-server rule above.
 - Above `max_flows`, All-to-All is sampled by pairwise-exchange steps: step e sends from
   every server s to server s + e; m of the S - 1 steps, evenly spaced from a random start
   (systematic sampling), are analysed, so near and far destinations keep their share and
@@ -46,23 +52,40 @@ def gpus_per_server(fabric: Fabric) -> int:
     return max(1, int(fabric.plan.spec.server.gpus))
 
 
-def scheduler_order(servers: int, seed: int) -> np.ndarray:
-    """The job's servers in the order a scheduler might hand them out: a permutation seeded by `seed`."""
-    return np.random.default_rng([seed, 0x5C4ED]).permutation(servers).astype(np.int64)
+def servers_per_domain(fabric: Fabric) -> int:
+    """Servers sharing one scale-up domain (1 unless rack-scale), when the servers fill whole domains."""
+    k = max(1, int(fabric.plan.spec.servers_per_domain))
+    return k if fabric.servers % k == 0 else 1
+
+
+def scheduler_order(servers: int, seed: int, per_domain: int = 1) -> np.ndarray:
+    """The job's servers in the order a scheduler might hand them out: a permutation seeded by `seed`
+    (of whole scale-up domains, their trays in order, when `per_domain` > 1)."""
+    rng = np.random.default_rng([seed, 0x5C4ED])
+    if per_domain > 1 and servers % per_domain == 0:
+        domains = rng.permutation(servers // per_domain).astype(np.int64)
+        return (domains[:, None] * per_domain + np.arange(per_domain, dtype=np.int64)[None, :]).ravel()
+    return rng.permutation(servers).astype(np.int64)
 
 
 def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1,
                     order: np.ndarray | None = None) -> FlowSet:
     """One ring per rail over the servers in `order` (plan order when None)."""
     servers, ports = fabric.servers, fabric.nic_ports
+    k = servers_per_domain(fabric)
+    domains = servers // k
     description = f"Ring All-Reduce within each of {ports} rails over {servers} servers"
-    if servers < 2 or not ports:
+    if k > 1:
+        description = (f"Ring All-Reduce over {domains} scale-up domains of {k} servers (inside a domain over "
+                       f"NVLink), one ring per rail and tray position")
+    if domains < 2 or not ports:
         return FlowSet("all-reduce", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
                        0.0)
     s = np.arange(servers, dtype=np.int64) if order is None else np.asarray(order, dtype=np.int64)
     q = np.arange(ports, dtype=np.int64)
     src = np.repeat((s[:, None] * ports + q[None, :]).ravel(), qps)
-    dst = np.repeat((np.roll(s, -1)[:, None] * ports + q[None, :]).ravel(), qps)
+    # the next domain's tray at the same position (k = 1: the next server)
+    dst = np.repeat((np.roll(s, -k)[:, None] * ports + q[None, :]).ravel(), qps)
     total = len(src)
     sampled, method = False, ""
     if total > max_flows:
@@ -70,8 +93,8 @@ def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator,
         src, dst = src[keep], dst[keep]
         sampled = True
         method = f"{max_flows:,} of {total:,} ring flows chosen uniformly at random"
-    # each rail's ring reduces 1/ports of the buffer; a ring all-reduce sends 2 (S-1)/S of it
-    per_message = 2 * (servers - 1) / servers / ports
+    # each of the k x ports rings reduces 1/(k ports) of the buffer; a ring all-reduce sends 2 (D-1)/D of it
+    per_message = 2 * (domains - 1) / domains / ports / k
     return FlowSet("all-reduce", description, src, dst, total, qps, sampled, method, per_message)
 
 
@@ -79,33 +102,39 @@ def all_to_all(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps:
     servers, ports = fabric.servers, fabric.nic_ports
     gpus = gpus_per_server(fabric)
     n_gpus = servers * gpus
+    k = servers_per_domain(fabric)
+    domains = servers // k
     description = f"All-to-All across {n_gpus} GPUs ({servers} servers), PXN over the destination's rail"
+    if k > 1:
+        description += f"; inside each of the {domains} scale-up domains of {k * gpus} GPUs over NVLink"
     # local GPUs x remote GPUs on that rail x queue pairs per connection
     qps_per_nic_pair = gpus * max(1, gpus // max(ports, 1)) * qps
-    if servers < 2 or not ports:
+    if domains < 2 or not ports:
         return FlowSet("all-to-all", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
                        0.0)
     per_step = servers * ports * qps_per_nic_pair
-    total = (servers - 1) * per_step
-    steps = np.arange(1, servers, dtype=np.int64)
+    n_steps = servers - k  # (domain offset e in 1..D-1) x (tray offset o in 0..k-1)
+    total = n_steps * per_step
+    steps = np.arange(n_steps, dtype=np.int64)
     sampled, method = False, ""
     if total > max_flows:
         m = max(1, max_flows // per_step)
         # systematic sample: evenly spaced steps from a random start, so near and far
         # destinations keep their share (a plain random pick of few steps would not)
-        steps = 1 + np.floor((rng.random() + np.arange(m)) * (servers - 1) / m).astype(np.int64)
+        steps = np.floor((rng.random() + np.arange(m)) * n_steps / m).astype(np.int64)
         sampled = True
-        method = (f"{m} of {servers - 1} pairwise-exchange steps (server s to s + e), evenly spaced from a random "
+        method = (f"{m} of {n_steps} pairwise-exchange steps (server s to s + e), evenly spaced from a random "
                   f"start: {m * per_step:,} of {total:,} flows; every NIC sends and receives the same number")
     s = np.arange(servers, dtype=np.int64)
     q = np.arange(ports, dtype=np.int64)
     src_srv = np.broadcast_to(s[None, :], (len(steps), servers))
-    dst_srv = (src_srv + steps[:, None]) % servers
+    e, o = 1 + steps // k, steps % k
+    dst_srv = ((src_srv // k + e[:, None]) % domains) * k + (src_srv % k + o[:, None]) % k
     src = (src_srv[:, :, None] * ports + q[None, None, :]).ravel()
     dst = (dst_srv[:, :, None] * ports + q[None, None, :]).ravel()
     src = np.repeat(src, qps_per_nic_pair)
     dst = np.repeat(dst, qps_per_nic_pair)
     # a GPU's buffer is split over all N GPUs; the remote share goes out through the NICs
-    per_message = gpus * (n_gpus - gpus) / n_gpus / ports
+    per_message = gpus * (n_gpus - k * gpus) / n_gpus / ports
     return FlowSet("all-to-all", description, src, dst, total, len(steps) * qps_per_nic_pair, sampled, method,
                    per_message)

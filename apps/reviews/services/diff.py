@@ -282,6 +282,7 @@ def _inputs_changed(a: DesignVersion, b: DesignVersion) -> list[InputChange]:
         ("core_breakout", _("Core breakout"), a.core_breakout, b.core_breakout),
         ("gpus", _("GPUs"), f"{a.gpus:,}", f"{b.gpus:,}"),
         ("planes", _("Planes"), a.planes, b.planes),
+        ("nic_split", _("NIC port split"), a.nic_split, b.nic_split),
         ("oversubscription", _("Oversubscription at the leaf"), f"{a.oversubscription:g}:1",
          f"{b.oversubscription:g}:1"),
         ("tiers", _("Tiers"), a.get_tiers_display(), b.get_tiers_display()),

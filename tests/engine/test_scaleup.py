@@ -1,0 +1,136 @@
+"""Scale-up domains against the published counts of each system.
+
+- DGX H100 (in-server, NVLink 4): 8 GPUs per domain, 900 GB/s per GPU.
+- DGX GB200 NVL72: "Each DGX GB200 rack is built with 18 compute trays and 9 NVLink switch trays ... 72 GPUs
+  ... 1.8 TB/s" (DGX SuperPOD GB200 RA, Network Fabrics); "each SU contains 8 DGX GB200 systems" (Abstract):
+  one SU is 576 GPUs = 8 racks = 144 compute trays with 4x ConnectX-7 400G each (DGX GB200 User Guide).
+- GB300 NVL72: 18 trays of 4 Blackwell Ultra GPUs, 4 ConnectX-8 per tray, 9 NVSwitch trays (NVIDIA
+  Enterprise RA, NVL72 AI Factory), two compute planes (Multi-Plane Topology Approach).
+- NVL36x2: "9x 2RU Compute trays. 9x 1RU NVL36 NVLink Switch trays" per rack, two racks per 72-GPU domain
+  (NVIDIA Multi-Node NVLink tuning guide).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from apps.engine.plan import plan
+from apps.engine.report import report
+from apps.engine.scaleup import IN_SERVER, RACK_SCALE, scale_up_domain, scale_up_summary
+from apps.engine.seedcatalog import seed_catalog
+from apps.engine.spec import InfeasibleSpec
+from apps.engine.specio import spec_from_dict
+from apps.engine.traffic.analysis import analyze
+from apps.engine.traffic.fabric import Fabric
+from apps.engine.traffic.patterns import all_to_all, ring_all_reduce, scheduler_order
+
+QM9700 = {"sku": "MQM9700-NS2F"}
+SN5600_400 = {"sku": "920-9N42F-00RI-7C0", "breakout": "2x400G"}
+
+
+def gb200(gpus: int = 576, **extra):
+    return spec_from_dict({"gpus": gpus, "server": "DGX-GB200-NVL72-TRAY", "leaf": QM9700, **extra})
+
+
+def test_dgx_h100_domain_is_the_server():
+    spec = spec_from_dict({"gpus": 1024, "server": "DGXH-G640F+P2EDI36", "leaf": QM9700})
+    domain = scale_up_domain(spec)
+    assert (domain.kind, domain.gpus, domain.gb_s_per_gpu, domain.servers, domain.racks) == (IN_SERVER, 8, 900.0, 1, 0)
+    assert scale_up_summary(spec, spec.servers).domains == 128
+
+
+def test_gb200_nvl72_one_superpod_su_against_its_published_counts():
+    spec = gb200()
+    result = plan(spec)
+    up = report(result)["scale_up"]
+    assert up == {"kind": RACK_SCALE, "interconnect": "NVLink 5", "domains": 8, "gpus_per_domain": 72,
+                  "gb_s_per_gpu": 1800.0, "servers_per_domain": 18, "racks_per_domain": 1, "racks": 8,
+                  "switch_trays_per_domain": 9, "switch_trays": 72, "gpus": 576, "rack_units_per_rack": 27}
+    assert result.servers == 144  # compute trays
+    assert result.rails == 4  # GPU i of every tray is rail i
+    assert result.links_by_tier["server-leaf"] == 576  # one 400G NIC port per GPU
+    # every domain's 18 trays stand in one rack of their own
+    racks = {}
+    for device in result.devices[:result.servers]:
+        racks.setdefault(device.index // 18, set()).add(device.rack)
+    assert all(len(names) == 1 for names in racks.values())
+    assert len({next(iter(names)) for names in racks.values()}) == 8
+
+
+def test_a_scale_unit_holds_whole_domains():
+    result = plan(gb200(576, leaf=SN5600_400))  # 128x400G at 1:1: 64 downlinks -> 3 racks of 18 trays
+    assert result.su_servers == 54
+    tray_su = np.array([d.su for d in result.devices[:result.servers]])
+    for domain in range(8):
+        assert len(set(tray_su[domain * 18:(domain + 1) * 18].tolist())) == 1
+    assert result.wiring.as_stated
+
+
+def test_nvlink_switch_trays_are_counted_once_inside_the_rack_system():
+    result = plan(gb200())
+    assert all("NVLink" not in line.description for line in result.bom)  # not in the network BOM
+    assert result.switches == plan(gb200()).switches
+    assert report(result)["scale_up"]["switch_trays"] == 72
+
+
+def test_gb300_nvl72_two_planes_from_split_connectx8():
+    spec = spec_from_dict({"gpus": 1152, "server": "ARS-121GL-NB3-LCC-R1", "nic_split": 2, "planes": 2,
+                           "leaf": SN5600_400})
+    result = plan(spec)
+    assert scale_up_domain(spec).gpus == 72 and result.servers == 288
+    assert result.links_by_tier["server-leaf"] == 1152 * 2
+    assert set(result.links.plane[result.links.tier == 0].tolist()) == {0, 1}
+
+
+def test_nvl36x2_domain_spans_two_racks():
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], scale_up_racks=2, scale_up_switch_trays=18,
+                   rack_units=2)
+    spec = replace(gb200(), server=tray)
+    result = plan(spec)
+    up = report(result)["scale_up"]
+    assert (up["domains"], up["racks_per_domain"], up["racks"], up["switch_trays"]) == (8, 2, 16, 144)
+    assert spec.servers_per_rack == 9
+    assert up["rack_units_per_rack"] == 9 * 2 + 9  # 9 trays of 2U and 9 switch trays of 1U per rack
+    assert len({d.rack for d in result.devices[:result.servers]}) == 16
+
+
+def test_a_rack_too_low_for_the_domain_is_a_review_point():
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], rack_units=3)
+    spec = replace(gb200(144), server=tray)
+    notes = [note for note in plan(spec).notes if note.code == "warning.rack_domain_height"]
+    assert len(notes) == 1
+    assert (notes[0].params["trays"], notes[0].params["switch_trays"], notes[0].params["needed"]) == (18, 9, 63)
+    assert not [n for n in plan(gb200(144)).notes if n.code == "warning.rack_domain_height"]  # 27U fit in 48U
+
+
+def test_rack_scale_designs_come_in_whole_domains():
+    with pytest.raises(InfeasibleSpec) as err:
+        gb200(600)
+    detail = err.value.details["gpus"][0]
+    assert detail.code == "scaleup.whole_domains" and detail.params["lower"] == 576 and detail.params["upper"] == 648
+
+
+def test_traffic_inside_a_domain_stays_on_nvlink():
+    result = plan(gb200())
+    fabric = Fabric(result)
+    rng = np.random.default_rng(0)
+    a2a = all_to_all(fabric, max_flows=10**7, rng=rng)
+    ports = fabric.nic_ports
+    src_domain, dst_domain = a2a.src // ports // 18, a2a.dst // ports // 18
+    assert a2a.src.size and np.all(src_domain != dst_domain)
+    # every NIC sends and receives the same number of flows
+    assert len(set(np.bincount(a2a.src).tolist())) == 1 and len(set(np.bincount(a2a.dst).tolist())) == 1
+    ring = ring_all_reduce(fabric, max_flows=10**7, rng=rng, order=scheduler_order(144, 3, 18))
+    assert np.all(ring.src // ports // 18 != ring.dst // ports // 18)
+    assert ring.src.size == 144 * 4
+    report_ = analyze(result, pattern="both", max_flows=50_000)
+    assert report_.rails == 4
+
+
+def test_in_server_traffic_is_unchanged():
+    spec = spec_from_dict({"gpus": 256, "server": "DGXH-G640F+P2EDI36", "leaf": QM9700})
+    fabric = Fabric(plan(spec))
+    a2a = all_to_all(fabric, max_flows=10**7, rng=np.random.default_rng(0))
+    assert a2a.flows_total == 31 * 32 * 8 * 8  # (S-1) steps x servers x ports x GPUs per NIC pair

@@ -262,6 +262,11 @@ class DesignSpec:
     # with it. On: any vendor's, still only those qualified for the fabric. Off unless a user turns it on,
     # for InfiniBand as for Ethernet (engine.cabling).
     third_party_optics: bool = False
+    # The other networks of the cluster (engine.networks.spec: FrontendSpec, StorageSpec, OobSpec), planned
+    # beside the backend by engine.networks; None = the design has no such network.
+    frontend: Any = None
+    storage: Any = None
+    oob: Any = None
 
     @property
     def spine_hw(self) -> SwitchHw:

@@ -35,6 +35,8 @@ import re
 from typing import Any
 
 from .messages import Message, message
+from .networks.spec import validate_networks
+from .networks.specio import networks_from_dict
 from .seedcatalog import SeedCatalog, seed_catalog
 from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, NicHw, Optic, RackLayout, ServerHw,
                    SparesPolicy, SpecError, SwitchHw)
@@ -203,6 +205,10 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
     optics = _items(data.get("optics"), "optics", Optic, pool_of("optics"), errs)
     cables = _items(data.get("cables"), "cables", CableAssembly, pool_of("cables"), errs)
     fibers = _items(data.get("fibers"), "fibers", FiberCord, pool_of("fibers"), errs)
+    # The other networks of the cluster (engine.networks.specio): switches by SKU as for the backend.
+    networks = networks_from_dict(
+        data, switch_of=lambda value, name, gbps: _switch(value, name, catalog, gbps, errs), add=errs.add,
+        ratio=parse_oversubscription, server_sku=server.sku if isinstance(server, ServerHw) else "")
     if errs.errors:
         raise SpecError(errs.errors)
 
@@ -214,17 +220,22 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
         kwargs["oversubscription"] = parse_oversubscription(data["oversubscription"])
     spec = DesignSpec(server=server, leaf=switches.get("leaf"), spine=switches.get("spine"),
                       core=switches.get("core"), nic=nic, layout=layout, pools=pools, optics=optics, cables=cables,
-                      fibers=fibers, spares=spares, **kwargs)
+                      fibers=fibers, spares=spares, **networks, **kwargs)
     spec.validate()
+    validate_networks(spec)
     return spec
 
 
 def spec_to_dict(spec: DesignSpec) -> dict:
     """A JSON-ready dict that spec_from_dict turns back into an equal spec (hardware inline)."""
     out = dataclasses.asdict(spec)
-    for key in ("spine", "core", "nic"):
+    for key in ("spine", "core", "nic", "frontend", "storage", "oob"):
         if out[key] is None:
             del out[key]
+    for key in ("frontend", "storage", "oob"):
+        for role in ("spine", "leaf"):
+            if key in out and out[key].get(role) is None:
+                out[key].pop(role, None)
     for key in ("optics", "cables", "fibers"):
         out[key] = list(out[key])
     return out

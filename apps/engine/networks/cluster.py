@@ -1,6 +1,8 @@
 """The whole cluster: the backend fabric (engine.plan) and the front-end, storage and OOB networks.
 
     plan_cluster(spec, *, progress=None) -> Plan     the backend plan, with plan.networks filled
+    size_cluster(spec) -> Sizing                     the backend's sizing, every network planned and checked
+                                                     (estimated_cost: the whole cluster's), for the live check
 
 The backend is planned exactly as without the other networks (its devices, links, cabling and
 addresses are the same, byte for byte); the other networks are planned after it, in this order:
@@ -13,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import Device, Plan, Progress
-from ..plan import plan
+from ..model import Device, Plan, Progress, Sizing
+from ..plan import _plan, plan
 from ..racks import rack_name
 from ..spec import DesignSpec, SpecError
 from .fabric import Endpoints, plan_fabric_network
@@ -49,13 +51,27 @@ def storage_nodes(spec: DesignSpec, *, base: int, row_offset: int) -> tuple[list
     return out, rows
 
 
+def size_cluster(spec: DesignSpec) -> Sizing:
+    """Counts and the cluster's price without the backend's addresses; raises what plan_cluster would."""
+    if not has_networks(spec):
+        return _plan(spec, progress=None, address=False).sizing
+    result = _cluster(spec, progress=None, address=False)
+    sz = result.sizing
+    sz.estimated_cost = cluster_totals(result)["total_cost"]
+    return sz
+
+
 def plan_cluster(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
     """The backend plan with every other network the spec asks for (Plan.networks)."""
-    report = progress or (lambda stage, percent: None)
     if not has_networks(spec):
         return plan(spec, progress=progress)
+    return _cluster(spec, progress=progress, address=True)
+
+
+def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan:
+    report = progress or (lambda stage, percent: None)
     validate_networks(spec)
-    backend = plan(spec, progress=lambda stage, percent: report(stage, percent * 80 // 100))
+    backend = _plan(spec, progress=lambda stage, percent: report(stage, percent * 80 // 100), address=address)
     report("networks", 80)
     devices = backend.devices
     servers = backend.servers

@@ -112,3 +112,59 @@ def test_overlapping_pools_between_networks_are_refused(member_client, project, 
     messages = _refused(member_client, project, seed, django_capture_on_commit_callbacks,
                         "networks.frontend.pools.host", networks=networks(seed, frontend=fe))
     assert "10.0.0.0/12" in " ".join(messages)
+
+
+def test_topology_api_draws_each_network_by_groups(member_client, generated):
+    url = reverse("api-version-topology", kwargs={"pk": generated.pk})
+    for network, groups in (("frontend", {"server", "leaf", "spine"}), ("storage", {"server", "storage", "leaf"}),
+                            ("oob", {"server", "storage", "managed", "leaf", "spine"})):
+        response = member_client.get(url, {"network": network})
+        assert response.status_code == 200, response.content
+        data = response.json()
+        assert data["network"] == network
+        ids = {node["data"]["id"].split(":")[-1] for node in data["elements"]["nodes"]}
+        assert groups <= ids, ids
+        assert sum(edge["data"]["count"] for edge in data["elements"]["edges"]) == LinkRecord.objects.filter(
+            version=generated, network=network).count()
+    oob = member_client.get(url, {"network": "oob"}).json()
+    servers = next(n["data"] for n in oob["elements"]["nodes"] if n["data"]["id"].endswith(":server"))
+    assert servers["count"] == 32
+    assert member_client.get(url, {"network": "hall"}).status_code == 400
+
+
+def test_links_api_lists_one_network_at_a_time(member_client, generated):
+    url = reverse("api-version-link-list", kwargs={"pk": generated.pk})
+    oob = member_client.get(url, {"network": "oob", "limit": 500}).json()
+    assert oob["count"] == LinkRecord.objects.filter(version=generated, network="oob").count()
+    assert {row["network"] for row in oob["results"]} == {"oob"}
+    assert {row["medium_kind"] for row in oob["results"]} <= {"Cat6A", "SMF"}
+    backend = member_client.get(url, {"limit": 5}).json()
+    assert backend["count"] == LinkRecord.objects.filter(version=generated, network="backend").count()
+    assert member_client.get(url, {"network": "x"}).status_code == 400
+
+
+def test_design_page_shows_each_network_and_bom_sections(client_for_member, project, generated):
+    page = client_for_member.get(reverse("designs:version-detail", kwargs={"project_pk": project.pk,
+                                                                           "version_pk": generated.pk}))
+    html = page.content.decode()
+    assert page.status_code == 200
+    for key in ("backend", "frontend", "storage", "oob", "cluster"):
+        assert f'data-network="{key}"' in html
+    for key in ("backend", "frontend", "storage", "oob"):
+        assert f'data-network-subtotal="{key}"' in html
+    assert "Whole cluster" in html and "Total cost, whole cluster" in html
+    topology = client_for_member.get(reverse("designs:version-topology", kwargs={
+        "project_pk": project.pk, "version_pk": generated.pk}))
+    assert 'id="topology-network"' in topology.content.decode()
+
+
+def test_design_form_puts_network_errors_on_their_fields(client_for_member, project, seed):
+    url = reverse("designs:design-create", kwargs={"project_pk": project.pk})
+    data = {"name": "Form", "server": seed["dgx_h100"].pk, "leaf_switch": seed["sn5600"].pk, "gpus": 256,
+            "tiers": "auto", "currency": "USD", "networks_storage_ports_per_server": "2",
+            "networks_oob_ports": "6", "networks_oob_gbps": "1"}
+    response = client_for_member.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "networks_storage_ports_per_server" in errors
+    assert not Design.objects.exists()

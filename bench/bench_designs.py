@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_designs.py                 # 5,000 and 65,536 GPUs
     .venv/bin/python bench/bench_designs.py --gpus 16384 --repeat 3
+    .venv/bin/python bench/bench_designs.py --networks none   # the backend alone
 
 What runs (nothing in-process but the HTTP client and the bookkeeping):
 - PostgreSQL database BENCH_DATABASE (default fabricweb_bench on 127.0.0.1), migrated, with the
@@ -14,7 +15,11 @@ Printed per size: devices, links, ports; "total" = API request to job done as th
 the job's own plan and save times (save = every row written with COPY inside the transaction);
 and "persist+commit" = the same plan's rows written again in this process in a fresh
 transaction, committed (then deleted), i.e. the persistence cost alone.
-Design: DGX H100 (8x400G) on 64x400G switches (Tomahawk-4 class), 1:1, tiers automatic.
+Design: DGX H100 (8x400G) on 64x400G switches (Tomahawk-4 class), 1:1, tiers automatic; with
+--networks all (the default) also the front-end (2 ports per server) and a storage fabric (2 ports
+per server, one storage node per 20 servers with 2 ports) on SN5600 in 2x400G, and a 48-port 1G
+management switch per rack. Then, per network, "topo <network> ms" = GET /api/versions/{id}/topology/
+?network=... (the first view, cold: nothing cached yet), the request the topology page's first draw waits on.
 """
 from __future__ import annotations
 
@@ -37,6 +42,7 @@ BIN = Path(sys.executable).parent
 
 SERVER_SKU = "DGXH-G640F+P2EDI36"
 SWITCH_SKU = "DCS-7060DX5-64S"
+NETWORK_SWITCH_SKU = "920-9N42F-00RI-7C0"  # SN5600, 2x400G for the front-end and storage fabrics
 
 
 def _env(database: str, broker: str, queue: str) -> dict[str, str]:
@@ -101,6 +107,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gpus", type=int, nargs="+", default=[5000, 65536])
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--networks", choices=("all", "none"), default="all",
+                        help="all: front-end, storage and out-of-band networks beside the backend (default)")
     parser.add_argument("--database", default=os.environ.get("BENCH_DATABASE", "fabricweb_bench"))
     parser.add_argument("--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12"))
     args = parser.parse_args()
@@ -126,8 +134,9 @@ def main() -> None:
     from apps.catalog.models import ServerModel, SwitchModel
     from apps.designs.models import Design, DesignVersion, DeviceRecord, LinkRecord, PortRecord
     from apps.designs.persistence import version_records_write
+    from apps.designs.persistence_networks import network_records_write
     from apps.designs.services.design import version_spec
-    from apps.engine import plan as engine_plan
+    from apps.engine.networks.cluster import plan_cluster
     from apps.projects.services import customer_get_or_create, project_create
 
     user, _ = get_user_model().objects.get_or_create(username="bench")
@@ -137,6 +146,18 @@ def main() -> None:
     )
     server = ServerModel.objects.get(sku=SERVER_SKU)
     switch = SwitchModel.objects.get(sku=SWITCH_SKU)
+    sn5600 = SwitchModel.objects.get(sku=NETWORK_SWITCH_SKU)
+
+    def networks(gpus: int) -> dict:
+        if args.networks == "none":
+            return {}
+        servers = -(-gpus // server.gpus)
+        return {"networks": {
+            "frontend": {"switch": sn5600.pk, "breakout": "2x400G", "ports_per_server": 2},
+            "storage": {"mode": "fabric", "switch": sn5600.pk, "breakout": "2x400G", "nodes": max(1, servers // 20),
+                        "ports_per_node": 2, "ports_per_server": 2},
+            "oob": {"ports": 48, "gbps": 1},
+        }}
 
     logs = tempfile.mkdtemp(prefix="fabricweb-bench-")
     port = _free_port()
@@ -159,7 +180,7 @@ def main() -> None:
                 started = time.perf_counter()
                 status, body = api.call("POST", f"/api/projects/{project.pk}/designs/", {
                     "name": name, "server": server.pk, "leaf_switch": switch.pk, "leaf_breakout": "1x400G",
-                    "gpus": gpus,
+                    "gpus": gpus, **networks(gpus),
                 })
                 accepted = time.perf_counter()
                 if status != 202:
@@ -175,15 +196,23 @@ def main() -> None:
                     raise SystemExit(f"job {job_id} {job['status']}: {job['error']}\nlogs in {logs}")
                 version = DesignVersion.objects.get(pk=job["version"])
                 timings = version.summary.get("timings_s", {})
+                topology_ms = {}
+                for network in version.summary.get("networks") or {"backend": {}}:
+                    t_topo = time.perf_counter()
+                    code, view = api.call("GET", f"/api/versions/{version.pk}/topology/?network={network}")
+                    if code != 200:
+                        raise SystemExit(f"topology {network} answered {code}: {view}")
+                    topology_ms[network] = (time.perf_counter() - t_topo) * 1000
 
                 # Persistence alone: the same plan written again into a scratch version, committed.
-                plan = engine_plan.plan(version_spec(version=version))
+                plan = plan_cluster(version_spec(version=version))
                 scratch = DesignVersion.objects.get(pk=version.pk)
                 scratch.pk, scratch.number, scratch.status = None, version.number + 1000, DesignVersion.Status.QUEUED
                 scratch.save()
                 t0 = time.perf_counter()
                 with transaction.atomic():
                     version_records_write(version=scratch, plan=plan)
+                    network_records_write(version_id=scratch.pk, plan=plan)
                 persist = time.perf_counter() - t0
                 scratch.delete()
 
@@ -197,6 +226,7 @@ def main() -> None:
                     "plan_s": timings.get("plan"),
                     "save_s": timings.get("save"),
                     "persist_commit_s": persist,
+                    "topology_ms": topology_ms,
                 })
                 Design.objects.filter(pk=version.design_id).delete()
     finally:
@@ -219,6 +249,7 @@ def main() -> None:
                   f"{row['total_s']:.2f}", f"{row['plan_s']:.2f}", f"{row['save_s']:.2f}",
                   f"{row['persist_commit_s']:.2f}")
         print(" | ".join(f"{v:>16}" for v in values))
+        print("    topology first view: " + ", ".join(f"{k} {v:.0f} ms" for k, v in row["topology_ms"].items()))
     print(f"(server and worker logs: {logs})")
 
 

@@ -23,7 +23,12 @@
                                        qualified for the fabric (default false, InfiniBand included),
       "discount_pct": 0, "currency": "USD",
       "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2}   percent per category,
-                0 to 100, optional (missing keys: these defaults)
+                0 to 100, optional (missing keys: these defaults),
+      "frontend": {"ports_per_server": 2, "gbps": 200, "leaf": {...}, "oversubscription": "2:1"},  optional
+      "storage": {"nodes": 32, "ports_per_node": 2, "gbps": 400, "ports_per_server": 2, "leaf": {...}}
+                 or "frontend" (converged),                                                 optional
+      "oob": {"leaf": {"ports": 48, "gbps": 1}}                                             optional
+                (the other networks: engine.networks.specio; switches by SKU as above)
     }
 
 Errors are SpecError with dotted field names ("leaf.ports", "layout.slack_m", "optics[2].sku").

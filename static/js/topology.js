@@ -783,6 +783,14 @@
   // The network switcher: the cluster's other networks are drawn one node per group; the cabling table follows.
   const networkSelect = document.getElementById("topology-network");
   if (networkSelect) {
+    // ?network=frontend opens the page on that network (a link to it, or a benchmark).
+    const asked = new URLSearchParams(window.location.search).get("network");
+    if (asked && networkSelect.querySelector(`option[value="${CSS.escape(asked)}"]`)) {
+      networkSelect.value = asked;
+      state.network = asked;
+      levelSelect.disabled = asked !== "backend";
+      if (asked !== "backend") cabling.filters = { network: asked };
+    }
     networkSelect.addEventListener("change", async () => {
       state.network = networkSelect.value;
       state.expanded = [];

@@ -6,7 +6,9 @@ Rules:
   network's own leaves, spines and cores (layers 0 to 3). The endpoints of the OOB network are the
   devices it manages: servers, storage nodes and the switches of every other network.
 - Edges merge every link between two groups of one tier, with the count and the media breakdown
-  (kind, length -> links), from one GROUP BY over the network's link rows (its id range).
+  (kind, length -> links), from one GROUP BY over the network's link rows (its id range); an end's
+  group comes from its id alone (ids are contiguous per network and role: models.records), so the
+  query joins nothing. Group sizes come from the version's summary.
 - The answer has the backend view's shape (elements, counts, legend), with `network` set, so the
   same picture draws it; groups are not expandable (the cabling table lists the links).
 """
@@ -16,7 +18,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Min
+from django.db.models import Case, CharField, Count, Max, Min, Value, When
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -46,32 +48,37 @@ def network_view(version: DesignVersion, network: str) -> dict[str, Any]:
     cached = cache.get(key)
     if cached is not None:
         return cached
+    summary = version.summary or {}
+    info = (summary.get("networks") or {}).get(network) or {}
     first, last = record_id_range(version.pk, network)
-    own = DeviceRecord.objects.filter(version=version, pk__gte=first, pk__lte=last)
     links = LinkRecord.objects.filter(version=version, pk__gte=first, pk__lte=last)
 
-    def group(role: str, device_network: str) -> str:
-        if role in ("server", "storage"):
-            return role
-        return role if device_network == network else "managed"
+    # Each end's group from its id alone (no join): ids are contiguous per network and role.
+    backend_first, _backend_last = record_id_range(version.pk)
+    servers = int(summary.get("servers") or 0)
+    spans = [(backend_first, backend_first + servers - 1, "server")]
+    other_first, _ = record_id_range(version.pk, "frontend")
+    for span in (DeviceRecord.objects.filter(version=version, pk__gte=other_first, pk__lt=backend_first + (1 << 32))
+                 .values("network", "role").annotate(lo=Min("id"), hi=Max("id")).order_by()):
+        name = span["role"] if span["network"] == network else ("storage" if span["role"] == "storage" else "managed")
+        spans.append((span["lo"], span["hi"], name))
 
-    counts: dict[str, int] = defaultdict(int)
-    for row in own.values("role").annotate(n=Count("id")).order_by():
-        counts[group(row["role"], network)] += row["n"]
-    rows = (links.values("tier", "a_device__role", "a_device__network", "b_device__role", "b_device__network",
-                         "medium_kind", "length_m").annotate(n=Count("id"), first=Min("id")).order_by())
+    def group_of(end: str) -> Case:
+        return Case(*[When(**{f"{end}__gte": lo, f"{end}__lte": hi}, then=Value(name)) for lo, hi, name in spans],
+                    default=Value("managed"), output_field=CharField())
+
+    rows = (links.annotate(a_group=group_of("a_device_id"), b_group=group_of("b_device_id"))
+            .values("tier", "a_group", "b_group", "medium_kind", "length_m").annotate(n=Count("id")).order_by())
     edges: dict[tuple, dict[str, Any]] = {}
-    endpoint_ids: dict[str, set] = defaultdict(set)
     for row in rows:
-        a = group(row["a_device__role"], row["a_device__network"])
-        b = group(row["b_device__role"], row["b_device__network"])
-        edge = edges.setdefault((a, b, row["tier"]), {"count": 0, "media": defaultdict(int)})
+        edge = edges.setdefault((row["a_group"], row["b_group"], row["tier"]), {"count": 0, "media": defaultdict(int)})
         edge["count"] += row["n"]
         edge["media"][(row["medium_kind"], row["length_m"])] += row["n"]
-    if network == "oob" or any(a in ("server", "managed") for a, _b, _t in edges):
-        # Endpoints of other networks: count them once each (a device has one link per port of this network).
-        for role_group, n in _endpoint_counts(links, group).items():
-            counts[role_group] = n
+    counts: dict[str, int] = {name: int(n) for name, n in (info.get("switches") or {}).items() if n}
+    endpoints = info.get("endpoints") or {}
+    counts["server"] = int(endpoints.get("servers") or 0)
+    counts["storage"] = int(endpoints.get("storage_nodes") or 0)
+    counts["managed"] = int(endpoints.get("switches") or 0)
     labels = {**_labels(), **(_oob_labels() if network == "oob" else {})}
     order = ("server", "storage", "managed", "leaf", "spine", "core")
     nodes = []
@@ -92,23 +99,11 @@ def network_view(version: DesignVersion, network: str) -> dict[str, Any]:
             "tier": tier, "plane": None, "rail": None, "pod": None, "count": edge["count"], "media": media,
             "rails": [], "filters": {"tier": tier, "network": network},
         }})
-    summary = version.summary or {}
     view = {
-        "version": version.pk, "network": network, "level": "group", "levels": [], "tiers": int(
-            ((summary.get("networks") or {}).get(network) or {}).get("tiers") or 2),
+        "version": version.pk, "network": network, "level": "group", "levels": [], "tiers": int(info.get("tiers") or 2),
         "planes": 1, "rails": 0, "expanded": [], "legend": {"rails": [], "planes": []},
         "counts": {"nodes": len(nodes), "edges": len(edge_list)},
         "elements": {"nodes": nodes, "edges": edge_list},
     }
     cache.set(key, view, CACHE_SECONDS)
     return view
-
-
-def _endpoint_counts(links, group) -> dict[str, int]:
-    """Distinct devices at the a end of tier-0 links, by group (servers, storage nodes, managed switches)."""
-    out: dict[str, int] = defaultdict(int)
-    rows = (links.filter(tier=0).values("a_device__role", "a_device__network")
-            .annotate(n=Count("a_device", distinct=True)).order_by())
-    for row in rows:
-        out[group(row["a_device__role"], row["a_device__network"])] += row["n"]
-    return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import Device, Plan, Progress, Sizing
-from ..plan import _plan, plan
+from .. import plan as engine_plan  # through the module: a test or a caller may wrap plan()
 from ..racks import rack_name
 from ..spec import DesignSpec, SpecError
 from .fabric import Endpoints, plan_fabric_network
@@ -54,7 +54,7 @@ def storage_nodes(spec: DesignSpec, *, base: int, row_offset: int) -> tuple[list
 def size_cluster(spec: DesignSpec) -> Sizing:
     """Counts and the cluster's price without the backend's addresses; raises what plan_cluster would."""
     if not has_networks(spec):
-        return _plan(spec, progress=None, address=False).sizing
+        return engine_plan._plan(spec, progress=None, address=False).sizing
     result = _cluster(spec, progress=None, address=False)
     sz = result.sizing
     sz.estimated_cost = cluster_totals(result)["total_cost"]
@@ -64,14 +64,15 @@ def size_cluster(spec: DesignSpec) -> Sizing:
 def plan_cluster(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
     """The backend plan with every other network the spec asks for (Plan.networks)."""
     if not has_networks(spec):
-        return plan(spec, progress=progress)
+        return engine_plan.plan(spec, progress=progress)
     return _cluster(spec, progress=progress, address=True)
 
 
 def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan:
     report = progress or (lambda stage, percent: None)
     validate_networks(spec)
-    backend = _plan(spec, progress=lambda stage, percent: report(stage, percent * 80 // 100), address=address)
+    backend = engine_plan._plan(spec, progress=lambda stage, percent: report(stage, percent * 80 // 100),
+                                address=address)
     report("networks", 80)
     devices = backend.devices
     servers = backend.servers

@@ -153,6 +153,7 @@ def test_design_page_shows_each_network_and_bom_sections(client_for_member, proj
     for key in ("backend", "frontend", "storage", "oob"):
         assert f'data-network-subtotal="{key}"' in html
     assert "Whole cluster" in html and "Total cost, whole cluster" in html
+    assert "48-port 1G management switch per rack, 2 uplinks" in html
     topology = client_for_member.get(reverse("designs:version-topology", kwargs={
         "project_pk": project.pk, "version_pk": generated.pk}))
     assert 'id="topology-network"' in topology.content.decode()

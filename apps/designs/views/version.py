@@ -217,7 +217,33 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
         (_("Currency"), version.currency),
         spares_row(version),
     ]
+    rows += network_input_rows(version)
     return rows
+
+
+def network_input_rows(version: DesignVersion) -> list[tuple[str, str]]:
+    """The other networks the version was asked for, one row each (switch ids are shown by the summary's counts)."""
+    stored = version.networks or {}
+    labels = network_labels()
+    out = []
+    fe = stored.get("frontend")
+    if fe:
+        out.append((labels["frontend"], _("%(ports)s ports per server, %(mode)s, %(ratio)s:1") % {
+            "ports": fe.get("ports_per_server"), "mode": fe.get("breakout"), "ratio": f"{float(fe.get('oversubscription') or 1):g}"}))
+    st = stored.get("storage")
+    if st:
+        if st.get("mode") == "converged":
+            text = _("converged onto the front-end, %(nodes)s storage nodes") % {"nodes": st.get("nodes") or 0}
+        else:
+            text = _("%(nodes)s storage nodes × %(node_ports)s ports, %(ports)s ports per server, %(mode)s") % {
+                "nodes": st.get("nodes") or 0, "node_ports": st.get("ports_per_node"),
+                "ports": st.get("ports_per_server"), "mode": st.get("breakout")}
+        out.append((labels["storage"], text))
+    oob = stored.get("oob")
+    if oob:
+        out.append((labels["oob"], _("%(ports)s-port %(gbps)sG management switch per rack, %(uplinks)s uplinks") % {
+            "ports": oob.get("ports"), "gbps": oob.get("gbps"), "uplinks": oob.get("uplinks")}))
+    return out
 
 
 def structure_rows(version: DesignVersion) -> list[tuple[str, str]]:

@@ -169,3 +169,14 @@ def test_design_form_puts_network_errors_on_their_fields(client_for_member, proj
     errors = response.context["form"].errors
     assert "networks_storage_ports_per_server" in errors
     assert not Design.objects.exists()
+
+
+def test_backend_topology_opens_a_server_to_its_backend_ports_only(generated):
+    from apps.designs.api.topology import Topology
+
+    server = DeviceRecord.objects.get(version=generated, network="backend", name="srv-0000")
+    topology = Topology(generated, level="device")
+    chain = topology.group_chain(f"dev:{server.pk}")
+    data = topology.expand(f"dev:{server.pk}", expanded=chain[topology.base_index(chain):-1])
+    ports = [n["data"]["label"] for n in data["elements"]["nodes"] if n["data"]["kind"] == "port"]
+    assert sorted(ports) == [f"eth{i}" for i in range(8)]

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_designs.py                 # 5,000 and 65,536 GPUs
     .venv/bin/python bench/bench_designs.py --gpus 16384 --repeat 3
+    .venv/bin/python bench/bench_designs.py --networks none   # the backend alone
 
 What runs (nothing in-process but the HTTP client and the bookkeeping):
 - PostgreSQL database BENCH_DATABASE (default fabricweb_bench on 127.0.0.1), migrated, with the
@@ -14,7 +15,13 @@ Printed per size: devices, links, ports; "total" = API request to job done as th
 the job's own plan and save times (save = every row written with COPY inside the transaction);
 and "persist+commit" = the same plan's rows written again in this process in a fresh
 transaction, committed (then deleted), i.e. the persistence cost alone.
-Design: DGX H100 (8x400G) on 64x400G switches (Tomahawk-4 class), 1:1, tiers automatic.
+Design: DGX H100 (8x400G) on 64x400G switches (Tomahawk-4 class), 1:1, tiers automatic; with
+--networks all (the default) also the front-end (2 ports per server) and a storage fabric (2 ports
+per server, one storage node per 20 servers with 2 ports) on SN5600 in 2x400G, and a 48-port 1G
+management switch per rack. Then, per network, "topo <network> ms" = GET /api/versions/{id}/topology/
+?network=... (the first view, cold: nothing cached yet), the request the topology page's first draw waits on,
+and "draw <network> ms" = the topology page's first draw in headless Chromium (/usr/bin/chromium, or
+FABRICWEB_CHROMIUM) opened on that network (?network=...), from navigation start to cytoscape's first frame.
 """
 from __future__ import annotations
 
@@ -35,8 +42,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 
+CHROMIUM = os.environ.get("FABRICWEB_CHROMIUM", "/usr/bin/chromium")
+FIRST_DRAW_LIMIT_MS = 2000
+PASSWORD = "bench-designs-password-0123"
 SERVER_SKU = "DGXH-G640F+P2EDI36"
 SWITCH_SKU = "DCS-7060DX5-64S"
+NETWORK_SWITCH_SKU = "920-9N42F-00RI-7C0"  # SN5600, 2x400G for the front-end and storage fabrics
 
 
 def _env(database: str, broker: str, queue: str) -> dict[str, str]:
@@ -97,10 +108,35 @@ def _wait_http(url: str, timeout: float) -> None:
     raise SystemExit(f"server at {url} did not start")
 
 
+def first_draws(base: str, username: str, page_url: str, networks: list[str]) -> dict[str, float]:
+    """The topology page's first draw (ms from navigation start) per network, in headless Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, float] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        page.goto(base + "/accounts/login/")  # fabricweb/urls.py "login"
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        for network in networks:
+            page.goto(f"{page_url}?network={network}")
+            page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true",
+                                   timeout=60_000)
+            out[network] = page.evaluate("() => window.fabricwebTopology.firstDrawMs")
+        browser.close()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gpus", type=int, nargs="+", default=[5000, 65536])
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--networks", choices=("all", "none"), default="all",
+                        help="all: front-end, storage and out-of-band networks beside the backend (default)")
     parser.add_argument("--database", default=os.environ.get("BENCH_DATABASE", "fabricweb_bench"))
     parser.add_argument("--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12"))
     args = parser.parse_args()
@@ -121,22 +157,38 @@ def main() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
+    from django.urls import reverse
     from rest_framework.authtoken.models import Token
 
     from apps.catalog.models import ServerModel, SwitchModel
     from apps.designs.models import Design, DesignVersion, DeviceRecord, LinkRecord, PortRecord
     from apps.designs.persistence import version_records_write
+    from apps.designs.persistence_networks import network_records_write
     from apps.designs.services.design import version_spec
-    from apps.engine import plan as engine_plan
+    from apps.engine.networks.cluster import plan_cluster
     from apps.projects.services import customer_get_or_create, project_create
 
     user, _ = get_user_model().objects.get_or_create(username="bench")
+    user.set_password(PASSWORD)
+    user.save()
     token, _ = Token.objects.get_or_create(user=user)
     project = user.projects_owned.filter(name="Benchmark").first() or project_create(
         customer=customer_get_or_create(name="Benchmark customer", created_by=user), name="Benchmark", owner=user,
     )
     server = ServerModel.objects.get(sku=SERVER_SKU)
     switch = SwitchModel.objects.get(sku=SWITCH_SKU)
+    sn5600 = SwitchModel.objects.get(sku=NETWORK_SWITCH_SKU)
+
+    def networks(gpus: int) -> dict:
+        if args.networks == "none":
+            return {}
+        servers = -(-gpus // server.gpus)
+        return {"networks": {
+            "frontend": {"switch": sn5600.pk, "breakout": "2x400G", "ports_per_server": 2},
+            "storage": {"mode": "fabric", "switch": sn5600.pk, "breakout": "2x400G", "nodes": max(1, servers // 20),
+                        "ports_per_node": 2, "ports_per_server": 2},
+            "oob": {"ports": 48, "gbps": 1},
+        }}
 
     logs = tempfile.mkdtemp(prefix="fabricweb-bench-")
     port = _free_port()
@@ -159,7 +211,7 @@ def main() -> None:
                 started = time.perf_counter()
                 status, body = api.call("POST", f"/api/projects/{project.pk}/designs/", {
                     "name": name, "server": server.pk, "leaf_switch": switch.pk, "leaf_breakout": "1x400G",
-                    "gpus": gpus,
+                    "gpus": gpus, **networks(gpus),
                 })
                 accepted = time.perf_counter()
                 if status != 202:
@@ -175,15 +227,26 @@ def main() -> None:
                     raise SystemExit(f"job {job_id} {job['status']}: {job['error']}\nlogs in {logs}")
                 version = DesignVersion.objects.get(pk=job["version"])
                 timings = version.summary.get("timings_s", {})
+                topology_ms = {}
+                for network in version.summary.get("networks") or {"backend": {}}:
+                    t_topo = time.perf_counter()
+                    code, view = api.call("GET", f"/api/versions/{version.pk}/topology/?network={network}")
+                    if code != 200:
+                        raise SystemExit(f"topology {network} answered {code}: {view}")
+                    topology_ms[network] = (time.perf_counter() - t_topo) * 1000
+                page = reverse("designs:version-topology", kwargs={"project_pk": project.pk, "version_pk": version.pk})
+                draws = first_draws(f"http://127.0.0.1:{port}", user.username, f"http://127.0.0.1:{port}{page}",
+                                    list(topology_ms))
 
                 # Persistence alone: the same plan written again into a scratch version, committed.
-                plan = engine_plan.plan(version_spec(version=version))
+                plan = plan_cluster(version_spec(version=version))
                 scratch = DesignVersion.objects.get(pk=version.pk)
                 scratch.pk, scratch.number, scratch.status = None, version.number + 1000, DesignVersion.Status.QUEUED
                 scratch.save()
                 t0 = time.perf_counter()
                 with transaction.atomic():
                     version_records_write(version=scratch, plan=plan)
+                    network_records_write(version_id=scratch.pk, plan=plan)
                 persist = time.perf_counter() - t0
                 scratch.delete()
 
@@ -197,6 +260,8 @@ def main() -> None:
                     "plan_s": timings.get("plan"),
                     "save_s": timings.get("save"),
                     "persist_commit_s": persist,
+                    "topology_ms": topology_ms,
+                    "draw_ms": draws,
                 })
                 Design.objects.filter(pk=version.design_id).delete()
     finally:
@@ -219,6 +284,12 @@ def main() -> None:
                   f"{row['total_s']:.2f}", f"{row['plan_s']:.2f}", f"{row['save_s']:.2f}",
                   f"{row['persist_commit_s']:.2f}")
         print(" | ".join(f"{v:>16}" for v in values))
+        print("    topology first view (API, cold): " + ", ".join(
+            f"{k} {v:.0f} ms" for k, v in row["topology_ms"].items()))
+        print("    topology first draw (Chromium): " + ", ".join(
+            f"{k} {v:.0f} ms" for k, v in row["draw_ms"].items())
+              + f"  (limit {FIRST_DRAW_LIMIT_MS} ms: "
+              + ("ok" if all(v < FIRST_DRAW_LIMIT_MS for v in row["draw_ms"].values()) else "FAILED") + ")")
     print(f"(server and worker logs: {logs})")
 
 

@@ -24,6 +24,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+import apps.engine.networks.messages  # noqa: F401  (the network.* templates)
 from apps.engine.messages import TEMPLATES, Message
 from apps.engine.spec import SpecError
 
@@ -192,6 +193,32 @@ MESSAGES = {
     "note.nics_built_in": gettext_lazy(
         "the %(ports)s backend NIC ports (%(nic)s) are built into the %(servers)s %(server)s servers and included "
         "in their price and power: the BOM lists no NIC cards"),
+    # The other networks (engine.networks).
+    "network.no_frontend_ports": gettext_lazy(
+        "the server model %(server)s has no front-end ports; choose a server with front-end ports or leave "
+        "the front-end network out"),
+    "network.too_many_ports": gettext_lazy(
+        "the server model %(server)s has %(available)s front-end ports, not %(ports)s"),
+    "network.speed": gettext_lazy(
+        "%(role)s ports run at %(gbps)s Gb/s; this network's ports run at %(network_gbps)s Gb/s (choose the "
+        "switch's breakout at %(network_gbps)sG)"),
+    "network.storage_empty": gettext_lazy(
+        "give storage nodes or storage ports per server (or none: no storage network)"),
+    "network.storage_converged_ports": gettext_lazy(
+        "storage converged onto the front-end has no storage ports of its own; set them to 0"),
+    "network.converged_without_frontend": gettext_lazy(
+        "storage converged onto the front-end needs a front-end network"),
+    "network.pool_overlap": gettext_lazy(
+        "%(cidr)s overlaps %(other)s %(other_cidr)s"),
+    "network.oob_rack_ports": gettext_lazy(
+        "rack %(rack)s needs %(needed)s management ports; the management switch has %(ports)s ports, "
+        "%(uplinks)s of them uplinks, so %(access)s for devices"),
+    "network.oob_uplinks": gettext_lazy(
+        "a management switch needs at least one uplink and keeps a device port: 1 to %(high)s, not %(value)s"),
+    "network.what_oob_host": gettext_lazy(
+        "a subnet per management switch (network, gateway, devices, broadcast)"),
+    "network.choice": gettext_lazy(
+        "must be one of %(choices)s, not %(value)s"),
 }
 
 # Params whose value is a word the engine uses as a name (translated), by param name.

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import NicModel, ServerModel, SwitchModel
 from apps.catalog.selectors import nic_list, server_list, switch_breakout_choices, switch_list
+from apps.engine.networks.spec import FRONTEND_POOLS, STORAGE_POOLS, OobPools
 from apps.engine.spec import AddressPools, RackLayout, SparesPolicy
 from apps.projects.models import Currency, Project
 from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
@@ -30,6 +31,11 @@ POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
 SPARE_FIELDS = ("switches", "transceivers", "cables", "fibers")  # engine SparesPolicy, percent
 SWITCH_TIERS = ("leaf", "spine", "core")
 AUTOMATIC = ("", _("Automatic (NIC speed)"))
+NETWORK_FORM_FIELDS = {
+    "frontend": ("switch", "breakout", "ports_per_server", "oversubscription", "pools_host"),
+    "storage": ("mode", "switch", "breakout", "nodes", "ports_per_node", "ports_per_server", "pools_host"),
+    "oob": ("ports", "gbps", "uplinks", "pools_host"),
+}
 
 
 def server_label(server: ServerModel) -> str:
@@ -169,6 +175,44 @@ class DesignInputsForm(forms.Form):
                     "BOM lines and are included in the total."),
     )
 
+    # The other networks (services.networks_input): "networks.frontend.switch" is networks_frontend_switch.
+    networks_frontend_switch = CatalogChoiceField(
+        label=_("Front-end leaf switch"), queryset=SwitchModel.objects.none(), label_function=switch_label,
+        required=False, empty_label=_("No front-end network"),
+        help_text=_("The in-band (north-south) network: a leaf-spine of its own over the servers' front-end ports."),
+    )
+    networks_frontend_breakout = forms.ChoiceField(label=_("Front-end breakout"), required=False)
+    networks_frontend_ports_per_server = _number(_("Front-end ports per server"), minimum="1", placeholder=2)
+    networks_frontend_oversubscription = _number(_("Front-end oversubscription (o:1)"), step="0.1", minimum="1",
+                                                 placeholder=1)
+    networks_frontend_pools_host = forms.CharField(
+        label=_("Front-end host pool"), required=False, max_length=43,
+        widget=forms.TextInput(attrs={"placeholder": FRONTEND_POOLS.host}))
+    networks_storage_mode = forms.ChoiceField(
+        label=_("Storage network"), required=False,
+        choices=[("", _("None")), ("fabric", _("A storage fabric of its own")),
+                 ("converged", _("Converged onto the front-end"))])
+    networks_storage_switch = CatalogChoiceField(
+        label=_("Storage leaf switch"), queryset=SwitchModel.objects.none(), label_function=switch_label,
+        required=False, empty_label=_("— choose —"))
+    networks_storage_breakout = forms.ChoiceField(label=_("Storage breakout"), required=False)
+    networks_storage_nodes = _number(_("Storage nodes"), placeholder=0)
+    networks_storage_ports_per_node = _number(_("Ports per storage node"), minimum="1", placeholder=2)
+    networks_storage_ports_per_server = _number(_("Storage ports per server"), placeholder=0)
+    networks_storage_pools_host = forms.CharField(
+        label=_("Storage host pool"), required=False, max_length=43,
+        widget=forms.TextInput(attrs={"placeholder": STORAGE_POOLS.host}))
+    networks_oob_ports = _number(
+        _("Management switch ports"), minimum="4",
+        help_text=_("One management switch per rack takes every BMC and switch management port of the rack; "
+                    "blank: no out-of-band network."))
+    networks_oob_gbps = forms.ChoiceField(label=_("Management port speed"), required=False,
+                                          choices=[("1", "1G"), ("10", "10G")])
+    networks_oob_uplinks = _number(_("Management switch uplinks"), minimum="1", placeholder=2)
+    networks_oob_pools_host = forms.CharField(
+        label=_("Management address pool"), required=False, max_length=43,
+        widget=forms.TextInput(attrs={"placeholder": OobPools().host}))
+
     FIELDSETS = (
         (_("Hardware"), ("server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout",
                          "core_switch", "core_breakout")),
@@ -178,6 +222,9 @@ class DesignInputsForm(forms.Form):
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
         (_("Commercial terms"), ("discount_pct", "currency")),
         (_("Spares"), tuple(f"spares_{name}" for name in SPARE_FIELDS)),
+        (_("Front-end network"), tuple(f"networks_frontend_{name}" for name in NETWORK_FORM_FIELDS["frontend"])),
+        (_("Storage network"), tuple(f"networks_storage_{name}" for name in NETWORK_FORM_FIELDS["storage"])),
+        (_("Out-of-band management network"), tuple(f"networks_oob_{name}" for name in NETWORK_FORM_FIELDS["oob"])),
     )
 
     def __init__(self, *args, project: Project, **kwargs):
@@ -187,6 +234,8 @@ class DesignInputsForm(forms.Form):
         self.fields["nic"].queryset = nic_list(active_only=True)
         for tier in SWITCH_TIERS:
             self.fields[f"{tier}_switch"].queryset = switch_list(active_only=True)
+        for key in ("frontend", "storage"):
+            self.fields[f"networks_{key}_switch"].queryset = switch_list(active_only=True)
         self.fields["currency"].initial = project.currency
         self.fields["discount_pct"].initial = project.discount_pct
         self.fields["planes"].initial = 1
@@ -222,6 +271,8 @@ class DesignInputsForm(forms.Form):
             switch = self._switch_value(tier)
             modes = switch_breakout_choices(switch=switch) if switch is not None else list(every_mode.items())
             self.fields[f"{tier}_breakout"].choices = [AUTOMATIC, *modes]
+        for key in ("frontend", "storage"):
+            self.fields[f"networks_{key}_breakout"].choices = [("", _("Automatic")), *every_mode.items()]
 
     # Data for the services -----------------------------------------------------------------
 
@@ -244,7 +295,31 @@ class DesignInputsForm(forms.Form):
                         if (data.get(f"pools_{key}") or "").strip()}
         out["spares"] = {key: data[f"spares_{key}"].strip() for key in SPARE_FIELDS
                          if (data.get(f"spares_{key}") or "").strip()}
+        out["networks"] = self._networks_data(data)
         # Blank values stay: for a new version they replace the previous version's choice with the default.
+        return out
+
+    @staticmethod
+    def _networks_data(data: dict[str, Any]) -> dict[str, Any]:
+        """The flat networks_* fields as the `networks` input (a network without its switch/ports is left out)."""
+        out: dict[str, Any] = {}
+        for key, names in NETWORK_FORM_FIELDS.items():
+            value: dict[str, Any] = {}
+            for name in names:
+                raw = data.get(f"networks_{key}_{name}")
+                if isinstance(raw, SwitchModel):
+                    raw = raw.pk
+                elif isinstance(raw, str):
+                    raw = raw.strip()
+                if raw in (None, ""):
+                    continue
+                if name == "pools_host":
+                    value["pools"] = {"host": raw}
+                else:
+                    value[name] = raw
+            present = {"frontend": "switch", "storage": "mode", "oob": "ports"}[key]
+            if present in value or (key == "storage" and value.get("ports_per_server") not in (None, "", "0")):
+                out[key] = value
         return out
 
     @staticmethod
@@ -274,6 +349,12 @@ class DesignInputsForm(forms.Form):
         for key in POOL_FIELDS:
             if key in (version.pools or {}):
                 initial[f"pools_{key}"] = version.pools[key]
+        for key, names in NETWORK_FORM_FIELDS.items():
+            stored = (version.networks or {}).get(key) or {}
+            for name in names:
+                value = (stored.get("pools") or {}).get("host") if name == "pools_host" else stored.get(name)
+                if value not in (None, ""):
+                    initial[f"networks_{key}_{name}"] = value
         # A version from before spares had none: the form offers the defaults (its __init__ initial).
         for key in SPARE_FIELDS:
             if key in (version.spares or {}):

@@ -97,27 +97,28 @@ def version_latest_job(*, version: DesignVersion) -> Job | None:
     return version.jobs.order_by("-created_at", "-pk").first()
 
 
-def _in_version(queryset: QuerySet, version: DesignVersion) -> QuerySet:
-    first, last = record_id_range(version.pk)
+def _in_version(queryset: QuerySet, version: DesignVersion, network: str = "backend") -> QuerySet:
+    """One network's rows of the version (the backend's by default): a primary-key range."""
+    first, last = record_id_range(version.pk, network)
     return queryset.filter(version=version, pk__gte=first, pk__lte=last)
 
 
-def version_device_list(*, version: DesignVersion) -> QuerySet[DeviceRecord]:
-    return _in_version(DeviceRecord.objects.all(), version).order_by("pk")
+def version_device_list(*, version: DesignVersion, network: str = "backend") -> QuerySet[DeviceRecord]:
+    return _in_version(DeviceRecord.objects.all(), version, network).order_by("pk")
 
 
-def version_link_list(*, version: DesignVersion) -> QuerySet[LinkRecord]:
+def version_link_list(*, version: DesignVersion, network: str = "backend") -> QuerySet[LinkRecord]:
     return (
-        _in_version(LinkRecord.objects.all(), version)
+        _in_version(LinkRecord.objects.all(), version, network)
         .select_related("a_device", "b_device")
         .only(*[f.attname for f in LinkRecord._meta.concrete_fields], "a_device__name", "b_device__name")
         .order_by("pk")
     )
 
 
-def version_port_list(*, version: DesignVersion) -> QuerySet[PortRecord]:
+def version_port_list(*, version: DesignVersion, network: str = "backend") -> QuerySet[PortRecord]:
     return (
-        _in_version(PortRecord.objects.all(), version)
+        _in_version(PortRecord.objects.all(), version, network)
         .select_related("device")
         .only(*[f.attname for f in PortRecord._meta.concrete_fields], "device__name", "device__role")
         .order_by("pk")
@@ -125,8 +126,8 @@ def version_port_list(*, version: DesignVersion) -> QuerySet[PortRecord]:
 
 
 def version_device_ids_named(*, version: DesignVersion, name: str) -> list[int]:
-    """Ids of the version's devices with exactly this name (a filter for links and ports)."""
-    return list(version_device_list(version=version).filter(name=name).values_list("pk", flat=True)[:1000])
+    """Ids of the version's devices with exactly this name, of any network (a filter for links and ports)."""
+    return list(DeviceRecord.objects.filter(version=version, name=name).values_list("pk", flat=True)[:1000])
 
 
 def version_bom_list(*, version: DesignVersion) -> QuerySet[BomLineRecord]:

@@ -5,6 +5,8 @@ Plain Python (dataclasses and numpy), no Django. See spec.py for inputs and mode
 Entry points (import them from their modules):
     apps.engine.plan        plan(spec, *, progress=None) -> Plan; size(spec) -> Sizing;
                             alternatives(spec) -> list[Alternative]
+    apps.engine.networks.cluster  plan_cluster(spec) -> Plan with Plan.networks (front-end, storage,
+                            out-of-band); size_cluster(spec) -> Sizing priced for the whole cluster
     apps.engine.specio      spec_from_dict(data) -> DesignSpec; spec_to_dict(spec) -> dict
     apps.engine.report      report(plan, *, alternatives=None) -> dict (reads model.Plan)
     apps.engine.names       port_name(device, port); port_name_table(plan); link_labels(plan, i)

@@ -7,9 +7,12 @@
 `explore` prints {"candidates": [...]}: every feasible fabric of the catalog for the request, priced as
 `plan` prices it, the Pareto frontier marked (engine.explore.io describes EXPLORE.json and the output).
 
-`plan` prints the JSON report (engine.report) on stdout; --links also writes every link as CSV
-with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m (medium is
-the kind: DAC, ACC, AEC, AOC, SR, DR or FR). `size` prints the counts without building links.
+`plan` prints the JSON report (engine.report) on stdout, the other networks (frontend, storage, oob)
+included when the spec has them (engine.networks); --links also writes every link of every network
+as CSV with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m,network
+(medium is the kind: DAC, ACC, AEC, AOC, SR, DR, FR, or Cat6A / SMF for management links; network is
+backend, frontend, storage or oob; the backend's rows come first and are the same with or without
+the other networks). `size` prints the counts without building links.
 SPEC.json "-" reads standard input. A malformed or infeasible spec prints "field: message" lines
 on stderr, nothing on stdout, and exits with status 2.
 """
@@ -19,6 +22,7 @@ import argparse
 import csv
 import json
 import sys
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -27,13 +31,16 @@ from .explore import explore
 from .explore.io import exploration_dict, request_from_dict
 from .model import ROLES, Plan
 from .names import device_name_array, device_role_codes, port_name_table
-from .plan import alternatives, plan, size
+from .networks.cluster import plan_cluster
+from .networks.csvrows import network_link_rows
+from .plan import alternatives, size
 from .report import report, sizing_dict
 from .seedcatalog import CatalogError
 from .spec import SpecError
 from .specio import spec_from_dict
 
-CSV_COLUMNS = ("a_device", "a_role", "a_port", "b_device", "b_role", "b_port", "plane", "rail", "medium", "length_m")
+CSV_COLUMNS = ("a_device", "a_role", "a_port", "b_device", "b_role", "b_port", "plane", "rail", "medium", "length_m",
+               "network")
 EXIT_BAD_SPEC = 2
 
 
@@ -52,13 +59,15 @@ def write_links_csv(plan_: Plan, path: Path | str) -> int:
     columns = (
         names[a_dev], role_names[roles[a_dev]], table[roles[a_dev], links.a_port],
         names[b_dev], role_names[roles[b_dev]], table[roles[b_dev], links.b_port],
-        links.plane.tolist(), links.rail.tolist(), kinds[medium], lengths,
+        links.plane.tolist(), links.rail.tolist(), kinds[medium], lengths, repeat("backend", len(links)),
     )
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(CSV_COLUMNS)
         writer.writerows(zip(*(c.tolist() if isinstance(c, np.ndarray) else c for c in columns)))
-    return len(links)
+        rows = network_link_rows(plan_)
+        writer.writerows(rows)
+    return len(links) + len(rows)
 
 
 def _load(path: str) -> object:
@@ -108,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "size":
             out = sizing_dict(size(spec))
         else:
-            result = plan(spec)
+            result = plan_cluster(spec)
             alts = alternatives(spec) if args.alternatives else None
             out = report(result, alternatives=alts)
             if args.links:

@@ -250,3 +250,6 @@ class Plan:
     in_server_typical_w: float = 0.0  # NIC cards and server-side optics: inside the servers' power budget
     in_server_max_w: float = 0.0
     spares_subtotal: float = 0.0  # the spare lines' totals, included in subtotal and total_cost
+    # The cluster's other networks (engine.networks: "frontend", "storage", "oob" -> NetworkPlan), planned by
+    # engine.networks.plan_cluster; the fields above are the backend's alone.
+    networks: dict = field(default_factory=dict)

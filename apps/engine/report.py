@@ -18,7 +18,9 @@ Keys (all plain JSON types):
   wiring {worst_pair_fraction, as_stated, stated_fraction, worst_pair_links, leaf_uplinks,
   leaf_downlinks, worst_pair [leaf, leaf] or null, leaf_pairs} (engine.wiring's proof), and
   alternatives [..] when asked for; a feasible alternative has its wiring and blocking (true for
-  the fewest-spines wiring, with its notes [{code, params}]); an infeasible alternative has
+  the fewest-spines wiring, with its notes [{code, params}]); networks {backend, frontend, storage, oob}
+  (engine.networks.report: each network's switches, links, cost, power, BOM section) and cluster (the
+  sum of the networks' cost and power; total_cost is the cluster's); an infeasible alternative has
   reason (English), reason_code and reason_params (its first reason) and reason_codes [{field,
   code, params}] (every reason).
 """
@@ -31,6 +33,7 @@ import numpy as np
 from .messages import as_message
 from .scaleup import scale_up_summary
 from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring
+from .networks.report import cluster_report
 from .spec import SPARE_CATEGORIES
 
 
@@ -145,6 +148,9 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         else [as_message(text).to_dict() for text in plan.warnings],
         "wiring": wiring_dict(plan.wiring),
     }
+    # The cluster's networks (engine.networks): each one's counts, cost and power; total_cost is their sum.
+    out.update(cluster_report(plan))
+    out["total_cost"] = out["cluster"]["total_cost"]
     if alternatives is not None:
         out["alternatives"] = [alternative_dict(a) for a in alternatives]
     return out

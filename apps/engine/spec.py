@@ -287,6 +287,11 @@ class DesignSpec:
     # Parts each backend NIC port is split into (engine.topology, "Planes from a split NIC port"): 1, 2 or 4,
     # one of the NIC's `splits`; every part is a rail of its own at nic_gbps / nic_split on its own plane.
     nic_split: int = 1
+    # The other networks of the cluster (engine.networks.spec: FrontendSpec, StorageSpec, OobSpec), planned
+    # beside the backend by engine.networks; None = the design has no such network.
+    frontend: Any = None
+    storage: Any = None
+    oob: Any = None
 
     @property
     def spine_hw(self) -> SwitchHw:

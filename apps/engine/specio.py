@@ -25,7 +25,12 @@
                                        qualified for the fabric (default false, InfiniBand included),
       "discount_pct": 0, "currency": "USD",
       "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2}   percent per category,
-                0 to 100, optional (missing keys: these defaults)
+                0 to 100, optional (missing keys: these defaults),
+      "frontend": {"ports_per_server": 2, "gbps": 200, "leaf": {...}, "oversubscription": "2:1"},  optional
+      "storage": {"nodes": 32, "ports_per_node": 2, "gbps": 400, "ports_per_server": 2, "leaf": {...}}
+                 or "frontend" (converged),                                                 optional
+      "oob": {"leaf": {"ports": 48, "gbps": 1}}                                             optional
+                (the other networks: engine.networks.specio; switches by SKU as above)
     }
 
 Errors are SpecError with dotted field names ("leaf.ports", "layout.slack_m", "optics[2].sku").
@@ -37,6 +42,8 @@ import re
 from typing import Any
 
 from .messages import Message, message
+from .networks.spec import validate_networks
+from .networks.specio import networks_from_dict
 from .seedcatalog import SeedCatalog, seed_catalog
 from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, NicHw, Optic, RackLayout, ServerHw,
                    SparesPolicy, SpecError, SwitchHw)
@@ -211,6 +218,10 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
     optics = _items(data.get("optics"), "optics", Optic, pool_of("optics"), errs)
     cables = _items(data.get("cables"), "cables", CableAssembly, pool_of("cables"), errs)
     fibers = _items(data.get("fibers"), "fibers", FiberCord, pool_of("fibers"), errs)
+    # The other networks of the cluster (engine.networks.specio): switches by SKU as for the backend.
+    networks = networks_from_dict(
+        data, switch_of=lambda value, name, gbps: _switch(value, name, catalog, gbps, errs), add=errs.add,
+        ratio=parse_oversubscription, server_sku=server.sku if isinstance(server, ServerHw) else "")
     if errs.errors:
         raise SpecError(errs.errors)
 
@@ -222,17 +233,22 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
         kwargs["oversubscription"] = parse_oversubscription(data["oversubscription"])
     spec = DesignSpec(server=server, leaf=switches.get("leaf"), spine=switches.get("spine"),
                       core=switches.get("core"), nic=nic, layout=layout, pools=pools, optics=optics, cables=cables,
-                      fibers=fibers, spares=spares, **kwargs)
+                      fibers=fibers, spares=spares, **networks, **kwargs)
     spec.validate()
+    validate_networks(spec)
     return spec
 
 
 def spec_to_dict(spec: DesignSpec) -> dict:
     """A JSON-ready dict that spec_from_dict turns back into an equal spec (hardware inline)."""
     out = dataclasses.asdict(spec)
-    for key in ("spine", "core", "nic"):
+    for key in ("spine", "core", "nic", "frontend", "storage", "oob"):
         if out[key] is None:
             del out[key]
+    for key in ("frontend", "storage", "oob"):
+        for role in ("spine", "leaf"):
+            if key in out and out[key].get(role) is None:
+                out[key].pop(role, None)
     for key in ("optics", "cables", "fibers"):
         out[key] = list(out[key])
     return out

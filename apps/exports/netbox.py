@@ -27,6 +27,8 @@ Rules:
 - Cable types are NetBox's slugs: passive DAC -> dac-passive, ACC and AEC -> dac-active, AOC ->
   aoc, multimode optics -> mmf-om4, single-mode optics -> smf-os2. One cable row per link: a
   1:2 splitter or a twin-port assembly (one BOM item) is two NetBox cables, one per leg.
+- The cluster's other networks (front-end, storage, out-of-band) are in the same files, with roles
+  of their own (apps.exports.netbox_networks).
 - ASNs stay in the workbook (NetBox ASNs need an RIR the customer chooses).
 - Spares (BOM lines, stock on a shelf) are not devices: they never appear in these files.
 - InfiniBand designs: every port (HCA and switch) is typed with NetBox's InfiniBand slug for
@@ -39,6 +41,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
+from itertools import chain
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -52,7 +55,9 @@ from apps.engine import names as engine_names
 from apps.engine.safe_text import comment_text, csv_text
 from apps.engine.specio import spec_from_dict
 
-from .selectors import version_device_map, version_device_rows, version_link_count, version_link_rows
+from .netbox_networks import NetworkRows
+from .selectors import (version_cluster_device_map, version_device_map, version_device_rows, version_link_count,
+                        version_link_rows)
 
 Progress = Callable[[str, int], None]
 
@@ -156,6 +161,12 @@ def _device_type(item: Any) -> DeviceType:
     )
 
 
+def _generic_type(model: str, u_height: int) -> DeviceType:
+    """A device without a catalog model (a management switch given by its ports, a storage node)."""
+    return DeviceType(manufacturer="Generic", manufacturer_slug="generic", model=model[:100],
+                      slug=slugify(f"generic-{model}")[:100] or "generic-device", part_number="", u_height=u_height)
+
+
 def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     spec = spec_from_dict(version.spec)
     nic = spec.nic_hw
@@ -214,6 +225,11 @@ def version_netbox_write(
     used_types: dict[str, DeviceType] = {}
     for role in used_roles:
         used_types.setdefault(types[role].slug, types[role])
+    # The other networks (front-end, storage, out-of-band): their own roles, types, devices, ports and cables.
+    others = NetworkRows(version, device_type_of=_device_type, generic_type=_generic_type,
+                         interface_type=interface_type, cable_type=cable_type)
+    for device_type in others.types.values():
+        used_types.setdefault(device_type.slug, device_type)
     site_name, site_slug = _site(version)
     design = version.design
     origin = f"{design.project.name} / {design.name} v{version.number}"
@@ -224,37 +240,45 @@ def version_netbox_write(
     for _name, role, rack, unit, *_rest in devices:
         if rack:
             rack_top[rack] = max(rack_top.get(rack, 0), unit + types[role].u_height - 1 if unit else 0)
+    for _network, name, _role, _sku, _model, rack, unit, *_rest in others.devices:
+        if rack:
+            rack_top[rack] = max(rack_top.get(rack, 0), unit + others.type_of[name].u_height - 1 if unit else 0)
 
     counts: dict[str, int] = {}
     with zipfile.ZipFile(path_or_stream, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         archive.writestr(zip_entry("README.txt"), readme_text(version=version, site=site_name, user=user))
         manufacturers = {t.manufacturer: t.manufacturer_slug for t in used_types.values()}
         counts["manufacturers.csv"] = _csv_entry(archive, "manufacturers.csv", sorted(manufacturers.items()))
-        counts["device_roles.csv"] = _csv_entry(archive, "device_roles.csv", [ROLES[role] for role in used_roles])
+        counts["device_roles.csv"] = _csv_entry(archive, "device_roles.csv",
+                                                 [ROLES[role] for role in used_roles] + others.roles())
         counts["sites.csv"] = _csv_entry(archive, "sites.csv", [(site_name, site_slug, "planned")])
         counts["racks.csv"] = _csv_entry(archive, "racks.csv", (
             (site_name, rack, "planned", 19, max(rack_height, top)) for rack, top in sorted(rack_top.items())))
         counts["device_types.csv"] = _csv_entry(archive, "device_types.csv", (
             (t.manufacturer, t.model, t.slug, t.part_number, t.u_height, "true", "") for t in used_types.values()))
-        counts["devices.csv"] = _csv_entry(archive, "devices.csv", (
+        counts["devices.csv"] = _csv_entry(archive, "devices.csv", chain((
             (name, ROLES[role][0], types[role].manufacturer, types[role].model, "planned", site_name, rack,
              unit if rack and unit else "", "front" if rack and unit else "",
              _device_description(origin, role, plane, su, rail))
-            for name, role, rack, unit, ports, plane, su, rail, _loopback in devices))
+            for name, role, rack, unit, ports, plane, su, rail, _loopback in devices),
+            others.device_rows(site_name, origin)))
         report("writing_interfaces", 20)
-        counts["interfaces.csv"] = _csv_entry(archive, "interfaces.csv", _interface_rows(devices, plans))
+        counts["interfaces.csv"] = _csv_entry(archive, "interfaces.csv", chain(_interface_rows(devices, plans),
+                                                                              others.interface_rows()))
         report("writing_cables", 45)
         device_names = {pk: ref.name for pk, ref in version_device_map(version=version).items()}
-        counts["cables.csv"] = _csv_entry(archive, "cables.csv", (
+        if others.present:
+            device_names = {pk: ref.name for pk, ref in version_cluster_device_map(version=version).items()}
+        counts["cables.csv"] = _csv_entry(archive, "cables.csv", chain((
             (device_names[a], INTERFACE, a_port, device_names[b], INTERFACE, b_port, cable_type(kind, fiber),
              "planned", label[:100], "", _length(length), "m")
             for a, a_port, b, b_port, kind, fiber, label, length in version_link_rows(
                 version=version,
                 fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
-                        "length_m"))))
+                        "length_m"))), others.cable_rows(device_names)))
         report("writing_addresses", 70)
-        counts["ip_addresses.csv"] = _csv_entry(archive, "ip_addresses.csv", _address_rows(version, devices,
-                                                                                           device_names))
+        counts["ip_addresses.csv"] = _csv_entry(archive, "ip_addresses.csv", chain(
+            _address_rows(version, devices, device_names), others.address_rows(device_names)))
     report("netbox_written", 99)
     return counts
 

@@ -76,6 +76,26 @@ def version_device_map(*, version: DesignVersion) -> dict[int, DeviceRef]:
         version=version, fields=("pk", "name", "rack"))}
 
 
+def version_network_link_rows(*, version: DesignVersion, network: str, fields: Sequence[str]) -> Iterator[tuple]:
+    """One of the other networks' links (frontend, storage, oob) as tuples of `fields`, in link order."""
+    first, last = record_id_range(version.pk, network)
+    return (LinkRecord.objects.filter(version=version, pk__gte=first, pk__lte=last).order_by("pk")
+            .values_list(*fields).iterator(chunk_size=CHUNK_ROWS))
+
+
+def version_network_device_rows(*, version: DesignVersion, network: str, fields: Sequence[str]) -> list[tuple]:
+    """One of the other networks' own devices (switches; storage nodes), in device order."""
+    first, last = record_id_range(version.pk, network)
+    return list(DeviceRecord.objects.filter(version=version, pk__gte=first, pk__lte=last).order_by("pk")
+                .values_list(*fields).iterator(chunk_size=CHUNK_ROWS))
+
+
+def version_cluster_device_map(*, version: DesignVersion) -> dict[int, DeviceRef]:
+    """Device id -> name and rack for every network's devices (a link of another network ends on a server)."""
+    return {pk: DeviceRef(name, rack) for pk, name, rack in DeviceRecord.objects.filter(version=version)
+            .values_list("pk", "name", "rack").iterator(chunk_size=CHUNK_ROWS)}
+
+
 def version_bom_lines(*, version: DesignVersion) -> list[BomLineRecord]:
     return list(BomLineRecord.objects.filter(version=version).order_by("index"))
 

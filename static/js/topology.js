@@ -46,7 +46,7 @@
   const ROLE_NAMES = { server: gettext("server"), leaf: gettext("leaf"), spine: gettext("spine"), core: gettext("core") };
   const POD_SIDES = new Set(["leafpod", "spinepod"]);
 
-  const state = { level: "auto", expanded: [], busy: false, nextOffset: {} };
+  const state = { level: "auto", expanded: [], busy: false, nextOffset: {}, network: "backend" };
   const api = {
     cy: null, ready: false, firstDrawMs: null, loadStartedMs: performance.now(), level: null, state: state,
     expand: expand, collapse: collapse, reload: reload, select: select,
@@ -409,6 +409,7 @@
 
   function path() {
     const params = new URLSearchParams({ level: state.level });
+    if (state.network !== "backend") params.set("network", state.network);
     if (state.expanded.length) params.set("expanded", state.expanded.join(","));
     return params;
   }
@@ -750,12 +751,16 @@
 
   cablingForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    cabling.filters = readFilters();
+    cabling.filters = Object.assign(readFilters(), state.network !== "backend" ? { network: state.network } : {});
     cabling.offset = 0;
     loadCabling();
   });
   cablingForm.addEventListener("reset", () => {
-    setTimeout(() => { cabling.filters = {}; cabling.offset = 0; loadCabling(); }, 0);
+    setTimeout(() => {
+      cabling.filters = state.network !== "backend" ? { network: state.network } : {};
+      cabling.offset = 0;
+      loadCabling();
+    }, 0);
   });
   prevButton.addEventListener("click", () => { cabling.offset = Math.max(0, cabling.offset - cabling.limit); loadCabling(); });
   nextButton.addEventListener("click", () => { cabling.offset += cabling.limit; loadCabling(); });
@@ -774,6 +779,29 @@
     await reload({ fit: true });
     showNothing();
   });
+
+  // The network switcher: the cluster's other networks are drawn one node per group; the cabling table follows.
+  const networkSelect = document.getElementById("topology-network");
+  if (networkSelect) {
+    // ?network=frontend opens the page on that network (a link to it, or a benchmark).
+    const asked = new URLSearchParams(window.location.search).get("network");
+    if (asked && networkSelect.querySelector(`option[value="${CSS.escape(asked)}"]`)) {
+      networkSelect.value = asked;
+      state.network = asked;
+      levelSelect.disabled = asked !== "backend";
+      if (asked !== "backend") cabling.filters = { network: asked };
+    }
+    networkSelect.addEventListener("change", async () => {
+      state.network = networkSelect.value;
+      state.expanded = [];
+      levelSelect.disabled = state.network !== "backend";
+      await reload({ fit: true });
+      showNothing();
+      cabling.filters = Object.assign(readFilters(), state.network !== "backend" ? { network: state.network } : {});
+      cabling.offset = 0;
+      loadCabling();
+    });
+  }
 
   legend();
   reload({ fit: true }).then((data) => {

@@ -62,7 +62,8 @@ def test_cli_writes_every_link_to_csv_with_the_documented_columns(tmp_path):
         reader = csv.DictReader(handle)
         rows = list(reader)
     assert reader.fieldnames == ["a_device", "a_role", "a_port", "b_device", "b_role", "b_port", "plane", "rail",
-                                 "medium", "length_m"]
+                                 "medium", "length_m", "network"]
+    assert {r["network"] for r in rows} == {"backend"}
     assert len(rows) == json.loads(result.stdout)["total_links"] == 512 + 512
     first = rows[0]
     assert (first["a_device"], first["a_role"], first["a_port"]) == ("srv-0000", "server", "eth0")

@@ -143,6 +143,17 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(refusal(lambda: spec_from_dict({**DICT_SPEC, "server": "nope",
                                                  "leaf": {"sku": SEED_SWITCH, "breakout": "3x400G", "x": 1}})))
     found.extend(refusal(lambda: spec_from_dict({**DICT_SPEC, "leaf": {"sku": SEED_SWITCH, "breakout": "fast"}})))
+    # The other networks (engine.networks).
+    from apps.engine.networks.cluster import plan_cluster
+    fe = {"ports_per_server": 2, "gbps": 400, "leaf": {"ports": 64, "gbps": 400}}
+    for extra in ({"frontend": dict(fe, server_ports=0)}, {"frontend": dict(fe, server_ports=1)},
+                  {"frontend": dict(fe, gbps=200)}, {"storage": {"nodes": 0, "gbps": 400, "leaf": fe["leaf"]}},
+                  {"storage": {"nodes": 2, "converged": True, "ports_per_server": 2}},
+                  {"frontend": dict(fe, pools={"host": "10.0.0.0/14"})}, {"storage": 7},
+                  {"oob": {"leaf": {"ports": 4, "gbps": 1}, "uplinks": 9}},
+                  {"oob": {"leaf": {"ports": 4, "gbps": 1}}},
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1}, "pools": {"host": "172.16.0.0/30"}}}):
+        found.extend(refusal(lambda: plan_cluster(spec_from_dict({**DICT_SPEC, **extra}))))
     # Points to raise in a review.
     for kwargs in ({"gpus": 5_001, "leaf": switch(128)}, {"gpus": 1_000, "oversubscription": 1.5},
                    {"gpus": 20_000}, {"gpus": 4_100, "leaf": switch(128)}, {"gpus": 5 * 32 * 8, "tiers": 3},

@@ -70,6 +70,15 @@ class RoceField(serializers.JSONField):
     pass
 
 
+@extend_schema_field({"type": "object", "additionalProperties": True, "description": (
+    'The other networks: {"frontend": {"switch", "breakout", "spine_switch", "spine_breakout", "ports_per_server", '
+    '"oversubscription", "pools"}, "storage": {"mode": "fabric"|"converged"|"none", "nodes", "ports_per_node", '
+    '"ports_per_server", "switch", "breakout", ...}, "oob": {"ports", "gbps": 1|10, "uplinks", "pools"}}; '
+    'errors on "networks.<network>.<setting>"')})
+class NetworksField(serializers.JSONField):
+    """An object; checked by the service (apps.designs.services.networks_input)."""
+
+
 class DesignInputsSerializer(AsciiNumbersMixin, serializers.Serializer):
     """What a version is generated from. Catalog items by id; omitted inputs take their defaults.
 
@@ -104,6 +113,7 @@ class DesignInputsSerializer(AsciiNumbersMixin, serializers.Serializer):
         required=False, help_text="spare percent per category (switches, transceivers, cables, fibers); rounded up, "
                                   "at least one per SKU in use when above 0; defaults 0 / 2 / 2 / 2",
     )
+    networks = NetworksField(required=False, help_text="front-end, storage and out-of-band networks; none by default")
     third_party_optics = serializers.BooleanField(
         required=False, help_text="false (default): switch cages take only optics and cables made by the switch's "
                                   "vendor or declared compatible with it; true: any vendor's parts qualified for "
@@ -215,7 +225,7 @@ class VersionInputsSerializer(serializers.ModelSerializer):
                   "core_breakout", "gpus", "planes", "nic_split", "oversubscription", "tiers", "layout", "pools",
                   "roce",
                   "discount_pct", "currency", "spares",
-                  "third_party_optics"]
+                  "third_party_optics", "networks"]
         extra_kwargs = {"spares": {"help_text": "spare percent per category; null for versions from before spares"}}
 
 
@@ -312,7 +322,7 @@ class DeviceSerializer(serializers.ModelSerializer):
     class Meta:
         model = DeviceRecord
         fields = ["id", "index", "name", "role", "sku", "model", "ports", "plane", "pod", "su", "rail", "group",
-                  "row", "rack", "rack_unit", "asn", "loopback"]
+                  "row", "rack", "rack_unit", "asn", "loopback", "network"]
         read_only_fields = fields
 
 
@@ -324,7 +334,7 @@ class LinkSerializer(serializers.ModelSerializer):
         model = LinkRecord
         fields = ["id", "index", "tier", "a_device", "a_device_name", "a_port", "b_device", "b_device_name", "b_port",
                   "plane", "rail", "pod", "medium", "medium_kind", "fiber", "a_sku", "b_sku", "cable_sku",
-                  "length_m", "label_a", "label_b", "subnet", "a_ip", "b_ip"]
+                  "length_m", "label_a", "label_b", "subnet", "a_ip", "b_ip", "network"]
         read_only_fields = fields
 
 
@@ -341,9 +351,10 @@ class BomLineSerializer(serializers.ModelSerializer):
     class Meta:
         model = BomLineRecord
         fields = ["index", "sku", "description", "category", "spare", "scope", "qty", "unit_price", "total",
-                  "power_typical_w", "power_max_w", "in_server_typical_w", "in_server_max_w", "rack_units"]
+                  "power_typical_w", "power_max_w", "in_server_typical_w", "in_server_max_w", "rack_units", "network"]
         read_only_fields = fields
         extra_kwargs = {
+            "network": {"help_text": 'the BOM section: "backend", "frontend", "storage" or "oob"'},
             "spare": {"help_text": "a spare line: stock priced like its base line, no power, no rack units"},
             "scope": {"help_text": 'whose power: "network", "in-server", "both", "spare"; "" before the split'},
         }

@@ -8,9 +8,11 @@ Creating a design or a version answers 202 with the job to poll (GET /api/jobs/{
 from __future__ import annotations
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -18,7 +20,7 @@ from rest_framework.response import Response
 from apps.projects.api.mixins import ProjectScopedMixin
 
 from ..filtersets import DeviceFilterSet, LinkFilterSet, PortFilterSet
-from ..models import DesignVersion
+from ..models import NETWORK_CODES, DesignVersion
 from ..selectors import (
     design_get_for_user,
     design_list_for_project,
@@ -217,6 +219,20 @@ class VersionFilterBackend(DjangoFilterBackend):
         return kwargs
 
 
+def network_param(request) -> str:
+    """The `network` query parameter: backend (default), frontend, storage or oob; 400 otherwise."""
+    value = (request.query_params.get("network") or "backend").strip()
+    if value not in NETWORK_CODES:
+        raise ApiValidationError({"network": [_("Choose one of %(networks)s.") % {
+            "networks": ", ".join(NETWORK_CODES)}]})
+    return value
+
+
+NETWORK_PARAMETER = OpenApiParameter(
+    "network", str, enum=list(("backend", "frontend", "storage", "oob")),
+    description="Which of the cluster's networks: backend (default), frontend, storage or oob.")
+
+
 class VersionRecordListView(VersionScopedMixin, generics.ListAPIView):
     pagination_class = RecordPagination
     filter_backends = [VersionFilterBackend, OrderingFilter]
@@ -227,10 +243,11 @@ class VersionRecordListView(VersionScopedMixin, generics.ListAPIView):
         model = self.serializer_class.Meta.model
         if getattr(self, "swagger_fake_view", False):
             return model.objects.none()
-        return type(self).selector(version=self.version)
+        return type(self).selector(version=self.version, network=network_param(self.request))
 
 
-@extend_schema(summary="A version's devices (servers and switches), paginated and filterable", tags=["designs"])
+@extend_schema(summary="A version's devices (servers and switches), paginated and filterable", tags=["designs"],
+               parameters=[NETWORK_PARAMETER])
 class VersionDeviceListView(VersionRecordListView):
     serializer_class = DeviceSerializer
     filterset_class = DeviceFilterSet
@@ -238,7 +255,8 @@ class VersionDeviceListView(VersionRecordListView):
     selector = staticmethod(version_device_list)
 
 
-@extend_schema(summary="A version's links, port to port, with medium, length, labels and addresses", tags=["designs"])
+@extend_schema(summary="A version's links, port to port, with medium, length, labels and addresses", tags=["designs"],
+               parameters=[NETWORK_PARAMETER])
 class VersionLinkListView(VersionRecordListView):
     serializer_class = LinkSerializer
     filterset_class = LinkFilterSet
@@ -246,7 +264,8 @@ class VersionLinkListView(VersionRecordListView):
     selector = staticmethod(version_link_list)
 
 
-@extend_schema(summary="A version's used ports (two per link)", tags=["designs"])
+@extend_schema(summary="A version's used ports (two per link)", tags=["designs"],
+               parameters=[NETWORK_PARAMETER])
 class VersionPortListView(VersionRecordListView):
     serializer_class = PortSerializer
     filterset_class = PortFilterSet

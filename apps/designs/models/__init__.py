@@ -1,6 +1,7 @@
 from .design import Design, DesignVersion
 from .job import Job
-from .records import BomLineRecord, DeviceRecord, LinkRecord, PortRecord, Role, Tier, record_id, record_id_range
+from .records import (NETWORK_CODES, BomLineRecord, DeviceRecord, LinkRecord, Network, PortRecord, Role, Tier, record_id,
+                      record_id_range)
 
 # Module-level names for drf-spectacular's ENUM_NAME_OVERRIDES (settings).
 VersionStatus = DesignVersion.Status
@@ -14,6 +15,8 @@ __all__ = [
     "Job",
     "JobStatus",
     "LinkRecord",
+    "NETWORK_CODES",
+    "Network",
     "PortRecord",
     "Role",
     "Tier",

@@ -95,6 +95,9 @@ class DesignVersion(models.Model):
     layout = models.JSONField(_("rack layout"), default=dict, blank=True)
     pools = models.JSONField(_("address pools"), default=dict, blank=True)
     roce = models.JSONField(_("RoCE settings"), default=dict, blank=True)
+    # The other networks of the cluster (apps.designs.services.networks_input): {"frontend": {...},
+    # "storage": {...}, "oob": {...}}, each present only when the design has it.
+    networks = models.JSONField(_("other networks"), default=dict, blank=True)
     discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2, default=0)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
     # Spare percentages per category {"switches", "transceivers", "cables", "fibers"}; NULL: before spares.

@@ -20,17 +20,30 @@ from django.utils.translation import gettext_lazy as _
 from .design import DesignVersion
 
 ID_SHIFT = 32
+# The cluster's networks share the version's id space: network n's rows have ids
+# version << 32 | n << NETWORK_SHIFT | index (the backend is network 0), so a primary-key range scan
+# finds one network's rows, and everything written before networks existed is the backend's.
+NETWORK_SHIFT = 28
+NETWORK_CODES = {"backend": 0, "frontend": 1, "storage": 2, "oob": 3}
 
 
-def record_id(version_id: int, index: int) -> int:
-    """The id of row `index` of a version (device, port or link)."""
-    return (int(version_id) << ID_SHIFT) | int(index)
+def record_id(version_id: int, index: int, network: str = "backend") -> int:
+    """The id of row `index` of a version's network (device, port or link)."""
+    return (int(version_id) << ID_SHIFT) | (NETWORK_CODES[network] << NETWORK_SHIFT) | int(index)
 
 
-def record_id_range(version_id: int) -> tuple[int, int]:
-    """First and last possible id of a version's rows: a range scan on the primary key."""
-    first = int(version_id) << ID_SHIFT
-    return first, first + (1 << ID_SHIFT) - 1
+def record_id_range(version_id: int, network: str = "backend") -> tuple[int, int]:
+    """First and last possible id of one network's rows of a version (the backend's by default):
+    a range scan on the primary key."""
+    first = record_id(version_id, 0, network)
+    return first, first + (1 << NETWORK_SHIFT) - 1
+
+
+class Network(models.TextChoices):
+    BACKEND = "backend", _("backend")
+    FRONTEND = "frontend", _("front-end")
+    STORAGE = "storage", _("storage")
+    OOB = "oob", _("out-of-band management")
 
 
 class Role(models.TextChoices):
@@ -38,6 +51,7 @@ class Role(models.TextChoices):
     LEAF = "leaf", _("leaf")
     SPINE = "spine", _("spine")
     CORE = "core", _("core")
+    STORAGE = "storage", _("storage node")
 
 
 class Tier(models.IntegerChoices):
@@ -65,6 +79,8 @@ class DeviceRecord(models.Model):
     row = models.IntegerField(_("row"), default=0)
     rack = models.CharField(_("rack"), max_length=32, blank=True)
     rack_unit = models.PositiveIntegerField(_("rack unit"), default=0)
+    network = models.CharField(_("network"), max_length=8, choices=Network.choices, default=Network.BACKEND,
+                               db_default=Network.BACKEND)
     asn = models.BigIntegerField(_("ASN"), null=True, blank=True)
     loopback = models.GenericIPAddressField(_("loopback"), protocol="IPv4", null=True, blank=True)
 
@@ -111,6 +127,8 @@ class LinkRecord(models.Model):
     subnet = models.CharField(_("subnet"), max_length=18, blank=True)
     a_ip = models.GenericIPAddressField(_("A-end address"), protocol="IPv4", null=True, blank=True)
     b_ip = models.GenericIPAddressField(_("B-end address"), protocol="IPv4", null=True, blank=True)
+    network = models.CharField(_("network"), max_length=8, choices=Network.choices, default=Network.BACKEND,
+                               db_default=Network.BACKEND)
 
     class Meta:
         ordering = ["id"]
@@ -166,6 +184,8 @@ class BomLineRecord(models.Model):
     # "network", "in-server", "both" or "spare"; "" for lines generated before the split.
     scope = models.CharField(_("power scope"), max_length=10, blank=True, default="")
     spare = models.BooleanField(_("spare"), default=False)
+    network = models.CharField(_("network"), max_length=8, choices=Network.choices, default=Network.BACKEND,
+                               db_default=Network.BACKEND)
 
     class Meta:
         ordering = ["version_id", "index"]

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from apps.engine import plan as engine_plan
 from apps.engine.addressing import check_pools
 from apps.engine.model import Alternative, Plan
+from apps.engine.networks.cluster import cluster_totals, plan_cluster, size_cluster
 from apps.engine.report import alternative_dict, report, sizing_dict
 from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
@@ -38,6 +39,7 @@ from ..engine_text import alternative_label, alternative_notes, alternative_reas
 from ..generation import generation_step_list, generation_step_spans
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
+from ..persistence_networks import network_records_write
 from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
                      spec_error_fields)
 from ..signals import job_finished_send
@@ -53,7 +55,8 @@ def _spec_check(*, inputs: DesignInputs, name: str = "") -> DesignSpec:
     """The engine spec for these inputs; ValidationError (on input names) when the engine refuses it."""
     try:
         spec = inputs.spec(name=name)
-        check_pools(spec, engine_plan.size(spec))
+        # The other networks are planned too (engine.networks), so their refusals land on their fields now.
+        check_pools(spec, size_cluster(spec))
     except SpecError as exc:
         raise ValidationError(spec_error_fields(exc)) from None
     return spec
@@ -235,7 +238,7 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
     try:
         job_progress(job_id=job.pk, stage="loading", percent=2)
         spec = version_spec(version=version)
-        plan = engine_plan.plan(spec, progress=JobProgress(job.pk, span=(5, 75)))
+        plan = plan_cluster(spec, progress=JobProgress(job.pk, span=(5, 75)))
         job_progress(job_id=job.pk, stage="alternatives", percent=76)
         summary = version_summary(plan=plan, alternatives=_alternatives(spec))
         # Other apps' steps (apps.designs.generation: the traffic analysis and RoCE review), saved below.
@@ -246,6 +249,8 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         planned = time.perf_counter()
         with transaction.atomic():
             saved = version_records_write(version=version, plan=plan)
+            network_records_write(version_id=version.pk, plan=plan)
+            totals = cluster_totals(plan)
             summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3)}
             for step, result in zip(steps, results):
                 summary["timings_s"].update(step.save(version, result) or {})
@@ -262,15 +267,16 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
             DesignVersion.objects.filter(pk=version.pk).update(
                 status=DesignVersion.Status.READY,
                 summary=summary,
-                subtotal=_money(plan.subtotal),
-                discount=_money(plan.discount),
-                total_cost=_money(plan.total_cost),
-                power_typical_w=plan.power_typical_w,
-                power_max_w=plan.power_max_w,
-                in_server_typical_w=plan.in_server_typical_w,
-                in_server_max_w=plan.in_server_max_w,
-                spares_subtotal=_money(plan.spares_subtotal),
-                rack_units=plan.rack_units,
+                # The whole cluster's: the backend's plus every other network's (their BOM sections).
+                subtotal=_money(totals["subtotal"]),
+                discount=_money(totals["discount"]),
+                total_cost=_money(totals["total_cost"]),
+                power_typical_w=totals["power_typical_w"],
+                power_max_w=totals["power_max_w"],
+                in_server_typical_w=totals["in_server_typical_w"],
+                in_server_max_w=totals["in_server_max_w"],
+                spares_subtotal=_money(totals["spares_subtotal"]),
+                rack_units=totals["rack_units"],
                 generated_at=now,
             )
             job_finished_send(job_id=job.pk, status=Job.Status.SUCCEEDED)
@@ -301,7 +307,7 @@ def design_estimate(*, project: Project, data: dict[str, Any]) -> dict[str, Any]
         result["errors"] = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return result
     try:
-        sizing = engine_plan.size(spec)
+        sizing = size_cluster(spec)
         check_pools(spec, sizing)
         result["size"] = sizing_dict(sizing)
         result["feasible"] = True

@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from apps.catalog.models import NicModel, ServerModel, SwitchModel, parse_breakout
 from apps.catalog.selectors import (MissingExchangeRate, PriceConverter, catalog_currencies, interconnect_catalog,
                                     nic_hw, price_converter, server_hw, switch_hw)
+from apps.designs.services.networks_input import networks_input_clean, networks_spec, networks_stored
 from apps.designs.services.roce_input import roce_input_clean
 from apps.designs.engine_text import spec_error_details, spec_error_messages
 from apps.engine.spec import (MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, SPARE_CATEGORIES, AddressPools, DesignSpec,
@@ -52,7 +53,7 @@ TIERS_STORED = {"auto": "auto", 2: "2", 3: "3"}
 INPUT_FIELDS = (
     "server", "nic", "leaf_switch", "leaf_breakout", "spine_switch", "spine_breakout", "core_switch",
     "core_breakout", "gpus", "planes", "nic_split", "oversubscription", "tiers", "layout", "pools", "roce",
-    "discount_pct", "currency", "spares", "third_party_optics",
+    "discount_pct", "currency", "spares", "third_party_optics", "networks",
 )
 # Ranges of the rack layout settings, as the engine checks them (open-low for lengths).
 LAYOUT_RANGES: dict[str, tuple[float, float]] = {
@@ -112,6 +113,8 @@ class DesignInputs:
     currency: str = "USD"
     spares: dict = field(default_factory=lambda: spares_defaults())
     third_party_optics: bool = False
+    # The cluster's other networks (services.networks_input): {"frontend": {...}, "storage": {...}, "oob": {...}}.
+    networks: dict = field(default_factory=dict)
     # Converts list prices into `currency`.
     prices: PriceConverter | None = field(default=None, compare=False, repr=False)
     # The rates spec() converts with, from each other currency its parts are priced in:
@@ -122,6 +125,7 @@ class DesignInputs:
         """Keyword arguments for DesignVersion (inputs only)."""
         values = {name: getattr(self, name) for name in INPUT_FIELDS}
         values["tiers"] = TIERS_STORED[self.tiers]
+        values["networks"] = networks_stored(self.networks)
         return values
 
     def spec(self, *, name: str = "") -> DesignSpec:
@@ -149,6 +153,7 @@ class DesignInputs:
             name=name,
             spares=SparesPolicy(**{key: float(value) for key, value in self.spares.items()}),
             third_party_optics=self.third_party_optics,
+            **networks_spec(self.networks, server=self.server, prices=prices),
         )
 
 
@@ -181,6 +186,7 @@ def design_inputs_from_version(*, version) -> dict[str, Any]:
         # A version from before spares had none; a new version from it gets the defaults.
         "spares": dict(version.spares or {}),
         "third_party_optics": version.third_party_optics,
+        "networks": dict(version.networks or {}),
     }
 
 
@@ -489,12 +495,16 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         low_message=_("A discount is 0 to 100 %."), high_message=_("A discount is 0 to 100 %."),
     )
     spares = _spares(errors, data)
+    networks = networks_input_clean(errors, data, server=server, backend_pools=pools, number=_number,
+                                    catalog_item=_catalog_item)
+    network_switches = tuple(value[name] for value in networks.values() for name in ("_switch", "_spine")
+                             if value.get(name) is not None)
     currency = str(data.get("currency") or project.currency).strip().upper()
     prices, exchange_rates = None, {}
     if currency not in Currency.values:
         errors.add("currency", _("Choose one of %(currencies)s.") % {"currencies": ", ".join(Currency.values)})
     else:
-        prices, exchange_rates = _prices_check(errors, currency, (server, nic, leaf, spine, core))
+        prices, exchange_rates = _prices_check(errors, currency, (server, nic, leaf, spine, core) + network_switches)
 
     split = nic_split or 1
     rails = server.backend_ports * split if server is not None else 0
@@ -542,7 +552,7 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         nic_split=nic_split or 1,
         oversubscription=oversubscription, tiers=tiers, layout=layout, pools=pools, roce=dict(roce),
         discount_pct=Decimal(str(discount)).quantize(Decimal("0.01")), currency=currency, prices=prices,
-        exchange_rates=exchange_rates, spares=spares, third_party_optics=third_party_optics,
+        exchange_rates=exchange_rates, spares=spares, third_party_optics=third_party_optics, networks=networks,
     )
 
 
@@ -593,9 +603,36 @@ SPEC_FIELD_INPUTS = {
 }
 
 
+# The other networks' engine fields (engine.networks.spec) -> their inputs under "networks".
+NETWORK_SPEC_INPUTS = {
+    "leaf": "switch", "leaf.breakout": "breakout", "leaf.gbps": "breakout", "leaf.ports": "switch",
+    "spine": "spine_switch", "spine.breakout": "spine_breakout", "spine.gbps": "spine_breakout",
+    "core": "spine_switch", "core.gbps": "spine_breakout", "gbps": "breakout",
+}
+OOB_SPEC_INPUTS = {"leaf.ports": "ports", "leaf": "ports", "leaf.gbps": "gbps", "spine": "ports", "spine.ports": "ports"}
+
+
+def _network_input_name(path: str) -> str:
+    key, _, rest = path.partition(".")
+    if not rest:
+        return f"networks.{key}"
+    if rest.startswith("pools.") or rest in ("ports_per_server", "ports_per_node", "nodes", "oversubscription",
+                                             "uplinks"):
+        return f"networks.{key}.{rest}"
+    table = OOB_SPEC_INPUTS if key == "oob" else NETWORK_SPEC_INPUTS
+    if rest in table:
+        return f"networks.{key}.{table[rest]}"
+    head = rest.split(".", 1)[0]
+    if head in table:
+        return f"networks.{key}.{table[head]}"
+    return f"networks.{key}"
+
+
 def spec_input_name(path: str) -> str:
     """The input a user changes for an engine spec field (unknown paths -> non_field_errors)."""
     head = path.split(".", 1)[0]
+    if head in ("frontend", "storage", "oob"):
+        return _network_input_name(path)
     if path in SPEC_FIELD_INPUTS:
         return SPEC_FIELD_INPUTS[path]
     if head in ("layout", "pools", "spares"):

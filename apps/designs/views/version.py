@@ -61,6 +61,57 @@ def level_labels() -> dict[str, str]:
     }
 
 
+def network_labels() -> dict[str, str]:
+    return {"backend": _("Backend (scale-out)"), "frontend": _("Front-end (in-band)"), "storage": _("Storage"),
+            "oob": _("Out-of-band management")}
+
+
+def network_rows(version: DesignVersion) -> list[dict[str, Any]]:
+    """The design page's headline per network and for the whole cluster (summary["networks"], engine.networks)."""
+    s = version.summary or {}
+    nets = s.get("networks") or {}
+    if len(nets) < 2:
+        return []
+    labels = network_labels()
+    rows = []
+    for key in ("backend", "frontend", "storage", "oob"):
+        net = nets.get(key)
+        if net is None:
+            continue
+        switches = net.get("switches") or {}
+        power = net.get("power") or {}
+        rows.append({
+            "key": key, "label": labels[key], "switches": sum(int(v or 0) for v in switches.values()),
+            "switch_detail": " · ".join(f"{label} {int(switches.get(role) or 0):,}" for role, label in (
+                ("leaf", _("leaf")), ("spine", _("spine")), ("core", _("core"))) if switches.get(role)),
+            "links": int(net.get("total_links") or 0), "cost": float((net.get("cost") or {}).get("total_cost") or 0),
+            "power_kw": float(power.get("network_typical_w") or 0) / 1000,
+            "converged": bool(net.get("converged")),
+        })
+    cluster = s.get("cluster") or {}
+    rows.append({"key": "cluster", "label": _("Whole cluster"), "switches": sum(r["switches"] for r in rows),
+                 "switch_detail": "", "links": sum(r["links"] for r in rows),
+                 "cost": float(cluster.get("total_cost") or sum(r["cost"] for r in rows)),
+                 "power_kw": float(cluster.get("power_typical_w") or 0) / 1000, "converged": False})
+    return rows
+
+
+def bom_sections(lines) -> list[dict[str, Any]]:
+    """BOM lines by network (its own section and subtotal, spares included), backend first."""
+    labels = network_labels()
+    sections: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        key = getattr(line, "network", "backend") or "backend"
+        section = sections.setdefault(key, {"key": key, "label": labels.get(key, key), "lines": [],
+                                            "subtotal": Decimal("0"), "power_typical_w": 0.0, "rack_units": 0})
+        section["lines"].append(line)
+        section["subtotal"] += line.total
+        section["power_typical_w"] += line.power_typical_w or 0
+        section["rack_units"] += line.rack_units or 0
+    order = {key: i for i, key in enumerate(("backend", "frontend", "storage", "oob"))}
+    return sorted(sections.values(), key=lambda section: order.get(section["key"], 9))
+
+
 def cost_breakdown(lines) -> list[dict[str, Any]]:
     """BOM totals per category, largest first, with the category's label."""
     labels = {**category_labels(), "spares": _("Spares")}
@@ -93,7 +144,8 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
                               if links.get(key))},
         {"key": "max_gpus", "label": _("Max GPUs (growth)"), "value": s.get("max_gpus"), "format": "int"},
         {"key": "hops", "label": _("Max switch hops"), "value": s.get("max_hops"), "format": "int"},
-        {"key": "cost", "label": _("Total cost"), "value": version.total_cost, "format": "money",
+        {"key": "cost", "label": _("Total cost, whole cluster") if len(s.get("networks") or {}) > 1
+         else _("Total cost"), "value": version.total_cost, "format": "money",
          "unit": version.currency, "detail": _spares_detail(version)},
         _power_kpi(version),
         {"key": "rack_units", "label": _("Rack units (network)"), "value": version.rack_units, "format": "int"},
@@ -168,7 +220,33 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
         (_("Currency"), version.currency),
         spares_row(version),
     ]
+    rows += network_input_rows(version)
     return rows
+
+
+def network_input_rows(version: DesignVersion) -> list[tuple[str, str]]:
+    """The other networks the version was asked for, one row each (switch ids are shown by the summary's counts)."""
+    stored = version.networks or {}
+    labels = network_labels()
+    out = []
+    fe = stored.get("frontend")
+    if fe:
+        out.append((labels["frontend"], _("%(ports)s ports per server, %(mode)s, %(ratio)s:1") % {
+            "ports": fe.get("ports_per_server"), "mode": fe.get("breakout"), "ratio": f"{float(fe.get('oversubscription') or 1):g}"}))
+    st = stored.get("storage")
+    if st:
+        if st.get("mode") == "converged":
+            text = _("converged onto the front-end, %(nodes)s storage nodes") % {"nodes": st.get("nodes") or 0}
+        else:
+            text = _("%(nodes)s storage nodes × %(node_ports)s ports, %(ports)s ports per server, %(mode)s") % {
+                "nodes": st.get("nodes") or 0, "node_ports": st.get("ports_per_node"),
+                "ports": st.get("ports_per_server"), "mode": st.get("breakout")}
+        out.append((labels["storage"], text))
+    oob = stored.get("oob")
+    if oob:
+        out.append((labels["oob"], _("%(ports)s-port %(gbps)sG management switch per rack, %(uplinks)s uplinks") % {
+            "ports": oob.get("ports"), "gbps": oob.get("gbps"), "uplinks": oob.get("uplinks")}))
+    return out
 
 
 def structure_rows(version: DesignVersion) -> list[tuple[str, str]]:
@@ -252,6 +330,8 @@ class VersionDetailView(VersionPageMixin, View):
                 structure_rows=structure_rows(version),
                 scale_up_rows=scale_up_rows(version.summary) + split_rows(version.summary),
                 scale_up_notes=scale_up_notes(version.summary),
+                network_rows=network_rows(version),
+                bom_sections=bom_sections(lines),
             )
         context["inputs"] = version_inputs(version)
         if context["job"] is not None:
@@ -293,5 +373,8 @@ class VersionTopologyView(VersionPageMixin, View):
             rail_choices=list(range(int(summary.get("rails") or 0))),
             pod_count=int(summary.get("pods") or 0),
             media_kinds=media_kinds,
+            network_choices=[(key, network_labels()[key]) for key in ("backend", "frontend", "storage", "oob")
+                             if key in (summary.get("networks") or {})] if len(summary.get("networks") or {}) > 1
+            else [],
         )
         return render(request, self.template_name, context)

@@ -55,7 +55,9 @@ class ExpansionMixin:
         elif kind == "spineplane":
             ids = [f"spine:p{ref.plane}:pod{k}" for (p, k) in sorted(c["spine"]) if p == ref.plane]
         elif kind == "dev":
-            ports = PortRecord.objects.filter(device_id=ref.device).order_by("number")
+            # The backend's ports only: a server's front-end, storage and BMC ports are other networks' rows.
+            ports = PortRecord.objects.filter(device_id=ref.device, pk__gte=self.first_id,
+                                              pk__lte=self.last_id).order_by("number")
             total = ports.count()
             rows = list(ports.values("name", "number", "speed_gbps", "link_id")[offset:offset + limit])
             # A link's a end is its lower tier: a port whose device is the a end cables upwards.

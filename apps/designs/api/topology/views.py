@@ -19,6 +19,16 @@ from apps.designs.models import DesignVersion
 
 from . import Topology
 from .aggregation import LEVELS, MAX_EXPANDED, PORT_PAGE, PORT_PAGE_MAX, TopologyError, first_view_cache_key
+from .networks import network_view
+
+NETWORKS = ("backend", "frontend", "storage", "oob")
+
+
+def _network_param(request) -> str:
+    value = (request.query_params.get("network") or "backend").strip()
+    if value not in NETWORKS:
+        raise ApiValidationError({"network": [_("Choose one of %(networks)s.") % {"networks": ", ".join(NETWORKS)}]})
+    return value
 
 
 def _expanded_param(request) -> list[str]:
@@ -57,6 +67,11 @@ LEVEL_PARAMETER = OpenApiParameter(
     "level", str, enum=["auto", *LEVELS],
     description="Which groups the view starts from: plane, pod (3 tiers), su or device; auto fits the element budget.",
 )
+NETWORK_PARAMETER = OpenApiParameter(
+    "network", str, enum=list(NETWORKS),
+    description="Which of the cluster's networks: backend (default; levels and expansion apply), frontend, "
+                "storage or oob (one node per group of devices).",
+)
 EXPANDED_PARAMETER = OpenApiParameter(
     "expanded", str, description="Comma-separated ids of the nodes already expanded (e.g. leaf:p0:pod3,dev:42).",
 )
@@ -69,12 +84,20 @@ EXPANDED_PARAMETER = OpenApiParameter(
         "edges merge parallel links with a count and a media breakdown. With `expanded` the view has those "
         "groups opened (used to collapse: send the set without the group)."
     ),
-    parameters=[LEVEL_PARAMETER, EXPANDED_PARAMETER],
+    parameters=[LEVEL_PARAMETER, EXPANDED_PARAMETER, NETWORK_PARAMETER],
     responses={200: OpenApiTypes.OBJECT},
     tags=["designs"],
 )
 class VersionTopologyView(VersionScopedMixin, generics.GenericAPIView):
     def get(self, request, *args, **kwargs):
+        network = _network_param(request)
+        if network != "backend":
+            if not self.version.is_ready:
+                _ready_topology(self.version, request)  # answers 400 with the status
+            if network not in ((self.version.summary or {}).get("networks") or {}):
+                raise ApiValidationError({"network": [_("This design has no %(network)s network.") % {
+                    "network": network}]})
+            return Response(network_view(self.version, network))
         expanded = _expanded_param(request)
         level = request.query_params.get("level") or "auto"
         if not expanded and self.version.is_ready and level in ("auto", *LEVELS):

@@ -1,0 +1,59 @@
+"""The other networks in the exports: a workbook sheet per network and the NetBox files."""
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+
+import openpyxl
+import pytest
+
+from apps.designs.models import LinkRecord
+from apps.exports.excel import version_workbook_write
+from apps.exports.netbox import version_netbox_write
+from tests.designs.conftest import inputs
+from tests.designs.test_networks import networks
+from tests.exports.test_exports import generate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cluster(project, member, seed, django_capture_on_commit_callbacks):
+    return generate(project, member, {**inputs(seed), "networks": networks(seed)}, django_capture_on_commit_callbacks,
+                    name="Cluster")
+
+
+def test_workbook_has_a_sheet_per_network_with_every_link(cluster, member, tmp_path):
+    path = tmp_path / "cluster.xlsx"
+    version_workbook_write(version=cluster, path_or_stream=str(path), user=member)
+    book = openpyxl.load_workbook(path, read_only=True)
+    for title, network in (("Front-end network", "frontend"), ("Storage network", "storage"),
+                           ("OOB network", "oob")):
+        assert title in book.sheetnames
+        rows = list(book[title].iter_rows(values_only=True))
+        data = [r for r in rows[1:] if r and r[0] is not None]
+        assert len(data) == LinkRecord.objects.filter(version=cluster, network=network).count()
+    oob_rows = list(book["OOB network"].iter_rows(values_only=True))[1:]
+    assert {r[9] for r in oob_rows if r and r[0] is not None} <= {"Cat6A", "SMF"}
+    bom = [r for r in book["BOM"].iter_rows(values_only=True) if r and r[0] and str(r[0]).startswith("SWITCH-48x1G")]
+    assert bom  # the management switches are in the procurement BOM
+
+
+def test_netbox_files_carry_every_network(cluster, tmp_path):
+    path = tmp_path / "netbox.zip"
+    counts = version_netbox_write(version=cluster, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name.rsplit("/", 1)[-1]: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    roles = {row["name"] for row in csv.DictReader(io.StringIO(files["device_roles.csv"]))}
+    assert {"Front-end leaf switch", "Storage leaf switch", "Storage node", "Management switch"} <= roles
+    devices = list(csv.DictReader(io.StringIO(files["devices.csv"])))
+    assert sum(1 for d in devices if d["role"] == "Storage node") == 8
+    cables = list(csv.DictReader(io.StringIO(files["cables.csv"])))
+    assert counts["cables.csv"] == LinkRecord.objects.filter(version=cluster).count() == len(cables)
+    bmc = [c for c in cables if c["side_a_name"] == "bmc"]
+    assert len(bmc) == 32 + 8 and {c["type"] for c in bmc} == {"cat6a"}
+    interfaces = {(r["device"], r["name"]) for r in csv.DictReader(io.StringIO(files["interfaces.csv"]))}
+    for cable in cables:
+        assert (cable["side_a_device"], cable["side_a_name"]) in interfaces
+        assert (cable["side_b_device"], cable["side_b_name"]) in interfaces

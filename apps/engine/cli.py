@@ -2,10 +2,15 @@
 
     python -m apps.engine plan SPEC.json [--links LINKS.csv] [--alternatives] [--indent N]
     python -m apps.engine size SPEC.json
+    python -m apps.engine simulate SPEC.json WORKLOAD.json [--alternatives] [--indent N]
 
 `plan` prints the JSON report (engine.report) on stdout; --links also writes every link as CSV
 with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m (medium is
 the kind: DAC, ACC, AEC, AOC, SR, DR or FR). `size` prints the counts without building links.
+`simulate` runs a collective or a training job (WORKLOAD.json, apps.engine.simulation.workload)
+on the planned fabric and prints {"collectives": [{"collective", "bytes", "ranks", "algorithm",
+"routing", "time_s", "algbw_gbps", "busbw_gbps", ...}], "step": {"comm_s", "exposed_s", ...} or
+null, "table", "links", "scenarios", "notes", ...}; a bad workload is reported like a bad spec.
 SPEC.json "-" reads standard input. A malformed or infeasible spec prints "field: message" lines
 on stderr, nothing on stdout, and exits with status 2.
 """
@@ -70,6 +75,17 @@ def _load(path: str) -> object:
         raise SpecError({"spec": ["not valid JSON: nested too deeply"]}) from None
 
 
+def _simulate(spec, workload: object, *, alternatives: bool) -> dict:
+    from .simulation import simulate, simulate_alternatives
+
+    result = simulate(plan(spec), workload)
+    out = result.to_dict()
+    out["table"] = out.pop("tables")
+    if alternatives:
+        out["alternatives"] = simulate_alternatives(spec, workload)
+    return out
+
+
 def _fail(errors: dict[str, list[str]]) -> int:
     for name, messages in errors.items():
         for message in messages:
@@ -89,12 +105,19 @@ def main(argv: list[str] | None = None) -> int:
     p_size = sub.add_parser("size", help="counts and limits only, without links")
     p_size.add_argument("spec")
     p_size.add_argument("--indent", type=int, default=2)
+    p_sim = sub.add_parser("simulate", help="time a collective or a training step on the planned fabric")
+    p_sim.add_argument("spec")
+    p_sim.add_argument("workload", help="WORKLOAD.json, or - for standard input")
+    p_sim.add_argument("--alternatives", action="store_true", help="also run it on the design's alternatives")
+    p_sim.add_argument("--indent", type=int, default=2)
     args = parser.parse_args(argv)
 
     try:
         spec = spec_from_dict(_load(args.spec))
         if args.command == "size":
             out = sizing_dict(size(spec))
+        elif args.command == "simulate":
+            out = _simulate(spec, _load(args.workload), alternatives=args.alternatives)
         else:
             result = plan(spec)
             alts = alternatives(spec) if args.alternatives else None

@@ -109,31 +109,33 @@ def test_performance_page_in_chinese(browser_client, version):
 
 
 def test_workbook_performance_sheet_lists_the_collectives(member_client, version, django_capture_on_commit_callbacks):
-    from apps.designs.sheets import sheet_key, workbook_sheet_list  # noqa: F401  (registered by the app)
+    from apps.exports.excel import workbook_sheet_register
     from apps.performance.sheets import PERFORMANCE_SHEET, performance_sheet_write
 
+    workbook_sheet_register(PERFORMANCE_SHEET, performance_sheet_write, order=75)  # as at start-up
+    book = _workbook(version)
+    empty = [list(r) for r in book["Performance"].iter_rows(values_only=True)]
+    assert any("No performance run yet" in str(c) for r in empty for c in r)
     with django_capture_on_commit_callbacks(execute=True):
         member_client.post(reverse("api-version-performance", kwargs={"pk": version.pk}),
-                           {"workload": {"model": "llama3-8b"}}, format="json")
-    rows = []
+                           {"workload": {"model": "llama3-8b", "failures": ["spine"]}}, format="json")
+    table = [list(r) for r in _workbook(version)["Performance"].iter_rows(values_only=True)]
+    assert table[0][:4] == ["Collective", "Network", "Algorithm", "Routing"]
+    assert table[0][-1] == "busbw (Gb/s)"
+    dp = next(r for r in table if r[0] == "DP gradient Reduce-Scatter")
+    assert dp[1] == "scale-out" and dp[3] == "ECMP" and dp[-1] > 0
+    assert any(r[0] == "Training step" for r in table)
+    assert any(r[0] == "one spine down" for r in table)
 
-    class FakeSheet:
-        def columns(self, cols, **kw):
-            rows.append([c.title for c in cols])
 
-        def append(self, values):
-            rows.append(values)
+def _workbook(version):
+    import io
 
-        def end_table(self):
-            pass
+    from openpyxl import load_workbook
 
-    class Ctx:
-        pass
+    from apps.exports.excel import version_workbook_write
 
-    ctx = Ctx()
-    ctx.version = version
-    performance_sheet_write(ctx, FakeSheet())
-    flat = [str(v) for r in rows for v in r]
-    assert "Collective" in flat and "busbw (Gb/s)" in flat
-    assert any("DP" in v for v in flat)
-    assert str(PERFORMANCE_SHEET) == "Performance"
+    stream = io.BytesIO()
+    version_workbook_write(version=version, path_or_stream=stream)
+    stream.seek(0)
+    return load_workbook(stream)

@@ -5,10 +5,13 @@ Routing (apps.engine.traffic.fabric routes every flow on the design's own links)
   traffic analysis does);
 - "hash-aware": the sender picks source ports so each switch's flows go round-robin over its
   next hops (the traffic analysis' hash-aware strategy);
-- "spray": adaptive routing / packet spraying, ideal per-packet balance. A flow is split into K
-  equal sub-flows, K = the most uplinks any leaf has, routed hash-aware: the K copies of one
-  flow take consecutive turns at each switch, so they leave on K different uplinks and every
-  switch spreads them evenly; each carries 1/K of the flow (coef 1/K in the max-min model).
+- "spray": adaptive routing / packet spraying, ideal per-packet balance. Every equal-cost choice
+  is then balanced, so the links a flow may take at a hop act as one bundle with their summed
+  capacity: the source leaf's uplinks, the destination leaf's downlinks from the spines, and
+  across pods the source pod's spine-core links up and the destination pod's down. A flow
+  crosses its NIC links and those bundles; a bundle's load is shown spread over its links in
+  proportion to their capacity. (Exact for ideal spraying on a fabric whose spines all reach
+  every leaf of their pod, which the planner builds.)
 
 Failures (one at a time; the first device of the role in plane 0, named in the result):
 - "link": one leaf-spine link down (the first leaf's first uplink);
@@ -68,7 +71,6 @@ class FabricModel:
                     break
                 base = self.nic_map[moved] // ports * ports
                 self.nic_map[moved] = base + (self.nic_map[moved] - base + 1) % ports
-        self.max_uplinks = int(f.up1_count.max()) if len(f.up1_count) else 1
 
     def phase(self, src_nic: np.ndarray, dst_nic: np.ndarray, flow_bytes: np.ndarray, *, routing: str,
               seed: int = 0) -> "Phase":
@@ -80,28 +82,74 @@ class FabricModel:
         keep = src != dst  # two GPUs remapped onto one NIC talk over NVLink
         src, dst, fbytes = src[keep], dst[keep], np.asarray(flow_bytes, dtype=np.float64)[keep]
         n = len(src)
-        copies = self.max_uplinks if routing == "spray" else 1
-        if copies > 1:
-            src_r, dst_r = np.repeat(src, copies), np.repeat(dst, copies)
+        if routing == "spray":
+            flow, link, coef, ok = self._spray_entries(src, dst)
         else:
-            src_r, dst_r = src, dst
-        strategy = "ecmp" if routing == "ecmp" else "hash-aware"
-        routes = self.fabric.route(src_r, dst_r, strategy=strategy, seed=seed)
-        hops, routed = routes.hops, routes.routed
-        if not routed.all():
-            hops, routed = self._rehash(src_r, dst_r, hops, routed, seed)
-        owner = np.repeat(np.arange(n, dtype=np.int64), copies) if copies > 1 else np.arange(n, dtype=np.int64)
-        valid = (hops >= 0) & routed[None, :]
-        flow = np.broadcast_to(owner[None, :], hops.shape)[valid]
-        link = hops[valid].astype(np.int64)
-        coef = np.full(len(flow), 1.0 / copies)
-        ok = np.zeros(n, dtype=bool)
-        np.logical_or.at(ok, owner, routed)
-        timed = phase_time(flow, link, coef, self.capacity, np.where(ok, fbytes, 0.0))
-        link_gbits = np.bincount(link, weights=coef * fbytes[flow] * 8 / 1e9,
-                                 minlength=len(self.capacity))
-        return Phase(timed=timed, flows=n, unroutable=int((~ok).sum()), link_gbits=link_gbits,
-                     src=src, dst=dst)
+            routes = self.fabric.route(src, dst, strategy=routing, seed=seed)
+            hops, routed = routes.hops, routes.routed
+            if not routed.all():
+                hops, routed = self._rehash(src, dst, hops, routed, seed)
+            valid = (hops >= 0) & routed[None, :]
+            flow = np.broadcast_to(np.arange(n, dtype=np.int64)[None, :], hops.shape)[valid]
+            link = hops[valid].astype(np.int64)
+            coef = np.ones(len(flow))
+            ok = routed
+        capacity = self.capacity if routing != "spray" else self.spray_capacity
+        timed = phase_time(flow, link, coef, capacity, np.where(ok, fbytes, 0.0))
+        carried = np.bincount(link, weights=coef * fbytes[flow] * 8 / 1e9, minlength=len(capacity))
+        if routing == "spray":  # a bundle's load spreads over its members in proportion to capacity
+            real = carried[:len(self.capacity)].copy()
+            share = carried[len(self.capacity):][self.bundle_of] * self.capacity[self.bundle_members] \
+                / self.spray_capacity[len(self.capacity):][self.bundle_of]
+            np.add.at(real, self.bundle_members, share)
+            carried = real
+        return Phase(timed=timed, flows=n, unroutable=int((~ok).sum()), link_gbits=carried, src=src, dst=dst)
+
+    def _bundles(self) -> None:
+        """Ideal spraying balances every equal-cost choice, so the links a flow may take at a hop act as
+        one bundle: a leaf's uplinks, a leaf's downlinks from the spines, a component's (pod's) spine-core
+        links up and down. Bundle b is capacity index n_dirs + b; bundle_members / bundle_of list the
+        link directions of each bundle."""
+        f = self.fabric
+        n_dirs = len(self.capacity)
+        t1 = np.flatnonzero(f.tier == 1)
+        t2 = np.flatnonzero(f.tier == 2)
+        n_dev, n_comp = f.n_devices, max(f.n_components, 1)
+        # bundle keys: 0 leaf up (by leaf), 1 leaf down (by leaf), 2 comp up, 3 comp down
+        keys = np.concatenate([f.a_dev[t1], n_dev + f.a_dev[t1],
+                               2 * n_dev + f.component[f.a_dev[t2]], 2 * n_dev + n_comp + f.component[f.a_dev[t2]]])
+        members = np.concatenate([2 * t1, 2 * t1 + 1, 2 * t2, 2 * t2 + 1])
+        uniq, bundle = np.unique(keys, return_inverse=True)
+        self.bundle_index = np.full(2 * n_dev + 2 * n_comp, -1, dtype=np.int64)
+        self.bundle_index[uniq] = np.arange(len(uniq))
+        self.bundle_members = members
+        self.bundle_of = bundle.reshape(-1)
+        bundle_cap = np.bincount(self.bundle_of, weights=self.capacity[members], minlength=len(uniq))
+        self.spray_capacity = np.concatenate([self.capacity, bundle_cap])
+        self._n_dirs, self._n_dev, self._n_comp = n_dirs, n_dev, n_comp
+
+    def _spray_entries(self, src: np.ndarray, dst: np.ndarray):
+        f = self.fabric
+        if not hasattr(self, "spray_capacity"):
+            self._bundles()
+        n = len(src)
+        idx = np.arange(n, dtype=np.int64)
+        la, lb = f.nic_leaf[src], f.nic_leaf[dst]
+        remote = la != lb
+        far = remote & (f.component[la] != f.component[lb])
+        nd, ndev, ncomp = self._n_dirs, self._n_dev, self._n_comp
+        r, g = idx[remote], idx[far]
+        bundle_flow = np.concatenate([r, r, g, g])
+        bundle = np.concatenate([
+            self.bundle_index[la[remote]], self.bundle_index[ndev + lb[remote]],
+            self.bundle_index[2 * ndev + f.component[la[far]]],
+            self.bundle_index[2 * ndev + ncomp + f.component[lb[far]]]])
+        ok = np.ones(n, dtype=bool)
+        ok[bundle_flow[bundle < 0]] = False  # a leaf or pod left without uplinks: no path
+        keep = ok[bundle_flow]
+        flow = np.concatenate([idx[ok], idx[ok], bundle_flow[keep]])
+        link = np.concatenate([2 * f.nic_link[src[ok]], 2 * f.nic_link[dst[ok]] + 1, nd + bundle[keep]])
+        return flow, link, np.ones(len(flow)), ok
 
     def _rehash(self, src, dst, hops, routed, seed):
         hops = hops.copy()

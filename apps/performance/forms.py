@@ -16,7 +16,7 @@ from apps.engine.simulation import FAILURES, PRECISIONS, PRESETS, ROUTINGS, ZERO
 from .text import FAILURE_LABELS, ROUTING_LABELS, ZERO_LABELS
 
 INT_FIELDS = ("tp", "pp", "cp", "ep", "dp", "seq_len", "global_batch", "micro_batch")
-FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap")
+FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "switch_latency_ns", "nic_latency_ns")
 
 
 class PerformanceForm(forms.Form):
@@ -35,6 +35,10 @@ class PerformanceForm(forms.Form):
     gpu_tflops = forms.FloatField(label=_("GPU peak TFLOPS"), required=False, min_value=1)
     mfu = forms.FloatField(label=_("Model FLOPs utilisation (0-1)"), required=False, min_value=0.01, max_value=1)
     overlap = forms.FloatField(label=_("DP overlap with compute (0-1)"), required=False, min_value=0, max_value=1)
+    switch_latency_ns = forms.FloatField(label=_("Switch port-to-port latency (ns)"), required=False, min_value=0,
+                                         help_text=_("With the NIC latency: network steps cost their path's hops "
+                                                     "instead of NCCL's per-step figure."))
+    nic_latency_ns = forms.FloatField(label=_("NIC latency (ns)"), required=False, min_value=0)
     failures = forms.MultipleChoiceField(label=_("Failure scenarios"), required=False,
                                          widget=forms.CheckboxSelectMultiple,
                                          choices=[(k, FAILURE_LABELS[k]) for k in FAILURES])

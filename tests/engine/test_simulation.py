@@ -167,3 +167,20 @@ def test_cli_simulate_prints_the_issue_fields(tmp_path):
     step = json.loads(subprocess.run([sys.executable, "-m", "apps.engine", "simulate", str(spec), str(work)],
                                      capture_output=True, text=True, check=True).stdout)["step"]
     assert {"comm_s", "exposed_s", "compute_s", "step_s", "comm_share"} <= set(step)
+
+
+def test_hop_latencies_replace_nccl_network_step(fabric_512):
+    work = {"collective": "all-reduce", "bytes": 1 << 30, "ranks": "all", "routing": "spray", "algorithm": "ring"}
+    nccl_model = simulate(fabric_512, work).collectives[0]
+    hops = simulate(fabric_512, {**work, "switch_latency_ns": 600, "nic_latency_ns": 1000}).collectives[0]
+    assert nccl_model.net_step_us is None and hops.net_step_us is not None
+    lengths = fabric_512.links.length_m
+    tiers = fabric_512.links.tier
+    metres = 2 * float(lengths[tiers == 0].max()) + 2 * float(lengths[tiers == 1].max())
+    assert hops.net_step_us == pytest.approx((2 * 1000 + 3 * 600 + 5 * metres) / 1e3)
+    assert hops.latency_s == pytest.approx(latency_s("all-reduce", "ring", ranks=512, servers=64,
+                                                     net_step_us=hops.net_step_us))
+    assert hops.bandwidth_s == pytest.approx(nccl_model.bandwidth_s)
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, {**work, "switch_latency_ns": 600})
+    assert "nic_latency_ns" in exc.value.errors

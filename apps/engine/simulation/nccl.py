@@ -11,6 +11,11 @@ Latency (NCCL's tuning model, NVIDIA/nccl src/graph/tuning.cc at commit
 - Pairwise All-to-All and send/receive (grouped point-to-point): base 8.4 us + one network
   step 9.6 us.
 - Inside one server (scale-up only): base 8.4 us + steps x 3.4 us.
+- Per hop and per NIC instead: when the workload gives the switch port-to-port and the NIC
+  latency (no data sheet of the catalog's switches and NICs publishes them, so they are inputs,
+  as in the traffic analysis), a network step costs 2 x NIC + switches x switch + metres x 5 ns
+  over the collective's longest path (1 switch on one leaf, 3 through a spine, 5 through a core;
+  network.FabricModel.step_us) in place of NCCL's 9.6 us.
 
 Bandwidth term: the ring's and pairwise exchange's come from the flow model over the designed
 fabric; Tree's and PAT's are taken as the ring's over the same fabric, Tree's derated by 0.9 as
@@ -51,18 +56,21 @@ def traffic_factor(collective: str, n: int) -> float:
     return busbw_factor(collective, n) if collective != "send-recv" else 1.0
 
 
-def latency_s(collective: str, algorithm: str, *, ranks: int, servers: int) -> float:
+def latency_s(collective: str, algorithm: str, *, ranks: int, servers: int, net_step_us: float | None = None
+              ) -> float:
+    """net_step_us: a network step from the path's hops (network.FabricModel.step_us) instead of NCCL's 9.6 us."""
     per_server = max(1, ranks // max(servers, 1))
+    net_us = NET_STEP_US if net_step_us is None else net_step_us
     if algorithm == "ring":
         steps = 2 * (ranks - 1) if collective == "all-reduce" else ranks - 1
         net = (2 * (servers - 1) if collective == "all-reduce" else servers - 1) if servers > 1 else 0
-        return (BASE_US + (steps - net) * NVLINK_STEP_US + net * NET_STEP_US) / 1e6
+        return (BASE_US + (steps - net) * NVLINK_STEP_US + net * net_us) / 1e6
     if algorithm == "tree":
         return 2 * ((per_server - 1) * TREE_INTRA_US + _log2(servers) * TREE_NET_US) / 1e6
     if algorithm == "pat":
-        return (BASE_US + _log2(servers) * NET_STEP_US) / 1e6
+        return (BASE_US + _log2(servers) * net_us) / 1e6
     # pairwise All-to-All, send/receive
-    return (BASE_US + (NET_STEP_US if servers > 1 else NVLINK_STEP_US)) / 1e6
+    return (BASE_US + (net_us if servers > 1 else NVLINK_STEP_US)) / 1e6
 
 
 def _log2(n: int) -> int:
@@ -81,12 +89,12 @@ def bandwidth_s(algorithm: str, ring_seconds: float) -> float:
     return ring_seconds / TREE_DERATE if algorithm == "tree" else ring_seconds
 
 
-def choose(collective: str, *, ring_seconds: float, ranks: int, servers: int, gpus_per_server: int
-           ) -> tuple[str, float]:
+def choose(collective: str, *, ring_seconds: float, ranks: int, servers: int, gpus_per_server: int,
+           net_step_us: float | None = None) -> tuple[str, float]:
     """(algorithm, time) NCCL would pick: the least latency + bandwidth time among its candidates."""
     best = None
     for algo in candidates(collective, gpus_per_server):
-        t = latency_s(collective, algo, ranks=ranks, servers=servers) + bandwidth_s(algo, ring_seconds)
+        t = latency_s(collective, algo, ranks=ranks, servers=servers, net_step_us=net_step_us) + bandwidth_s(algo, ring_seconds)
         if best is None or t < best[1]:
             best = (algo, t)
     return best

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..model import LinkTable, Plan
 from ..traffic import Fabric
+from ..traffic.latency import PROPAGATION_NS_PER_M
 from .maxmin import PhaseTime, phase_time
 
 ROUTINGS = ("ecmp", "hash-aware", "spray")
@@ -150,6 +151,22 @@ class FabricModel:
         flow = np.concatenate([idx[ok], idx[ok], bundle_flow[keep]])
         link = np.concatenate([2 * f.nic_link[src[ok]], 2 * f.nic_link[dst[ok]] + 1, nd + bundle[keep]])
         return flow, link, np.ones(len(flow)), ok
+
+    def step_us(self, src_nic: np.ndarray, dst_nic: np.ndarray, *, switch_ns: float, nic_ns: float) -> float:
+        """One network step's latency over the longest path of these flows: 2 NIC ends, the switches on
+        the path, and the longest cable of each tier it crosses (both ways) at 5 ns/m."""
+        f = self.fabric
+        src, dst = self.nic_map[np.asarray(src_nic, dtype=np.int64)], self.nic_map[np.asarray(dst_nic, dtype=np.int64)]
+        if not len(src):
+            return 0.0
+        la, lb = f.nic_leaf[src], f.nic_leaf[dst]
+        remote = la != lb
+        far = remote & (f.component[la] != f.component[lb])
+        switches = 5 if far.any() else 3 if remote.any() else 1
+        lengths = np.asarray(self.plan.links.length_m, dtype=np.float64)
+        longest = [float(lengths[f.tier == t].max()) if (f.tier == t).any() else 0.0 for t in range(3)]
+        metres = 2 * longest[0] + (2 * longest[1] if switches >= 3 else 0.0) + (2 * longest[2] if switches == 5 else 0.0)
+        return (2 * nic_ns + switches * switch_ns + metres * PROPAGATION_NS_PER_M) / 1e3
 
     def _rehash(self, src, dst, hops, routed, seed):
         hops = hops.copy()

@@ -76,6 +76,7 @@ class CollectiveResult:
     latency_s: float
     algbw_gbps: float
     busbw_gbps: float
+    net_step_us: float | None = None  # a network step from the path's hops; None: NCCL's figure
     flows: int = 0
     flows_total: int = 0
     sampled: str = ""
@@ -172,7 +173,7 @@ def _scale_up_time(collective: str, size: float, n: int, domain: ScaleUpDomain) 
 def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: str, size: int, groups: np.ndarray,
                    calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
                    parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
-                   keep_phase: bool = False):
+                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None):
     n = int(groups.shape[1])
     srv = pl.rank_server[groups]
     inside = bool((srv == srv[:, :1]).all())
@@ -195,19 +196,21 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         else:
             flows = pair_flows(groups, pl.rank_server, pl.rank_nic, float(size))
         phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed)
+        net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
+                  if hop_latency else None)
         ring_bw = phase.seconds
         if domain.gbps_per_gpu:  # the scale-up hops of the same rings, in parallel with the network
             ring_bw = max(ring_bw, factor * size / max(1, servers) * 8 / (domain.gbps_per_gpu * 1e9))
         per_server = max(1, n // servers)
         if algorithm == "auto":
             algo, _ = nccl.choose(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
-                                  gpus_per_server=min(per_server, gpus_per_server))
+                                  gpus_per_server=min(per_server, gpus_per_server), net_step_us=net_us)
         else:
             algo = algorithm
         if collective == "send-recv":
             algo = "p2p"
         bw = nccl.bandwidth_s(algo, ring_bw)
-        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers)
+        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us)
         network = "scale-out"
     t = bw + lat
     algbw = size * 8 / t / 1e9 if t > 0 else 0.0
@@ -216,6 +219,7 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         key=key, collective=collective, parallelism=parallelism, network=network, bytes=int(size), ranks=n,
         groups=int(groups.shape[0]), calls=int(calls), algorithm=algo, routing=routing if not inside else "nvlink",
         time_s=t, step_s=t * calls, bandwidth_s=bw, latency_s=lat, algbw_gbps=algbw, busbw_gbps=busbw,
+        net_step_us=net_us if not inside else None,
         flows=int(len(flows.src)) if flows is not None else 0, flows_total=flows.total if flows is not None else 0,
         sampled=flows.sampled if flows is not None else "", unroutable=phase.unroutable if phase else 0,
         waves=phase.timed.waves if phase else 0)
@@ -238,11 +242,12 @@ def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int
     for s in sizes:
         if algorithm == "auto":
             algo, t = nccl.choose(result.collective, ring_seconds=ring_per_byte * s, ranks=result.ranks,
-                                  servers=servers, gpus_per_server=gpus_per_server)
+                                  servers=servers, gpus_per_server=gpus_per_server,
+                                  net_step_us=result.net_step_us)
         else:
             algo = algorithm
-            t = nccl.bandwidth_s(algo, ring_per_byte * s) + nccl.latency_s(result.collective, algo,
-                                                                           ranks=result.ranks, servers=servers)
+            t = nccl.bandwidth_s(algo, ring_per_byte * s) + nccl.latency_s(
+                result.collective, algo, ranks=result.ranks, servers=servers, net_step_us=result.net_step_us)
         alg = s * 8 / t / 1e9
         rows.append(SizeRow(s, algo, t, alg, alg * nccl.busbw_factor(result.collective, result.ranks)))
     return rows
@@ -326,7 +331,8 @@ def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, repo
     def once(m: FabricModel, keep: bool = False):
         return run_collective(m, pl, key=job.collective, collective=job.collective, size=job.bytes, groups=groups,
                               calls=1, routing=job.routing, algorithm=job.algorithm, domain=domain,
-                              gpus_per_server=gps, seed=job.seed, max_flows=max_flows, keep_phase=keep)
+                              gpus_per_server=gps, seed=job.seed, max_flows=max_flows, keep_phase=keep,
+                              hop_latency=job.hop_latency)
 
     head, phase = once(model, True)
     report("simulating", 50)
@@ -342,7 +348,8 @@ def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, repo
         notes.append(f"{head.collective}: flows sampled ({head.sampled}).")
     workload = {"collective": job.collective, "bytes": job.bytes, "ranks": job.ranks, "routing": job.routing,
                 "algorithm": job.algorithm, "placement": job.placement, "seed": job.seed,
-                "failures": list(job.failures)}
+                "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
+                "nic_latency_ns": job.nic_latency_ns}
     return SimulationResult(kind="collective", workload=workload, gpus=job.ranks, servers=pl.servers,
                             routing=job.routing, scale_up=_domain_dict(domain), collectives=[head], step=None,
                             tables={head.key: table}, links=link_summary(model, phase, head.bandwidth_s, head.key),
@@ -376,7 +383,7 @@ def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective
         out = run_collective(model, pl, key=c.key, collective=c.collective, size=c.bytes, groups=c.groups,
                              calls=c.calls, routing=job.routing, algorithm="auto", domain=domain,
                              gpus_per_server=gps, parallelism=c.parallelism, seed=job.seed, max_flows=max_flows,
-                             keep_phase=True)
+                             keep_phase=True, hop_latency=job.hop_latency)
         results.append(out[0])
         phases[c.key] = out[1]
         if report:
@@ -417,7 +424,8 @@ def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, 
                 "seq_len": job.seq_len, "global_batch": job.global_batch, "micro_batch": job.micro_batch,
                 "precision": job.precision, "zero": job.zero, "routing": job.routing, "mfu": job.mfu,
                 "gpu_tflops": tflops, "overlap": job.overlap, "placement": job.placement, "seed": job.seed,
-                "failures": list(job.failures), "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
+                "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
+                "nic_latency_ns": job.nic_latency_ns, "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
                 "gpus": p.gpus, "defaults": list(job.defaults)}
     return SimulationResult(kind="training", workload=workload, gpus=p.gpus, servers=pl.servers, routing=job.routing,
                             scale_up=_domain_dict(domain), collectives=results, step=step, tables=tables,

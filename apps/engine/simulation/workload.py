@@ -7,7 +7,8 @@
         count; routing: ecmp | hash-aware | spray (default ecmp); algorithm: auto (what NCCL would
         pick, the default) | ring | tree (All-Reduce) | pat (All-Gather, Reduce-Scatter) | pairwise
         (All-to-All); optional "sizes": [bytes, ...] for the nccl-tests table (default powers of 4
-        from 1 MiB to 16 GiB), "seed", "failures": ["spine", ...].
+        from 1 MiB to 16 GiB), "seed", "failures": ["spine", ...], "switch_latency_ns" and
+        "nic_latency_ns" (both or neither: a network step then costs its path's hops, nccl.py).
 
     {"model": "llama3-70b", "seq_len": 8192, "global_batch": 1024, "micro_batch": 1,
      "precision": "bf16", "tp": 8, "pp": 4, "cp": 1, "ep": 1, "dp": 156, "zero": "zero1",
@@ -57,6 +58,12 @@ class CollectiveJob:
     seed: int = 0
     failures: tuple[str, ...] = ()
     placement: str = "plan"
+    switch_latency_ns: float | None = None
+    nic_latency_ns: float | None = None
+
+    @property
+    def hop_latency(self) -> tuple[float, float] | None:
+        return _hops(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,31 @@ class TrainingJob:
     failures: tuple[str, ...] = ()
     placement: str = "plan"
     defaults: tuple[str, ...] = field(default=())  # the fields that took their default
+    switch_latency_ns: float | None = None
+    nic_latency_ns: float | None = None
+
+    @property
+    def hop_latency(self) -> tuple[float, float] | None:
+        return _hops(self)
+
+
+def _hops(job) -> tuple[float, float] | None:
+    """(switch, NIC) ns when both are given: network steps then cost their path's hops (nccl.py)."""
+    if job.switch_latency_ns is None or job.nic_latency_ns is None:
+        return None
+    return float(job.switch_latency_ns), float(job.nic_latency_ns)
+
+
+MAX_LATENCY_NS = 100_000
+
+
+def _latencies(errors: dict, data: dict) -> tuple[float | None, float | None]:
+    switch = _float(errors, data, "switch_latency_ns", None, 0, MAX_LATENCY_NS)
+    nic = _float(errors, data, "nic_latency_ns", None, 0, MAX_LATENCY_NS)
+    if (switch is None) != (nic is None) and not errors.get("switch_latency_ns") and not errors.get("nic_latency_ns"):
+        errors["switch_latency_ns" if switch is None else "nic_latency_ns"] = [
+            "give both the switch and the NIC latency, or neither (NCCL's per-step figure is used then)"]
+    return switch, nic
 
 
 def _int(errors: dict, data: dict, name: str, default: int | None, low: int, high: int) -> int | None:
@@ -146,7 +178,8 @@ def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain) ->
 
 def _collective(data: dict, design_gpus: int) -> CollectiveJob:
     errors: dict[str, list[str]] = {}
-    known = {"collective", "bytes", "ranks", "routing", "algorithm", "sizes", "seed", "failures", "placement"}
+    known = {"collective", "bytes", "ranks", "routing", "algorithm", "sizes", "seed", "failures", "placement",
+             "switch_latency_ns", "nic_latency_ns"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     collective = _choice(errors, data, "collective", "all-reduce", COLLECTIVES)
@@ -165,13 +198,14 @@ def _collective(data: dict, design_gpus: int) -> CollectiveJob:
     seed = _int(errors, data, "seed", 0, 0, 2**32 - 1)
     failures = _failures(errors, data)
     placement = _choice(errors, data, "placement", "plan", PLACEMENTS)
+    switch_ns, nic_ns = _latencies(errors, data)
     if design_gpus < 2:
         errors["ranks"] = ["the design has fewer than 2 GPUs"]
     if errors:
         raise SpecError(errors)
     return CollectiveJob(collective=collective, bytes=int(size), ranks=int(ranks), routing=routing,
                          algorithm=algorithm, sizes=tuple(sorted(set(int(s) for s in sizes))), seed=int(seed),
-                         failures=failures, placement=placement)
+                         failures=failures, placement=placement, switch_latency_ns=switch_ns, nic_latency_ns=nic_ns)
 
 
 def default_pp(model: ModelPreset) -> int:
@@ -182,7 +216,8 @@ def default_pp(model: ModelPreset) -> int:
 def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJob:
     errors: dict[str, list[str]] = {}
     known = {"model", "seq_len", "global_batch", "micro_batch", "precision", "tp", "pp", "cp", "ep", "dp", "zero",
-             "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement"}
+             "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement", "switch_latency_ns",
+             "nic_latency_ns"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     model = PRESETS.get(data.get("model"))
@@ -244,9 +279,11 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     seed = _int(errors, clean, "seed", 0, 0, 2**32 - 1)
     failures = _failures(errors, clean)
     placement = _choice(errors, clean, "placement", "plan", PLACEMENTS)
+    switch_ns, nic_ns = _latencies(errors, clean)
     if errors:
         raise SpecError(errors)
     return TrainingJob(model=model, parallelism=Parallelism(tp=tp, pp=pp, dp=dp, cp=cp, ep=ep), seq_len=seq_len,
                        global_batch=batch, micro_batch=micro, precision=precision, zero=zero, routing=routing,
                        mfu=mfu, gpu_tflops=tflops, overlap=overlap, seed=seed, failures=failures,
-                       placement=placement, defaults=tuple(defaults))
+                       placement=placement, defaults=tuple(defaults), switch_latency_ns=switch_ns,
+                       nic_latency_ns=nic_ns)

@@ -45,7 +45,7 @@ class PerformanceView(ProjectScopedViewMixin, View):
             else:
                 url = reverse("performance:version", kwargs={"project_pk": self.project.pk, "version_pk": version.pk})
                 return redirect(f"{url}?run={run.pk}")
-        return self._render(version, form, None, status=400)
+        return self._render(version, form, None)  # re-rendered with its field messages, as the other forms
 
     def _render(self, version, form, run, status=200):
         return render(self.request, self.template_name, {

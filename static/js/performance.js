@@ -33,7 +33,10 @@
     window.fabricwebPerformance = {charts: []};
     function add(id, config) {
       var canvas = document.getElementById(id);
-      if (canvas) { window.fabricwebPerformance.charts.push(new Chart(canvas, config)); }
+      if (canvas) {
+        window.fabricwebPerformance.charts.push(new Chart(canvas, config));
+        canvas.setAttribute("data-drawn", "1");
+      }
     }
     add("performance-collectives", {type: "bar", data: {
       labels: data.collectives.map(function (c) { return c.label; }),

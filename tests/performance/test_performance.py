@@ -64,7 +64,7 @@ def test_running_a_preset_from_the_page_shows_step_charts_and_scenarios(browser_
 def test_bad_parallelism_is_a_field_error_and_creates_nothing(browser_client, version):
     response = browser_client.post(page_url(version), {"model": "llama3-70b", "routing": "ecmp", "precision": "bf16",
                                                        "zero": "zero1", "tp": "16"})
-    assert response.status_code == 400
+    assert response.status_code == 200
     html = response.content.decode()
     assert 'data-field="tp"' in html and "scale-up domain" in html
     assert not PerformanceRun.objects.exists() and not Job.objects.filter(kind=Job.Kind.PERFORMANCE).exists()

@@ -10,7 +10,8 @@ gradient bytes and the compute time); nothing is fitted.
 GPU peak dense throughput (no sparsity), from NVIDIA's data sheets: H100 / H200 SXM 989 TFLOPS
 BF16, 1,979 TFLOPS FP8 (H100 Tensor Core GPU data sheet; H200 data sheet, same Hopper core);
 B200 2,250 TFLOPS BF16 and 4,500 TFLOPS FP8 (DGX B200 data sheet: 72 PFLOPS FP8 training per
-8 GPUs, which NVIDIA quotes with sparsity; dense is half). A GPU not listed has no figure here:
+8 GPUs, which NVIDIA quotes with sparsity; dense is half). DeepSeek-V3's multi-head latent attention caches a compressed key/value; context-parallel bytes
+count its full keys and values (128 heads x 128), an upper bound. A GPU not listed has no figure here:
 the user enters it, and without it the step reports communication only.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ class ModelPreset:
     expert_ffn: int = 0  # intermediate size of one expert
     dense_layers: int = 0  # leading layers with a dense FFN in a MoE model
     source: str = ""
+    head_size: int = 0  # when the model's attention head is not hidden / heads (its config's head_dim)
 
     @property
     def moe(self) -> bool:
@@ -47,7 +49,7 @@ class ModelPreset:
 
     @property
     def head_dim(self) -> int:
-        return self.hidden // self.heads
+        return self.head_size or self.hidden // self.heads
 
     @property
     def expert_params(self) -> float:
@@ -70,13 +72,13 @@ PRESETS: dict[str, ModelPreset] = {p.key: p for p in (
                 source="Language Models are Few-Shot Learners (arXiv 2005.14165), Table 2.1 (d_ff = 4 d_model)"),
     ModelPreset("deepseek-v3", "DeepSeek-V3 671B", layers=61, hidden=7168, heads=128, kv_heads=128, ffn=18432,
                 vocab=129280, params_b=671.0, active_params_b=37.0, experts=256, top_k=8, shared_experts=1,
-                expert_ffn=2048, dense_layers=3,
+                expert_ffn=2048, dense_layers=3, head_size=128,
                 source="DeepSeek-V3 Technical Report (arXiv 2412.19437), section 4.2; DeepSeek-V3 config.json"),
     ModelPreset("mixtral-8x22b", "Mixtral 8x22B", layers=56, hidden=6144, heads=48, kv_heads=8, ffn=16384,
                 vocab=32768, params_b=141.0, active_params_b=39.0, experts=8, top_k=2, expert_ffn=16384,
                 source="Mistral AI, Mixtral 8x22B announcement and Mixtral-8x22B-v0.1 config.json"),
     ModelPreset("qwen3-235b-a22b", "Qwen3-235B-A22B", layers=94, hidden=4096, heads=64, kv_heads=4, ffn=12288,
-                vocab=151936, params_b=235.0, active_params_b=22.0, experts=128, top_k=8, expert_ffn=1536,
+                vocab=151936, params_b=235.0, active_params_b=22.0, experts=128, top_k=8, expert_ffn=1536, head_size=128,
                 source="Qwen3 Technical Report (arXiv 2505.09388), Table 2; Qwen3-235B-A22B config.json"),
 )}
 

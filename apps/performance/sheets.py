@@ -3,7 +3,8 @@
 The version's newest successful performance run: one row per collective (parallelism, network,
 algorithm, routing, bytes, ranks, calls per step, time per call and per step, algbw, busbw), then
 the step (communication, exposed, compute, step time, communication share), the failure
-scenarios side by side, and the assumptions. Without a run, one line says how to make one.
+scenarios side by side, and the assumptions. A version without a successful run has no
+Performance sheet (the writer returns False), so workbooks of versions never modelled are as before.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ PERFORMANCE_SHEET = gettext_lazy("Performance")
 
 def performance_sheet_write(ctx: SheetContext, sheet: Sheet) -> bool | None:
     run = performance_run_latest(version=ctx.version, succeeded=True)
+    if run is None:
+        return False  # no run of the model on this version: the workbook has no Performance sheet
     sheet.columns([
         Column(_("Collective"), 28), Column(_("Network"), 10), Column(_("Algorithm"), 12), Column(_("Routing"), 22),
         Column(_("Bytes per call"), 16, "int"), Column(_("Ranks"), 9, "int"), Column(_("Groups"), 9, "int"),
@@ -29,11 +32,6 @@ def performance_sheet_write(ctx: SheetContext, sheet: Sheet) -> bool | None:
         Column(_("Time per step (ms)"), 14, "decimal"), Column(_("algbw (Gb/s)"), 12, "decimal"),
         Column(_("busbw (Gb/s)"), 12, "decimal"),
     ])
-    if run is None:
-        sheet.end_table()
-        sheet.append([Styled(_("No performance run yet: run the training-job model on the version's Performance "
-                               "page."), "note")])
-        return None
     result = run.result
     for row in result["collectives"]:
         sheet.append([collective_label(row), label(NETWORK_LABELS, row["network"]),

@@ -42,7 +42,7 @@ from .workload import CollectiveJob, TrainingJob, workload_from_dict
 
 Progress = Callable[[str, int], None]
 DEFAULT_MAX_FLOWS = 2_000_000
-TOP_LINKS = 200
+TOP_LINKS = 2000  # busiest link directions kept with a result (the topology overlay reads them)
 
 ASSUMPTIONS = (
     "Flow-level model: every flow gets its max-min fair share of the links on its path, recomputed as waves "

@@ -184,3 +184,18 @@ def test_hop_latencies_replace_nccl_network_step(fabric_512):
     with pytest.raises(SpecError) as exc:
         simulate(fabric_512, {**work, "switch_latency_ns": 600})
     assert "nic_latency_ns" in exc.value.errors
+
+
+def test_core_failure_on_three_tiers_reroutes_every_flow():
+    three = plan(_spec(1024, tiers=3))
+    assert three.tiers == 3
+    work = {"collective": "all-reduce", "bytes": 1 << 28, "ranks": "all", "routing": "spray", "algorithm": "ring",
+            "placement": "scheduler", "failures": ["core", "spine"]}
+    r = simulate(three, work)
+    healthy = r.collectives[0].time_s
+    assert [s.failure for s in r.scenarios] == ["core", "spine"]
+    for scenario in r.scenarios:
+        assert scenario.unroutable == 0 and scenario.device
+        assert scenario.collectives[0].time_s >= healthy * (1 - 1e-9)
+    ecmp = simulate(three, {**work, "routing": "ecmp"})
+    assert all(s.unroutable == 0 for s in ecmp.scenarios)

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "apps.designs",
     "apps.analysis",
     "apps.exports",
+    "apps.performance",
     "apps.reviews",
     "apps.explorer",
 ]

@@ -33,6 +33,7 @@ STAGES = {
     "alternatives": _("comparing alternatives"),
     "traffic": _("traffic analysis"),
     "roce": _("RoCE review"),
+    "simulating": _("modelling the training job"),
     "saving": _("saving"),
     "saving_devices": _("saving devices"),
     "saving_links": _("saving links"),

@@ -3,6 +3,7 @@
     python -m apps.engine plan SPEC.json [--links LINKS.csv] [--alternatives] [--indent N]
     python -m apps.engine size SPEC.json
     python -m apps.engine explore EXPLORE.json
+    python -m apps.engine simulate SPEC.json WORKLOAD.json [--alternatives] [--indent N]
 
 `explore` prints {"candidates": [...]}: every feasible fabric of the catalog for the request, priced as
 `plan` prices it, the Pareto frontier marked (engine.explore.io describes EXPLORE.json and the output).
@@ -13,6 +14,10 @@ as CSV with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,med
 (medium is the kind: DAC, ACC, AEC, AOC, SR, DR, FR, or Cat6A / SMF for management links; network is
 backend, frontend, storage or oob; the backend's rows come first and are the same with or without
 the other networks). `size` prints the counts without building links.
+`simulate` runs a collective or a training job (WORKLOAD.json, apps.engine.simulation.workload)
+on the planned fabric and prints {"collectives": [{"collective", "bytes", "ranks", "algorithm",
+"routing", "time_s", "algbw_gbps", "busbw_gbps", ...}], "step": {"comm_s", "exposed_s", ...} or
+null, "table", "links", "scenarios", "notes", ...}; a bad workload is reported like a bad spec.
 SPEC.json "-" reads standard input. A malformed or infeasible spec prints "field: message" lines
 on stderr, nothing on stdout, and exits with status 2.
 """
@@ -33,7 +38,7 @@ from .model import ROLES, Plan
 from .names import device_name_array, device_role_codes, port_name_table
 from .networks.cluster import plan_cluster
 from .networks.csvrows import network_link_rows
-from .plan import alternatives, size
+from .plan import alternatives, plan, size
 from .report import report, sizing_dict
 from .seedcatalog import CatalogError
 from .spec import SpecError
@@ -85,6 +90,17 @@ def _load(path: str) -> object:
         raise SpecError({"spec": ["not valid JSON: nested too deeply"]}) from None
 
 
+def _simulate(spec, workload: object, *, alternatives: bool) -> dict:
+    from .simulation import simulate, simulate_alternatives
+
+    result = simulate(plan(spec), workload)
+    out = result.to_dict()
+    out["table"] = out.pop("tables")
+    if alternatives:
+        out["alternatives"] = simulate_alternatives(spec, workload)
+    return out
+
+
 def _fail(errors: dict[str, list[str]]) -> int:
     for name, messages in errors.items():
         for message in messages:
@@ -107,6 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     p_explore = sub.add_parser("explore", help="every feasible fabric of the catalog, the cost-growth frontier")
     p_explore.add_argument("spec", help="EXPLORE.json (a spec with switches, oversubscriptions, bar), or -")
     p_explore.add_argument("--indent", type=int, default=2)
+    p_sim = sub.add_parser("simulate", help="time a collective or a training step on the planned fabric")
+    p_sim.add_argument("spec")
+    p_sim.add_argument("workload", help="WORKLOAD.json, or - for standard input")
+    p_sim.add_argument("--alternatives", action="store_true", help="also run it on the design's alternatives")
+    p_sim.add_argument("--indent", type=int, default=2)
     args = parser.parse_args(argv)
 
     try:
@@ -116,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         spec = spec_from_dict(_load(args.spec))
         if args.command == "size":
             out = sizing_dict(size(spec))
+        elif args.command == "simulate":
+            out = _simulate(spec, _load(args.workload), alternatives=args.alternatives)
         else:
             result = plan_cluster(spec)
             alts = alternatives(spec) if args.alternatives else None

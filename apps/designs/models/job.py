@@ -20,6 +20,7 @@ class Job(models.Model):
     class Kind(models.TextChoices):
         GENERATE = "generate", _("generate design")
         EXPORT = "export", _("export")
+        PERFORMANCE = "performance", _("performance model")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")

@@ -159,8 +159,11 @@ class Fabric:
         self.cores_reach_all = not len(t2) or bool(self.core_reach[:, spine_comps].all())
         if self.cores_reach_all:
             return
-        self.spine_reach = np.zeros((n_spines, n_comp), dtype=bool)
-        np.logical_or.at(self.spine_reach, self.ordinal[self.a_dev[t2]], self.core_reach[self.ordinal[self.b_dev[t2]]])
+        # spine_reach[s, c]: some core that spine s links to reaches component c. As a product of the
+        # spine-core incidence and core_reach (one matrix product instead of a row-by-row ufunc.at).
+        incidence = np.zeros((n_spines, max(n_cores, 1)), dtype=np.float32)
+        incidence[self.ordinal[self.a_dev[t2]], self.ordinal[self.b_dev[t2]]] = 1.0
+        self.spine_reach = (incidence @ self.core_reach.astype(np.float32)) > 0
         self.up1_pad = self._padded(self.up1_links, self.a_dev[self.up1_links], roles == "leaf")
         self.up2_pad = self._padded(self.up2_links, self.a_dev[self.up2_links], roles == "spine")
 

@@ -1,0 +1,40 @@
+"""Training-job performance model on a planned fabric: parallelism -> collectives -> flow-level
+time on the design's links, with ECMP / hash-aware / spraying routing and failures.
+
+Entry points: `simulate(plan, workload) -> SimulationResult` and `simulate_alternatives(spec,
+workload)`; `scale_up_domain(spec)` is the one place that reads the server's scale-up domain.
+Module rules: presets.py (published model dimensions), workload.py (WORKLOAD.json and its
+checks), collectives.py (byte formulas and flows), maxmin.py (progressive filling), network.py
+(routing modes, spraying as bundles, failures), nccl.py (algorithms, latency, busbw), simulate.py (step time).
+
+Compared with published measurements (how far apart, and why):
+- nccl-tests All-Reduce, H100 SXM servers with 8 x 400G NDR InfiniBand: a cluster-validation
+  guide (saturncloud.io/blog/crusoe-nccl-cluster-validation) expects a busbw of 400-450 GB/s at
+  8 GB and more. The model's closed form on a non-blocking fabric is the server's NIC bandwidth,
+  8 x 400 Gb/s = 400 GB/s, minus the latency term (tests/engine/test_simulation.py): at the low
+  end of the measured range; measurements above 400 GB/s come from in-network reduction (SHARP /
+  NVLS, which halve the bytes each NIC sends) or two-node runs, which the model does not offer.
+- DeepSeek's DeepEP (github.com/deepseek-ai/DeepEP, docs/legacy.md, H800 with one ConnectX-7
+  400 Gb/s NIC per GPU, ~50 GB/s): All-to-All dispatch "bottleneck bandwidth" 43 GB/s at EP 16,
+  58 GB/s at EP 32, 51 GB/s at EP 64. The model's pairwise All-to-All on a non-blocking fabric
+  runs each NIC at its line rate, 50 GB/s: 16 % above the EP 16 figure (NVLink forwarding and
+  kernel overheads are not modelled); the EP 32 / 64 figures count each token once per node
+  (DeepEP sends it once over the network and forwards it over NVLink), a logical bandwidth the
+  model does not report, so they are not comparable one to one.
+- Meta's RoCE training fabric (Gangidi et al., "RDMA over Ethernet for Distributed AI Training
+  at Meta Scale", SIGCOMM 2024): with few flows per link, ECMP left collectives well below line
+  rate until Meta spread traffic over more queue pairs and used topology-aware ("E-ECMP") routing.
+  The model shows the same ordering, ECMP <= hash-aware <= spraying (pinned by the tests), with
+  the gap shrinking as flows per link grow; the paper gives no single figure to compare with.
+"""
+from .network import FAILURES, ROUTINGS, FabricModel
+from .presets import PRESETS, ModelPreset
+from .scaleup import ScaleUpDomain, scale_up_domain
+from .simulate import DEFAULT_MAX_FLOWS, SimulationResult, simulate, simulate_alternatives
+from .workload import ALGORITHMS, COLLECTIVES, PRECISIONS, ZERO, workload_from_dict
+
+__all__ = [
+    "ALGORITHMS", "COLLECTIVES", "DEFAULT_MAX_FLOWS", "FAILURES", "PRECISIONS", "PRESETS", "ROUTINGS", "ZERO",
+    "FabricModel", "ModelPreset", "ScaleUpDomain", "SimulationResult", "scale_up_domain", "simulate",
+    "simulate_alternatives", "workload_from_dict",
+]

@@ -1,0 +1,493 @@
+"""Running a workload on a planned fabric: per-collective times, the step, the nccl-tests table,
+link utilisation, failure scenarios and the design's alternatives.
+
+Rules:
+- A collective whose groups each sit inside one server runs on the scale-up network: its time is
+  the bytes a GPU sends (ring: 2 (n-1)/n S for All-Reduce, (n-1)/n S otherwise) over the GPU's
+  scale-up bandwidth (scaleup.py) plus NCCL's NVLink latency; without a known bandwidth only the
+  latency is counted and the result says so.
+- Any other collective runs on the scale-out fabric: its flows (collectives.py) are routed on
+  the design's links and timed by max-min fair sharing (maxmin.py); every group of the
+  collective runs at the same time (all DP groups reduce together), as in a real step.
+- Bandwidth scales linearly with size in a flow model, so a collective is routed once and its
+  nccl-tests table (time, algbw, busbw per size) scales the bandwidth term and adds the latency
+  of the algorithm NCCL would choose at that size (nccl.py).
+- Step (training job): comm = the sum over collectives of calls x time per call; compute =
+  model FLOPs / (GPUs x peak x MFU), FLOPs = 6 N_active T + 12 L h s T for T tokens (PaLM,
+  arXiv 2204.02311, appendix B); exposed = TP + CP + EP + PP time (on the critical path) +
+  max(0, DP time - overlap x compute) (the DP collectives overlap with the backward pass and the
+  next forward, as ZeRO / FSDP buckets do); step = compute + exposed; communication share =
+  exposed / step. Pipeline bubbles and compute-communication contention are not modelled.
+- Sampling: only All-to-All flows are sampled, above `max_flows` per collective (whole
+  pairwise-exchange steps, collectives.py); the result names every sampled collective.
+- Link utilisation is of the collective that takes the most time per step on the scale-out
+  fabric: bytes each link direction carries / (capacity x that collective's bandwidth time).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Callable
+
+import numpy as np
+
+from ..model import Plan
+from ..spec import DesignSpec, InfeasibleSpec, SpecError
+from . import nccl
+from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
+from .network import FabricModel
+from .presets import gpu_peak_tflops
+from .scaleup import ScaleUpDomain, scale_up_domain
+from .workload import CollectiveJob, TrainingJob, workload_from_dict
+
+Progress = Callable[[str, int], None]
+DEFAULT_MAX_FLOWS = 2_000_000
+TOP_LINKS = 2000  # busiest link directions kept with a result (the topology overlay reads them)
+
+ASSUMPTIONS = (
+    "Flow-level model: every flow gets its max-min fair share of the links on its path, recomputed as waves "
+    "of flows finish; packets, queues and congestion control are not modelled.",
+    "ECMP hashes the RoCE 5-tuple with a random source port at every switch; hash-aware source ports place "
+    "flows round-robin over each switch's next hops; spraying splits every flow evenly over the leaf's uplinks.",
+    "Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP); GPU i of a server uses NIC i x ports / "
+    "GPUs; All-to-All crosses NVLink to the NIC on the destination's rail (PXN).",
+    "Latency and the algorithm NCCL would choose follow NCCL's own tuning model (Simple protocol); NVLS and "
+    "CollNet in-network reduction are not offered.",
+    "Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the "
+    "stated overlap; pipeline bubbles are not modelled.",
+)
+
+
+@dataclass(slots=True)
+class CollectiveResult:
+    key: str
+    collective: str
+    parallelism: str  # tp, cp, ep, pp, dp; "" for a single collective
+    network: str  # scale-up or scale-out
+    bytes: int
+    ranks: int  # ranks of one group
+    groups: int
+    calls: int  # per step (1 for a single collective)
+    algorithm: str
+    routing: str
+    time_s: float  # one call
+    step_s: float  # calls x time_s
+    bandwidth_s: float  # the bandwidth term of one call
+    latency_s: float
+    algbw_gbps: float
+    busbw_gbps: float
+    net_step_us: float | None = None  # a network step from the path's hops; None: NCCL's figure
+    flows: int = 0
+    flows_total: int = 0
+    sampled: str = ""
+    unroutable: int = 0
+    waves: int = 0
+
+
+@dataclass(slots=True)
+class SizeRow:
+    bytes: int
+    algorithm: str
+    time_s: float
+    algbw_gbps: float
+    busbw_gbps: float
+
+
+@dataclass(slots=True)
+class StepResult:
+    comm_s: float
+    exposed_s: float
+    compute_s: float | None
+    step_s: float | None
+    comm_share: float | None
+    scale_up_s: float
+    scale_out_s: float
+    overlappable_s: float
+    overlap: float
+    flops: float
+    tokens: int
+
+
+@dataclass(slots=True)
+class Scenario:
+    failure: str  # "" healthy, else link / leaf / spine / core
+    device: str
+    collectives: list[CollectiveResult]
+    step: StepResult | None
+    unroutable: int = 0
+
+
+@dataclass(slots=True)
+class SimulationResult:
+    kind: str  # "collective" or "training"
+    workload: dict[str, Any]
+    gpus: int  # GPUs taking part
+    servers: int
+    routing: str
+    scale_up: dict[str, Any]
+    collectives: list[CollectiveResult]
+    step: StepResult | None
+    tables: dict[str, list[SizeRow]]  # collective key -> nccl-tests rows
+    links: dict[str, Any]
+    scenarios: list[Scenario] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    assumptions: tuple[str, ...] = ASSUMPTIONS
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# --- placement -----------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Placement:
+    rank_server: np.ndarray
+    rank_nic: np.ndarray
+    servers: int
+    # scale-up domain of each rank: its server unless rack-scale (servers_per_domain trays share one);
+    # traffic between ranks of one domain stays on NVLink
+    rank_domain: np.ndarray | None = None
+
+    @property
+    def domain(self) -> np.ndarray:
+        return self.rank_server if self.rank_domain is None else self.rank_domain
+
+
+def place(model: FabricModel, ranks: int, gpus_per_server: int, order: str, seed: int,
+          servers_per_domain: int = 1) -> Placement:
+    """Ranks on servers in the plan's order, or as a scheduler hands them out (whole scale-up domains,
+    their trays in order, when rack-scale)."""
+    f = model.fabric
+    k = max(1, servers_per_domain)
+    used = -(-ranks // gpus_per_server)
+    servers = np.arange(f.servers, dtype=np.int64)
+    if order == "scheduler":
+        rng = np.random.default_rng([seed, 0x5C4ED])
+        if k > 1 and f.servers % k == 0:
+            domains = rng.permutation(f.servers // k).astype(np.int64)
+            servers = (domains[:, None] * k + np.arange(k, dtype=np.int64)[None, :]).ravel()
+        else:
+            servers = rng.permutation(f.servers).astype(np.int64)
+    r = np.arange(ranks, dtype=np.int64)
+    server = servers[:used][r // gpus_per_server]
+    local = r % gpus_per_server
+    nic = server * f.nic_ports + local * f.nic_ports // gpus_per_server
+    return Placement(server, nic, used, server // k if k > 1 else None)
+
+
+# --- one collective --------------------------------------------------------------------------------
+
+def _scale_up_time(collective: str, size: float, n: int, domain: ScaleUpDomain) -> tuple[float, float]:
+    """(bandwidth, latency) seconds of a collective inside one scale-up domain."""
+    sent = nccl.traffic_factor(collective, n) * size if collective != "send-recv" else size
+    bw = sent * 8 / (domain.gbps_per_gpu * 1e9) if domain.gbps_per_gpu else 0.0
+    algo = "ring" if collective in ("all-reduce", "all-gather", "reduce-scatter") else "pairwise"
+    return bw, nccl.latency_s(collective, algo, ranks=n, servers=1)
+
+
+def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: str, size: int, groups: np.ndarray,
+                   calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
+                   parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
+                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None):
+    n = int(groups.shape[1])
+    srv = pl.rank_server[groups]
+    dom = pl.domain[groups]
+    inside = bool((dom == dom[:, :1]).all())
+    servers = int(len(np.unique(srv[0])))
+    factor = nccl.traffic_factor(collective, n)
+    phase = None
+    flows = None
+    if inside:
+        bw, _ = _scale_up_time(collective, size, n, domain)
+        algo = "ring" if collective in ("all-reduce", "all-gather", "reduce-scatter") else "pairwise"
+        lat = nccl.latency_s(collective, algo, ranks=n, servers=1)
+        network = "scale-up"
+    else:
+        if collective in ("all-reduce", "all-gather", "reduce-scatter"):
+            flows = ring_flows(groups, pl.domain, pl.rank_nic, factor * size)
+        elif collective == "all-to-all":
+            flows = all_to_all_flows(groups, pl.rank_server, pl.rank_nic, float(size),
+                                     nic_ports=model.fabric.nic_ports, max_flows=max_flows,
+                                     rng=np.random.default_rng([seed, 0xA2A]), rank_domain=pl.rank_domain)
+        else:
+            flows = pair_flows(groups, pl.domain, pl.rank_nic, float(size))
+        phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed)
+        net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
+                  if hop_latency else None)
+        ring_bw = phase.seconds
+        if domain.gbps_per_gpu:  # the scale-up hops of the same rings, in parallel with the network
+            ring_bw = max(ring_bw, factor * size / max(1, servers) * 8 / (domain.gbps_per_gpu * 1e9))
+        per_server = max(1, n // servers)
+        if algorithm == "auto":
+            algo, _ = nccl.choose(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
+                                  gpus_per_server=min(per_server, gpus_per_server), net_step_us=net_us)
+        else:
+            algo = algorithm
+        if collective == "send-recv":
+            algo = "p2p"
+        bw = nccl.bandwidth_s(algo, ring_bw)
+        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us)
+        network = "scale-out"
+    t = bw + lat
+    algbw = size * 8 / t / 1e9 if t > 0 else 0.0
+    busbw = algbw * nccl.busbw_factor(collective, n) if collective != "send-recv" else algbw
+    result = CollectiveResult(
+        key=key, collective=collective, parallelism=parallelism, network=network, bytes=int(size), ranks=n,
+        groups=int(groups.shape[0]), calls=int(calls), algorithm=algo, routing=routing if not inside else "nvlink",
+        time_s=t, step_s=t * calls, bandwidth_s=bw, latency_s=lat, algbw_gbps=algbw, busbw_gbps=busbw,
+        net_step_us=net_us if not inside else None,
+        flows=int(len(flows.src)) if flows is not None else 0, flows_total=flows.total if flows is not None else 0,
+        sampled=flows.sampled if flows is not None else "", unroutable=phase.unroutable if phase else 0,
+        waves=phase.timed.waves if phase else 0)
+    return (result, phase) if keep_phase else result
+
+
+def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int, gpus_per_server: int,
+               algorithm: str) -> list[SizeRow]:
+    """nccl-tests rows: the bandwidth term scales with size, the latency is the chosen algorithm's."""
+    rows = []
+    if result.network == "scale-up":
+        per_byte = result.bandwidth_s / result.bytes
+        for s in sizes:
+            t = per_byte * s + result.latency_s
+            alg = s * 8 / t / 1e9
+            rows.append(SizeRow(s, result.algorithm, t, alg, alg * nccl.busbw_factor(result.collective, result.ranks)))
+        return rows
+    ring_per_byte = (result.bandwidth_s if result.algorithm != "tree" else result.bandwidth_s * nccl.TREE_DERATE)
+    ring_per_byte /= result.bytes
+    for s in sizes:
+        if algorithm == "auto":
+            algo, t = nccl.choose(result.collective, ring_seconds=ring_per_byte * s, ranks=result.ranks,
+                                  servers=servers, gpus_per_server=gpus_per_server,
+                                  net_step_us=result.net_step_us)
+        else:
+            algo = algorithm
+            t = nccl.bandwidth_s(algo, ring_per_byte * s) + nccl.latency_s(
+                result.collective, algo, ranks=result.ranks, servers=servers, net_step_us=result.net_step_us)
+        alg = s * 8 / t / 1e9
+        rows.append(SizeRow(s, algo, t, alg, alg * nccl.busbw_factor(result.collective, result.ranks)))
+    return rows
+
+
+def link_summary(model: FabricModel, phase, bandwidth_s: float, key: str) -> dict[str, Any]:
+    """Per-link utilisation of one phase: per tier (max, mean, p99, histogram) and the busiest link directions (NIC links included)."""
+    f = model.fabric
+    if phase is None or bandwidth_s <= 0:
+        return {"collective": key, "tiers": [], "top": []}
+    util = phase.link_gbits / (model.capacity * bandwidth_s)
+    tier_dir = np.repeat(f.tier, 2)
+    devices = model.plan.devices
+    tiers = []
+    edges = np.linspace(0, 1, 11)
+    for t, name in ((0, "server-leaf"), (1, "leaf-spine"), (2, "spine-core")):
+        for d, direction in ((0, "up"), (1, "down")):
+            sel = (tier_dir == t) & (np.arange(len(util)) % 2 == d)
+            if not sel.any():
+                continue
+            u = util[sel]
+            used = u[u > 0]
+            hist, _ = np.histogram(np.minimum(u, 1.0), bins=edges)
+            tiers.append({"tier": name, "direction": direction, "links": int(sel.sum()), "used": int(len(used)),
+                          "max": float(used.max()) if len(used) else 0.0,
+                          "mean": float(used.mean()) if len(used) else 0.0,
+                          "p99": float(np.percentile(used, 99)) if len(used) else 0.0,
+                          "histogram": [int(h) for h in hist]})
+    order = np.argsort(-util, kind="stable")[:TOP_LINKS]
+    top = []
+    for ld in order:
+        if util[ld] <= 0:
+            break
+        link = int(ld) // 2
+        a, b = int(f.a_dev[link]), int(f.b_dev[link])
+        up = ld % 2 == 0
+        top.append({"from": devices[a if up else b].name, "to": devices[b if up else a].name,
+                    "tier": int(f.tier[link]), "utilisation": float(util[ld])})
+    return {"collective": key, "tiers": tiers, "top": top}
+
+
+# --- workloads --------------------------------------------------------------------------------------
+
+def _check_whole_servers(gpus: int, per_server: int, field_name: str) -> None:
+    if gpus % per_server:
+        raise SpecError({field_name: [f"{gpus:,} GPUs is not a whole number of {per_server}-GPU servers"]})
+
+
+def simulate(plan: Plan, workload: Any, *, progress: Progress | None = None,
+             max_flows: int = DEFAULT_MAX_FLOWS) -> SimulationResult:
+    """Run WORKLOAD (a dict, see workload.py) on the plan. SpecError (field messages) on bad input."""
+    started = time.perf_counter()
+    report = progress or (lambda stage, percent: None)
+    spec = plan.spec
+    domain = scale_up_domain(spec)
+    gps = max(1, int(spec.server.gpus))
+    job = workload_from_dict(workload, design_gpus=plan.servers * gps, domain=domain)
+    notes: list[str] = []
+    if not domain.limiting:
+        notes.append(f"The server has no published scale-up bandwidth here: it is taken as a {domain.gpus}-GPU "
+                     "NVLink server whose scale-up bandwidth does not limit the scale-out collectives "
+                     "(scale-up collectives count their latency only).")
+    if spec.infiniband:
+        notes.append("InfiniBand: the subnet manager's routing is modelled as the chosen routing mode.")
+    report("simulating", 2)
+    healthy = FabricModel(plan)
+    if isinstance(job, CollectiveJob):
+        result = _simulate_collective(healthy, job, domain, gps, max_flows, report, notes)
+    else:
+        result = _simulate_training(healthy, job, domain, gps, max_flows, report, notes, spec)
+    result.seconds = round(time.perf_counter() - started, 3)
+    report("simulating", 100)
+    return result
+
+
+def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, report, notes) -> SimulationResult:
+    _check_whole_servers(job.ranks, gps, "ranks")
+    pl = place(model, job.ranks, gps, job.placement, job.seed, domain.servers)
+    groups = np.arange(job.ranks, dtype=np.int64)[None, :]
+
+    def once(m: FabricModel, keep: bool = False):
+        return run_collective(m, pl, key=job.collective, collective=job.collective, size=job.bytes, groups=groups,
+                              calls=1, routing=job.routing, algorithm=job.algorithm, domain=domain,
+                              gpus_per_server=gps, seed=job.seed, max_flows=max_flows, keep_phase=keep,
+                              hop_latency=job.hop_latency)
+
+    head, phase = once(model, True)
+    report("simulating", 50)
+    table = size_table(head, job.sizes, servers=pl.servers, gpus_per_server=gps, algorithm=job.algorithm)
+    scenarios = []
+    for i, failure in enumerate(job.failures):
+        fm = FabricModel(model.plan, failure)
+        r = once(fm)
+        scenarios.append(Scenario(failure=failure, device=fm.failure.device, collectives=[r], step=None,
+                                  unroutable=r.unroutable))
+        report("simulating", 50 + 45 * (i + 1) // len(job.failures))
+    if head.sampled:
+        notes.append(f"{head.collective}: flows sampled ({head.sampled}).")
+    workload = {"collective": job.collective, "bytes": job.bytes, "ranks": job.ranks, "routing": job.routing,
+                "algorithm": job.algorithm, "placement": job.placement, "seed": job.seed,
+                "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
+                "nic_latency_ns": job.nic_latency_ns}
+    return SimulationResult(kind="collective", workload=workload, gpus=job.ranks, servers=pl.servers,
+                            routing=job.routing, scale_up=_domain_dict(domain), collectives=[head], step=None,
+                            tables={head.key: table}, links=link_summary(model, phase, head.bandwidth_s, head.key),
+                            scenarios=scenarios, notes=notes)
+
+
+def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: set[str], tflops: float | None
+          ) -> StepResult:
+    p = job.parallelism
+    m = job.model
+    tokens = job.global_batch * job.seq_len
+    flops = 6 * m.active_params_b * 1e9 * tokens + 12 * m.layers * m.hidden * job.seq_len * tokens
+    compute = flops / (p.gpus * tflops * 1e12 * job.mfu) if tflops else None
+    comm = sum(c.step_s for c in collectives)
+    hideable = sum(c.step_s for c in collectives if c.key in overlappable)
+    critical = comm - hideable
+    exposed = critical + (max(0.0, hideable - job.overlap * compute) if compute is not None else hideable)
+    step = compute + exposed if compute is not None else None
+    return StepResult(
+        comm_s=comm, exposed_s=exposed, compute_s=compute, step_s=step,
+        comm_share=exposed / step if step else None,
+        scale_up_s=sum(c.step_s for c in collectives if c.network == "scale-up"),
+        scale_out_s=sum(c.step_s for c in collectives if c.network == "scale-out"),
+        overlappable_s=hideable, overlap=job.overlap, flops=flops, tokens=tokens)
+
+
+def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective], keep: bool = False,
+              report=None, span=(0, 100)):
+    results, phases = [], {}
+    for i, c in enumerate(steps):
+        out = run_collective(model, pl, key=c.key, collective=c.collective, size=c.bytes, groups=c.groups,
+                             calls=c.calls, routing=job.routing, algorithm="auto", domain=domain,
+                             gpus_per_server=gps, parallelism=c.parallelism, seed=job.seed, max_flows=max_flows,
+                             keep_phase=True, hop_latency=job.hop_latency)
+        results.append(out[0])
+        phases[c.key] = out[1]
+        if report:
+            report("simulating", span[0] + (span[1] - span[0]) * (i + 1) // len(steps))
+    return (results, phases) if keep else results
+
+
+def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, notes, spec) -> SimulationResult:
+    p = job.parallelism
+    _check_whole_servers(p.gpus, gps, "dp")
+    pl = place(model, p.gpus, gps, job.placement, job.seed, domain.servers)
+    tflops = job.gpu_tflops or gpu_peak_tflops(f"{spec.server.name} {spec.server.sku}", job.precision)
+    if tflops is None:
+        notes.append("No published peak throughput for this server's GPU: enter gpu_tflops to get the compute "
+                     "time, the step time and the communication share.")
+    steps = step_collectives(job)
+    overlappable = {c.key for c in steps if c.overlappable}
+    span = (5, 60 if job.failures else 95)
+    results, phases = _run_step(model, job, pl, domain, gps, max_flows, steps, keep=True, report=report, span=span)
+    step = _step(job, results, overlappable, tflops)
+    out_side = [r for r in results if r.network == "scale-out"]
+    head = max(out_side, key=lambda r: r.step_s) if out_side else None
+    links = link_summary(model, phases.get(head.key) if head else None, head.bandwidth_s if head else 0.0,
+                         head.key if head else "")
+    tables = {r.key: size_table(r, _sizes_around(r.bytes), servers=max(1, r.ranks // max(1, r.ranks // gps)),
+                                gpus_per_server=gps, algorithm="auto") for r in results}
+    for r in results:
+        if r.sampled:
+            notes.append(f"{r.key}: flows sampled ({r.sampled}).")
+    scenarios = []
+    for i, failure in enumerate(job.failures):
+        fm = FabricModel(model.plan, failure)
+        rs = _run_step(fm, job, pl, domain, gps, max_flows, steps)
+        scenarios.append(Scenario(failure=failure, device=fm.failure.device, collectives=rs,
+                                  step=_step(job, rs, overlappable, tflops), unroutable=sum(r.unroutable for r in rs)))
+        report("simulating", 60 + 35 * (i + 1) // len(job.failures))
+    workload = {"model": job.model.key, "model_name": job.model.name, "model_source": job.model.source,
+                "seq_len": job.seq_len, "global_batch": job.global_batch, "micro_batch": job.micro_batch,
+                "precision": job.precision, "zero": job.zero, "routing": job.routing, "mfu": job.mfu,
+                "gpu_tflops": tflops, "overlap": job.overlap, "placement": job.placement, "seed": job.seed,
+                "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
+                "nic_latency_ns": job.nic_latency_ns, "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
+                "gpus": p.gpus, "defaults": list(job.defaults)}
+    return SimulationResult(kind="training", workload=workload, gpus=p.gpus, servers=pl.servers, routing=job.routing,
+                            scale_up=_domain_dict(domain), collectives=results, step=step, tables=tables,
+                            links=links, scenarios=scenarios, notes=notes)
+
+
+def _sizes_around(size: int) -> tuple[int, ...]:
+    """Powers of 4 from 1 MiB up to and including the collective's own size class."""
+    top = max(20, int(np.ceil(np.log2(max(size, 1)))) + 2)
+    return tuple(1 << k for k in range(20, top + 1, 2))
+
+
+def _domain_dict(domain: ScaleUpDomain) -> dict[str, Any]:
+    return {"gpus": domain.gpus, "gbps_per_gpu": domain.gbps_per_gpu, "interconnect": domain.interconnect,
+            "limiting": domain.limiting}
+
+
+# --- alternatives -----------------------------------------------------------------------------------
+
+def simulate_alternatives(spec: DesignSpec, workload: Any, *, max_flows: int = DEFAULT_MAX_FLOWS,
+                          progress: Progress | None = None) -> list[dict[str, Any]]:
+    """The same workload (no failures) on the 2-tier, 3-tier and multi-plane structures of the request."""
+    from ..plan import plan as plan_spec
+
+    report = progress or (lambda stage, percent: None)
+    rails = spec.server.nic_ports
+    options = [(1, 2), (1, 3)] + [(p, "auto") for p in range(2, rails + 1) if rails % p == 0]
+    work = dict(workload)
+    work.pop("failures", None)
+    rows, seen = [], set()
+    for i, (planes, tiers) in enumerate(options):
+        variant = replace(spec, planes=planes, tiers=tiers)
+        try:
+            p = plan_spec(variant)
+        except InfeasibleSpec as exc:
+            rows.append({"planes": planes, "tiers": tiers, "feasible": False, "reason": str(exc)})
+            continue
+        if (p.planes, p.tiers) in seen:
+            continue
+        seen.add((p.planes, p.tiers))
+        r = simulate(p, work, max_flows=max_flows)
+        rows.append({"planes": p.planes, "tiers": p.tiers, "feasible": True, "current":
+                     p.planes == spec.planes and (spec.tiers in ("auto", p.tiers)),
+                     "total_cost": p.total_cost, "currency": p.currency,
+                     "step": asdict(r.step) if r.step else None,
+                     "collectives": [asdict(c) for c in r.collectives]})
+        report("alternatives", 100 * (i + 1) // len(options))
+    return rows

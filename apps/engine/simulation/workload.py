@@ -1,0 +1,289 @@
+"""WORKLOAD.json: one collective, or a training job (model preset, batch, precision, parallelism).
+
+    {"collective": "all-reduce", "bytes": 34359738368, "ranks": "all", "routing": "spray",
+     "algorithm": "ring"}
+        collective: all-reduce | all-gather | reduce-scatter | all-to-all; bytes > 0 (nccl-tests'
+        size: the buffer of one rank); ranks: "all" (every GPU of the design, one rank per GPU) or a
+        count; routing: ecmp | hash-aware | spray (default ecmp); algorithm: auto (what NCCL would
+        pick, the default) | ring | tree (All-Reduce) | pat (All-Gather, Reduce-Scatter) | pairwise
+        (All-to-All); optional "sizes": [bytes, ...] for the nccl-tests table (default powers of 4
+        from 1 MiB to 16 GiB), "seed", "failures": ["spine", ...], "switch_latency_ns" and
+        "nic_latency_ns" (both or neither: a network step then costs its path's hops, nccl.py).
+
+    {"model": "llama3-70b", "seq_len": 8192, "global_batch": 1024, "micro_batch": 1,
+     "precision": "bf16", "tp": 8, "pp": 4, "cp": 1, "ep": 1, "dp": 156, "zero": "zero1",
+     "gpus": 4992, "routing": "ecmp", "mfu": 0.4, "gpu_tflops": 989, "overlap": 1.0,
+     "failures": ["spine"], "placement": "plan"}
+        every key but "model" optional. Defaults: TP = the scale-up domain for a dense model (1 for
+        MoE), PP by model size (1 up to 20 B parameters, 4 up to 100 B, 8 up to 250 B, else 16),
+        CP 1, EP the largest power of two <= min(experts, 64) that divides DP x CP, DP = the
+        largest that fits the design's GPUs; "gpus" (the job's GPUs) then TP x CP x PP x DP.
+        zero: zero1 (gradient Reduce-Scatter + parameter All-Gather), fsdp (two parameter
+        All-Gathers + gradient Reduce-Scatter), none (gradient All-Reduce).
+
+Rules (a field-level message each, SpecError, nothing computed): TP must divide the scale-up
+domain's GPUs; TP x CP x PP x DP must equal the job's GPUs, which may not exceed the design's;
+EP must divide DP x CP and the model's experts (and is 1 for a dense model); PP may not exceed
+the model's layers; global_batch must be a multiple of DP x micro_batch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..spec import SpecError
+from .network import FAILURES, ROUTINGS
+from .presets import PRESETS, ModelPreset
+from .scaleup import ScaleUpDomain
+
+COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
+ALGORITHMS = {"all-reduce": ("auto", "ring", "tree"), "all-gather": ("auto", "ring", "pat"),
+              "reduce-scatter": ("auto", "ring", "pat"), "all-to-all": ("auto", "pairwise")}
+PRECISIONS = ("bf16", "fp8")
+ZERO = ("zero1", "fsdp", "none")
+PLACEMENTS = ("plan", "scheduler")
+MAX_BYTES = 1 << 42
+DEFAULT_SIZES = tuple(1 << k for k in range(20, 35, 2))  # 1 MiB .. 16 GiB
+MAX_SIZES = 24
+
+
+@dataclass(frozen=True, slots=True)
+class CollectiveJob:
+    collective: str
+    bytes: int
+    ranks: int  # GPUs taking part (the first ranks GPUs in placement order)
+    routing: str = "ecmp"
+    algorithm: str = "auto"
+    sizes: tuple[int, ...] = DEFAULT_SIZES
+    seed: int = 0
+    failures: tuple[str, ...] = ()
+    placement: str = "plan"
+    switch_latency_ns: float | None = None
+    nic_latency_ns: float | None = None
+
+    @property
+    def hop_latency(self) -> tuple[float, float] | None:
+        return _hops(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Parallelism:
+    tp: int
+    pp: int
+    dp: int
+    cp: int = 1
+    ep: int = 1
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp * self.dp * self.cp
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingJob:
+    model: ModelPreset
+    parallelism: Parallelism
+    seq_len: int = 8192
+    global_batch: int = 1024
+    micro_batch: int = 1
+    precision: str = "bf16"
+    zero: str = "zero1"
+    routing: str = "ecmp"
+    mfu: float = 0.4
+    gpu_tflops: float | None = None
+    overlap: float = 1.0  # share of the compute time the DP collectives may hide behind
+    seed: int = 0
+    failures: tuple[str, ...] = ()
+    placement: str = "plan"
+    defaults: tuple[str, ...] = field(default=())  # the fields that took their default
+    switch_latency_ns: float | None = None
+    nic_latency_ns: float | None = None
+
+    @property
+    def hop_latency(self) -> tuple[float, float] | None:
+        return _hops(self)
+
+
+def _hops(job) -> tuple[float, float] | None:
+    """(switch, NIC) ns when both are given: network steps then cost their path's hops (nccl.py)."""
+    if job.switch_latency_ns is None or job.nic_latency_ns is None:
+        return None
+    return float(job.switch_latency_ns), float(job.nic_latency_ns)
+
+
+MAX_LATENCY_NS = 100_000
+
+
+def _latencies(errors: dict, data: dict) -> tuple[float | None, float | None]:
+    switch = _float(errors, data, "switch_latency_ns", None, 0, MAX_LATENCY_NS)
+    nic = _float(errors, data, "nic_latency_ns", None, 0, MAX_LATENCY_NS)
+    if (switch is None) != (nic is None) and not errors.get("switch_latency_ns") and not errors.get("nic_latency_ns"):
+        errors["switch_latency_ns" if switch is None else "nic_latency_ns"] = [
+            "give both the switch and the NIC latency, or neither (NCCL's per-step figure is used then)"]
+    return switch, nic
+
+
+def _int(errors: dict, data: dict, name: str, default: int | None, low: int, high: int) -> int | None:
+    value = data.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        errors[name] = ["must be a whole number"]
+        return None
+    if not low <= int(value) <= high:
+        errors[name] = [f"must be between {low:,} and {high:,}"]
+        return None
+    return int(value)
+
+
+def _float(errors: dict, data: dict, name: str, default: float | None, low: float, high: float) -> float | None:
+    value = data.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        errors[name] = ["must be a number"]
+        return None
+    if not low <= float(value) <= high:
+        errors[name] = [f"must be between {low:g} and {high:g}"]
+        return None
+    return float(value)
+
+
+def _choice(errors: dict, data: dict, name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = data.get(name, default)
+    if value not in choices:
+        errors[name] = [f"must be one of {', '.join(choices)}"]
+        return default
+    return value
+
+
+def _failures(errors: dict, data: dict) -> tuple[str, ...]:
+    value = data.get("failures", [])
+    if not isinstance(value, list) or any(v not in FAILURES for v in value):
+        errors["failures"] = [f"must be a list of {', '.join(FAILURES)}"]
+        return ()
+    return tuple(dict.fromkeys(value))
+
+
+def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain) -> CollectiveJob | TrainingJob:
+    """Parse and check WORKLOAD.json against a design; SpecError with field messages on bad input."""
+    if not isinstance(data, dict):
+        raise SpecError({"workload": ["must be a JSON object with \"collective\" or \"model\""]})
+    if "collective" in data:
+        return _collective(data, design_gpus)
+    if "model" in data:
+        return _training(data, design_gpus, domain)
+    raise SpecError({"workload": ["give \"collective\" (one collective) or \"model\" (a training job)"]})
+
+
+def _collective(data: dict, design_gpus: int) -> CollectiveJob:
+    errors: dict[str, list[str]] = {}
+    known = {"collective", "bytes", "ranks", "routing", "algorithm", "sizes", "seed", "failures", "placement",
+             "switch_latency_ns", "nic_latency_ns"}
+    for name in sorted(set(data) - known):
+        errors[name] = ["unknown field"]
+    collective = _choice(errors, data, "collective", "all-reduce", COLLECTIVES)
+    size = _int(errors, data, "bytes", None, 1, MAX_BYTES)
+    if size is None and "bytes" not in errors:
+        errors["bytes"] = ["required"]
+    ranks_raw = data.get("ranks", "all")
+    ranks = design_gpus if ranks_raw == "all" else _int(errors, {"ranks": ranks_raw}, "ranks", None, 2, design_gpus)
+    routing = _choice(errors, data, "routing", "ecmp", ROUTINGS)
+    algorithm = _choice(errors, data, "algorithm", "auto", ALGORITHMS[collective])
+    sizes = data.get("sizes", list(DEFAULT_SIZES))
+    if (not isinstance(sizes, list) or not 1 <= len(sizes) <= MAX_SIZES
+            or any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= MAX_BYTES for s in sizes)):
+        errors["sizes"] = [f"must be a list of 1 to {MAX_SIZES} byte counts between 1 and {MAX_BYTES:,}"]
+        sizes = list(DEFAULT_SIZES)
+    seed = _int(errors, data, "seed", 0, 0, 2**32 - 1)
+    failures = _failures(errors, data)
+    placement = _choice(errors, data, "placement", "plan", PLACEMENTS)
+    switch_ns, nic_ns = _latencies(errors, data)
+    if design_gpus < 2:
+        errors["ranks"] = ["the design has fewer than 2 GPUs"]
+    if errors:
+        raise SpecError(errors)
+    return CollectiveJob(collective=collective, bytes=int(size), ranks=int(ranks), routing=routing,
+                         algorithm=algorithm, sizes=tuple(sorted(set(int(s) for s in sizes))), seed=int(seed),
+                         failures=failures, placement=placement, switch_latency_ns=switch_ns, nic_latency_ns=nic_ns)
+
+
+def default_pp(model: ModelPreset) -> int:
+    b = model.params_b
+    return 1 if b <= 20 else 4 if b <= 100 else 8 if b <= 250 else 16
+
+
+def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJob:
+    errors: dict[str, list[str]] = {}
+    known = {"model", "seq_len", "global_batch", "micro_batch", "precision", "tp", "pp", "cp", "ep", "dp", "zero",
+             "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement", "switch_latency_ns",
+             "nic_latency_ns"}
+    for name in sorted(set(data) - known):
+        errors[name] = ["unknown field"]
+    model = PRESETS.get(data.get("model"))
+    if model is None:
+        errors["model"] = [f"must be one of {', '.join(PRESETS)}"]
+        raise SpecError(errors)
+    defaults = [k for k in ("tp", "pp", "cp", "ep", "dp", "gpus") if data.get(k) in (None, "")]
+    clean = {k: v for k, v in data.items() if v not in (None, "")}
+    tp = _int(errors, clean, "tp", 1 if model.moe else domain.gpus, 1, 1024)
+    pp = _int(errors, clean, "pp", default_pp(model), 1, 1024)
+    cp = _int(errors, clean, "cp", 1, 1, 1024)
+    gpus = _int(errors, clean, "gpus", None, 1, design_gpus) if "gpus" in clean else None
+    if errors:
+        raise SpecError(errors)
+    if tp > domain.gpus or domain.gpus % tp:
+        errors["tp"] = [f"TP {tp} must divide the scale-up domain of {domain.gpus} GPUs (tensor parallelism "
+                        "stays inside a domain)"]
+    if pp > model.layers:
+        errors["pp"] = [f"PP {pp} is more stages than the model's {model.layers} layers"]
+    base = tp * pp * cp
+    if "dp" in clean:
+        dp = _int(errors, clean, "dp", None, 1, 1 << 20)
+    else:
+        dp = max(1, (gpus or design_gpus) // base)
+    if dp is not None and gpus is None:
+        gpus = base * dp
+    if dp is not None and base * dp != gpus:
+        errors["dp"] = [f"TP x CP x PP x DP = {base * dp:,}, not the job's {gpus:,} GPUs"]
+    elif gpus is not None and gpus > design_gpus:
+        errors["dp"] = [f"TP x CP x PP x DP = {gpus:,} is more than the design's {design_gpus:,} GPUs"]
+    if gpus is not None and gpus > design_gpus and "dp" not in errors:
+        errors["gpus"] = [f"the design has {design_gpus:,} GPUs"]
+    ep_default = 1
+    if model.moe and dp:
+        ep_default = 1
+        while ep_default * 2 <= min(model.experts, 64) and (dp * cp) % (ep_default * 2) == 0:
+            ep_default *= 2
+    ep = _int(errors, clean, "ep", ep_default, 1, 4096)
+    if ep is not None and dp is not None and ep > 1:
+        if not model.moe:
+            errors["ep"] = ["expert parallelism needs a mixture-of-experts model"]
+        elif (dp * cp) % ep or model.experts % ep:
+            errors["ep"] = [f"EP {ep} must divide DP x CP = {dp * cp:,} and the model's {model.experts} experts"]
+    seq_len = _int(errors, clean, "seq_len", 8192, 128, 1 << 20)
+    micro = _int(errors, clean, "micro_batch", 1, 1, 1024)
+    batch = _int(errors, clean, "global_batch", None, 1, 1 << 24) if "global_batch" in clean else None
+    if batch is None and dp is not None and micro is not None and "global_batch" not in errors:
+        batch = dp * micro * max(1, 4 * pp)  # enough micro-batches to fill the pipeline
+    if batch is not None and dp and micro and batch % (dp * micro):
+        errors["global_batch"] = [f"must be a multiple of DP x micro_batch = {dp * micro:,}"]
+    if seq_len is not None and cp and seq_len % cp:
+        errors["cp"] = [f"CP {cp} must divide the sequence length {seq_len:,}"]
+    precision = _choice(errors, clean, "precision", "bf16", PRECISIONS)
+    zero = _choice(errors, clean, "zero", "zero1", ZERO)
+    routing = _choice(errors, clean, "routing", "ecmp", ROUTINGS)
+    mfu = _float(errors, clean, "mfu", 0.4, 0.01, 1.0)
+    tflops = _float(errors, clean, "gpu_tflops", None, 1.0, 1e6)
+    overlap = _float(errors, clean, "overlap", 1.0, 0.0, 1.0)
+    seed = _int(errors, clean, "seed", 0, 0, 2**32 - 1)
+    failures = _failures(errors, clean)
+    placement = _choice(errors, clean, "placement", "plan", PLACEMENTS)
+    switch_ns, nic_ns = _latencies(errors, clean)
+    if errors:
+        raise SpecError(errors)
+    return TrainingJob(model=model, parallelism=Parallelism(tp=tp, pp=pp, dp=dp, cp=cp, ep=ep), seq_len=seq_len,
+                       global_batch=batch, micro_batch=micro, precision=precision, zero=zero, routing=routing,
+                       mfu=mfu, gpu_tflops=tflops, overlap=overlap, seed=seed, failures=failures,
+                       placement=placement, defaults=tuple(defaults), switch_latency_ns=switch_ns,
+                       nic_latency_ns=nic_ns)

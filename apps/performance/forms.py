@@ -1,0 +1,55 @@
+"""The Performance page's form: a preset and its parallelism, as the engine's WORKLOAD dict.
+
+Empty numeric fields are left out of the workload, so the engine takes its defaults (and says
+which); numbers that are not numbers are field errors here, everything else is checked by the
+engine against the version (apps.engine.simulation.workload) and shown on its field.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.engine.simulation import FAILURES, PRECISIONS, PRESETS, ROUTINGS, ZERO
+
+from .text import FAILURE_LABELS, ROUTING_LABELS, ZERO_LABELS
+
+INT_FIELDS = ("tp", "pp", "cp", "ep", "dp", "seq_len", "global_batch", "micro_batch")
+FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "switch_latency_ns", "nic_latency_ns")
+
+
+class PerformanceForm(forms.Form):
+    model = forms.ChoiceField(label=_("Model"), choices=[(k, p.name) for k, p in PRESETS.items()])
+    routing = forms.ChoiceField(label=_("Routing"), choices=[(k, ROUTING_LABELS[k]) for k in ROUTINGS])
+    precision = forms.ChoiceField(label=_("Precision"), choices=[(k, k.upper()) for k in PRECISIONS])
+    zero = forms.ChoiceField(label=_("Data-parallel sharding"), choices=[(k, ZERO_LABELS[k]) for k in ZERO])
+    tp = forms.IntegerField(label=_("Tensor parallel (TP)"), required=False, min_value=1)
+    pp = forms.IntegerField(label=_("Pipeline parallel (PP)"), required=False, min_value=1)
+    cp = forms.IntegerField(label=_("Context parallel (CP)"), required=False, min_value=1)
+    ep = forms.IntegerField(label=_("Expert parallel (EP)"), required=False, min_value=1)
+    dp = forms.IntegerField(label=_("Data parallel (DP)"), required=False, min_value=1)
+    seq_len = forms.IntegerField(label=_("Sequence length"), required=False, min_value=1)
+    global_batch = forms.IntegerField(label=_("Global batch (sequences)"), required=False, min_value=1)
+    micro_batch = forms.IntegerField(label=_("Micro-batch"), required=False, min_value=1)
+    gpu_tflops = forms.FloatField(label=_("GPU peak TFLOPS"), required=False, min_value=1)
+    mfu = forms.FloatField(label=_("Model FLOPs utilisation (0-1)"), required=False, min_value=0.01, max_value=1)
+    overlap = forms.FloatField(label=_("DP overlap with compute (0-1)"), required=False, min_value=0, max_value=1)
+    switch_latency_ns = forms.FloatField(label=_("Switch port-to-port latency (ns)"), required=False, min_value=0,
+                                         help_text=_("With the NIC latency: network steps cost their path's hops "
+                                                     "instead of NCCL's per-step figure."))
+    nic_latency_ns = forms.FloatField(label=_("NIC latency (ns)"), required=False, min_value=0)
+    failures = forms.MultipleChoiceField(label=_("Failure scenarios"), required=False,
+                                         widget=forms.CheckboxSelectMultiple,
+                                         choices=[(k, FAILURE_LABELS[k]) for k in FAILURES])
+    alternatives = forms.BooleanField(label=_("Also run on the design's alternatives"), required=False)
+
+    def workload(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        out: dict[str, Any] = {k: data[k] for k in ("model", "routing", "precision", "zero")}
+        for name in INT_FIELDS + FLOAT_FIELDS:
+            if data.get(name) is not None:
+                out[name] = data[name]
+        if data.get("failures"):
+            out["failures"] = list(data["failures"])
+        return out

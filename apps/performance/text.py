@@ -1,0 +1,64 @@
+"""Words for the performance model's keys, in the reader's language (the engine's result holds keys)."""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+COLLECTIVE_LABELS = {
+    "all-reduce": _("All-Reduce"), "all-gather": _("All-Gather"), "reduce-scatter": _("Reduce-Scatter"),
+    "all-to-all": _("All-to-All"), "send-recv": _("Send / receive"),
+}
+KEY_LABELS = {
+    "tp-all-reduce": _("TP All-Reduce"), "cp-all-gather": _("CP All-Gather"),
+    "cp-reduce-scatter": _("CP Reduce-Scatter"), "ep-dispatch": _("EP All-to-All dispatch"),
+    "ep-combine": _("EP All-to-All combine"), "pp-send-recv": _("PP send / receive"),
+    "dp-reduce-scatter": _("DP gradient Reduce-Scatter"), "dp-all-gather": _("DP parameter All-Gather"),
+    "dp-all-reduce": _("DP gradient All-Reduce"),
+}
+ROUTING_LABELS = {"ecmp": _("ECMP"), "hash-aware": _("Hash-aware source ports"),
+                  "spray": _("Adaptive routing / packet spraying"), "nvlink": _("NVLink")}
+NETWORK_LABELS = {"scale-up": _("scale-up"), "scale-out": _("scale-out")}
+FAILURE_LABELS = {"": _("healthy"), "link": _("one leaf-spine link down"), "leaf": _("one leaf down"),
+                  "spine": _("one spine down"), "core": _("one core switch down")}
+ALGORITHM_LABELS = {"ring": _("Ring"), "tree": _("Tree"), "pat": _("PAT"), "pairwise": _("Pairwise"),
+                    "p2p": _("Point-to-point")}
+ZERO_LABELS = {"zero1": _("ZeRO-1 (Reduce-Scatter + All-Gather)"), "fsdp": _("FSDP"),
+               "none": _("none (All-Reduce)")}
+ASSUMPTIONS = (
+    _("Flow-level model: every flow gets its max-min fair share of the links on its path, recomputed as waves of "
+      "flows finish; packets, queues and congestion control are not modelled."),
+    _("ECMP hashes the RoCE 5-tuple with a random source port at every switch; hash-aware source ports place flows "
+      "round-robin over each switch's next hops; spraying splits every flow evenly over the leaf's uplinks."),
+    _("Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP); GPU i of a server uses NIC i x ports / GPUs; "
+      "All-to-All crosses NVLink to the NIC on the destination's rail (PXN)."),
+    _("Latency and the algorithm NCCL would choose follow NCCL's own tuning model (Simple protocol); NVLS and "
+      "CollNet in-network reduction are not offered."),
+    _("Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the stated "
+      "overlap; pipeline bubbles are not modelled."),
+)
+
+
+def label(table: dict, key: str) -> str:
+    value = table.get(key)
+    return str(value) if value is not None else key
+
+
+def collective_label(row: dict) -> str:
+    return label(KEY_LABELS, row["key"]) if row.get("parallelism") else label(COLLECTIVE_LABELS, row["collective"])
+
+
+def result_notes(result: dict) -> list[str]:
+    """The engine's notes in the reader's language (known ones translated, sampling notes as stored)."""
+    out = []
+    for note in result.get("notes", []):
+        if note.startswith("The server has no published scale-up bandwidth"):
+            out.append(str(_("The server has no published scale-up bandwidth here: it is taken as an NVLink server "
+                             "whose scale-up bandwidth does not limit the scale-out collectives (scale-up "
+                             "collectives count their latency only).")))
+        elif note.startswith("No published peak throughput"):
+            out.append(str(_("No published peak throughput for this server's GPU: enter the GPU's TFLOPS to get the "
+                             "compute time, the step time and the communication share.")))
+        elif note.startswith("InfiniBand"):
+            out.append(str(_("InfiniBand: the subnet manager's routing is modelled as the chosen routing mode.")))
+        else:
+            out.append(str(_("Flows sampled: %(how)s") % {"how": note}))
+    return out

@@ -1,0 +1,228 @@
+"""The training-job performance model: closed forms it must reproduce, and its input checks."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from apps.engine.plan import plan
+from apps.engine.simulation import FabricModel, scale_up_domain, simulate
+from apps.engine.simulation.nccl import latency_s
+from apps.engine.spec import SpecError
+from tests.engine.builders import server, switch
+from tests.engine.builders import spec as make_spec
+
+NIC_GBPS = 400
+
+
+def _spec(gpus=512, *, ports=64, oversubscription=1.0, planes=1, tiers="auto"):
+    return make_spec(gpus, server=server(), leaf=switch(ports), oversubscription=oversubscription, planes=planes,
+                     tiers=tiers)
+
+
+@pytest.fixture(scope="module")
+def fabric_512():
+    return plan(_spec(512))
+
+
+def test_ring_all_reduce_with_spraying_reaches_the_server_nic_bandwidth_minus_latency(fabric_512):
+    size = 1 << 34
+    r = simulate(fabric_512, {"collective": "all-reduce", "bytes": size, "ranks": "all", "routing": "spray",
+                              "algorithm": "ring"})
+    c = r.collectives[0]
+    n, servers = 512, 64
+    bandwidth_term = 2 * (n - 1) / n * size * 8 / (8 * NIC_GBPS * 1e9)
+    latency = latency_s("all-reduce", "ring", ranks=n, servers=servers)
+    assert c.bandwidth_s == pytest.approx(bandwidth_term, rel=1e-6)
+    assert c.busbw_gbps == pytest.approx(8 * NIC_GBPS * bandwidth_term / (bandwidth_term + latency), rel=1e-6)
+    assert c.busbw_gbps < 8 * NIC_GBPS
+
+
+def test_routing_modes_are_ordered_ecmp_hash_aware_spray(fabric_512):
+    times = {}
+    for routing in ("ecmp", "hash-aware", "spray"):
+        r = simulate(fabric_512, {"collective": "all-to-all", "bytes": 1 << 30, "ranks": "all", "routing": routing,
+                                  "placement": "scheduler"})
+        times[routing] = r.collectives[0].time_s
+    assert times["ecmp"] >= times["hash-aware"] * (1 - 1e-6)
+    assert times["hash-aware"] >= times["spray"] * (1 - 1e-6)
+    pp = simulate(fabric_512, {"model": "llama3-70b", "routing": "ecmp", "placement": "scheduler"})
+    pp_spray = simulate(fabric_512, {"model": "llama3-70b", "routing": "spray", "placement": "scheduler"})
+    assert pp.step.exposed_s >= pp_spray.step.exposed_s
+
+
+def test_all_to_all_on_3_to_1_leaves_slows_by_the_cross_leaf_share():
+    size = 1 << 30
+    work = {"collective": "all-to-all", "bytes": size, "ranks": "all", "routing": "spray"}
+    flat = simulate(plan(_spec(1024)), work).collectives[0]
+    over = plan(_spec(1024, oversubscription=3.0))
+    slow = simulate(over, work).collectives[0]
+    servers, per_leaf = over.servers, over.su_servers
+    cross = (servers - per_leaf) / (servers - 1)  # share of a NIC's destinations on other leaves
+    assert slow.bandwidth_s / flat.bandwidth_s == pytest.approx(3 * cross, rel=0.02)
+
+
+def test_a_failed_spine_costs_one_nth_of_cross_leaf_capacity(fabric_512):
+    healthy = FabricModel(fabric_512)
+    failed = FabricModel(fabric_512, "spine")
+    f = healthy.fabric
+    # every NIC sends to the NIC of the same rail half the cluster away: all traffic crosses leaves
+    servers, ports = f.servers, f.nic_ports
+    src = np.arange(servers * ports)
+    dst = ((src // ports + servers // 2) % servers) * ports + src % ports
+    size = np.full(len(src), 1e9)
+    t0 = healthy.phase(src, dst, size, routing="spray").seconds
+    t1 = failed.phase(src, dst, size, routing="spray").seconds
+    leaf = f.nic_leaf[0]
+    uplinks = f.up1_links[f.up1_start[leaf]:f.up1_start[leaf] + f.up1_count[leaf]]
+    n = len(np.unique(f.b_dev[uplinks]))  # the spines of the leaf's plane, each with as many links
+    assert n > 1
+    assert t0 / t1 == pytest.approx((n - 1) / n, rel=0.02)
+
+
+def test_failures_name_the_device_and_route_everything(fabric_512):
+    r = simulate(fabric_512, {"model": "llama3-8b", "failures": ["link", "leaf", "spine"]})
+    assert [s.failure for s in r.scenarios] == ["link", "leaf", "spine"]
+    assert all(s.device for s in r.scenarios)
+    assert all(s.unroutable == 0 for s in r.scenarios)
+    leaf = r.scenarios[1]
+    assert leaf.step.exposed_s >= r.step.exposed_s * (1 - 1e-9)
+
+
+def test_training_step_reports_collectives_and_exposed_time(fabric_512):
+    r = simulate(fabric_512, {"model": "deepseek-v3", "tp": 1, "pp": 8, "ep": 64, "gpu_tflops": 989,
+                              "global_batch": 512})
+    keys = [c.key for c in r.collectives]
+    assert keys == ["ep-dispatch", "ep-combine", "pp-send-recv", "dp-reduce-scatter", "dp-all-gather"]
+    step = r.step
+    assert step.compute_s > 0 and step.step_s == pytest.approx(step.compute_s + step.exposed_s)
+    assert 0 < step.comm_share < 1
+    critical = sum(c.step_s for c in r.collectives if not c.key.startswith("dp-"))
+    assert step.exposed_s >= critical * (1 - 1e-9)
+    assert r.links["top"] and r.links["top"][0]["utilisation"] > 0
+    # the step's dispatch bytes follow the documented formula: b s / (CP TP) k h e
+    dispatch = r.collectives[0]
+    assert dispatch.bytes == 1 * 8192 * 8 * 7168 * 2
+
+
+@pytest.mark.parametrize(("work", "field"), [
+    ({"model": "llama3-70b", "tp": 16}, "tp"),
+    ({"model": "llama3-70b", "tp": 8, "pp": 4, "dp": 3, "gpus": 512}, "dp"),
+    ({"model": "llama3-70b", "ep": 8}, "ep"),
+    ({"model": "gpt-5"}, "model"),
+    ({"collective": "all-reduce"}, "bytes"),
+    ({"collective": "broadcast", "bytes": 10}, "collective"),
+    ({"collective": "all-reduce", "bytes": 10, "routing": "magic"}, "routing"),
+    ({"collective": "all-reduce", "bytes": 10, "ranks": 12}, "ranks"),
+    ({"collective": "all-reduce", "bytes": 10, "failures": ["rack"]}, "failures"),
+])
+def test_bad_workloads_are_field_errors(fabric_512, work, field):
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, work)
+    assert field in exc.value.errors
+
+
+def test_inline_server_scale_up_is_said_not_limiting(fabric_512):
+    domain = scale_up_domain(fabric_512.spec)
+    assert domain.gpus == 8 and not domain.limiting
+    r = simulate(fabric_512, {"collective": "all-gather", "bytes": 1 << 28, "ranks": 8})
+    assert r.collectives[0].network == "scale-up"
+    assert any("does not limit" in note for note in r.notes)
+    nvlink = replace(fabric_512.spec, server=replace(fabric_512.spec.server, scale_up="NVLink 4"))
+    assert scale_up_domain(nvlink).gbps_per_gpu == 450 * 8
+
+
+def test_nccl_choice_moves_from_tree_to_ring_with_size(fabric_512):
+    r = simulate(fabric_512, {"collective": "all-reduce", "bytes": 1 << 34, "ranks": "all",
+                              "sizes": [1 << 20, 1 << 34]})
+    rows = r.tables["all-reduce"]
+    assert rows[0].algorithm == "tree" and rows[-1].algorithm == "ring"
+    assert rows[-1].busbw_gbps > rows[0].busbw_gbps
+
+
+def test_cli_simulate_prints_the_issue_fields(tmp_path):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"gpus": 256, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400},
+                                "leaf": {"ports": 64, "gbps": 400}}))
+    work = tmp_path / "work.json"
+    work.write_text(json.dumps({"collective": "all-reduce", "bytes": 34359738368, "ranks": "all",
+                                "routing": "spray", "algorithm": "ring"}))
+    out = subprocess.run([sys.executable, "-m", "apps.engine", "simulate", str(spec), str(work)],
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    row = data["collectives"][0]
+    for key in ("collective", "bytes", "ranks", "algorithm", "routing", "time_s", "algbw_gbps", "busbw_gbps"):
+        assert key in row
+    assert row["ranks"] == 256 and data["step"] is None
+    assert any("does not limit" in n for n in data["notes"])
+    work.write_text(json.dumps({"model": "llama3-8b", "tp": 3}))
+    bad = subprocess.run([sys.executable, "-m", "apps.engine", "simulate", str(spec), str(work)],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == "" and "tp:" in bad.stderr
+    work.write_text(json.dumps({"model": "llama3-8b", "gpu_tflops": 989}))
+    step = json.loads(subprocess.run([sys.executable, "-m", "apps.engine", "simulate", str(spec), str(work)],
+                                     capture_output=True, text=True, check=True).stdout)["step"]
+    assert {"comm_s", "exposed_s", "compute_s", "step_s", "comm_share"} <= set(step)
+
+
+def test_hop_latencies_replace_nccl_network_step(fabric_512):
+    work = {"collective": "all-reduce", "bytes": 1 << 30, "ranks": "all", "routing": "spray", "algorithm": "ring"}
+    nccl_model = simulate(fabric_512, work).collectives[0]
+    hops = simulate(fabric_512, {**work, "switch_latency_ns": 600, "nic_latency_ns": 1000}).collectives[0]
+    assert nccl_model.net_step_us is None and hops.net_step_us is not None
+    lengths = fabric_512.links.length_m
+    tiers = fabric_512.links.tier
+    metres = 2 * float(lengths[tiers == 0].max()) + 2 * float(lengths[tiers == 1].max())
+    assert hops.net_step_us == pytest.approx((2 * 1000 + 3 * 600 + 5 * metres) / 1e3)
+    assert hops.latency_s == pytest.approx(latency_s("all-reduce", "ring", ranks=512, servers=64,
+                                                     net_step_us=hops.net_step_us))
+    assert hops.bandwidth_s == pytest.approx(nccl_model.bandwidth_s)
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, {**work, "switch_latency_ns": 600})
+    assert "nic_latency_ns" in exc.value.errors
+
+
+def test_core_failure_on_three_tiers_reroutes_every_flow():
+    three = plan(_spec(1024, tiers=3))
+    assert three.tiers == 3
+    work = {"collective": "all-reduce", "bytes": 1 << 28, "ranks": "all", "routing": "spray", "algorithm": "ring",
+            "placement": "scheduler", "failures": ["core", "spine"]}
+    r = simulate(three, work)
+    healthy = r.collectives[0].time_s
+    assert [s.failure for s in r.scenarios] == ["core", "spine"]
+    for scenario in r.scenarios:
+        assert scenario.unroutable == 0 and scenario.device
+        assert scenario.collectives[0].time_s >= healthy * (1 - 1e-9)
+    ecmp = simulate(three, {**work, "routing": "ecmp"})
+    assert all(s.unroutable == 0 for s in ecmp.scenarios)
+
+
+def _gb200_plan(gpus=1152):
+    from apps.engine.specio import spec_from_dict
+    return plan(spec_from_dict({"gpus": gpus, "server": "DGX-GB200-NVL72-TRAY", "leaf": {"sku": "MQM9700-NS2F"}}))
+
+
+def test_a_rack_scale_domain_is_the_nvl72_rack_with_its_published_nvlink_bandwidth():
+    domain = scale_up_domain(_gb200_plan().spec)
+    # 72 GPUs in 18 compute trays, 1.8 TB/s per GPU both directions (DGX SuperPOD GB200 RA)
+    assert (domain.gpus, domain.servers) == (72, 18)
+    assert domain.gbps_per_gpu == pytest.approx(1800 / 2 * 8)
+
+
+def test_tensor_parallelism_across_the_trays_of_an_nvl72_rack_stays_on_nvlink():
+    r = simulate(_gb200_plan(), {"model": "llama3-70b", "tp": 72, "pp": 1, "routing": "spray"})
+    tp = [c for c in r.collectives if c.key.startswith("tp")]
+    assert tp and all(c.network == "scale-up" for c in tp)
+
+
+def test_all_to_all_inside_one_nvl72_rack_never_reaches_the_fabric():
+    one_rack = simulate(_gb200_plan(), {"collective": "all-to-all", "bytes": 1 << 30, "ranks": 72,
+                                        "routing": "spray"})
+    assert one_rack.collectives[0].network == "scale-up"
+    two_racks = simulate(_gb200_plan(), {"collective": "all-to-all", "bytes": 1 << 30, "ranks": 144,
+                                         "routing": "spray"})
+    assert two_racks.collectives[0].network == "scale-out"

@@ -177,7 +177,7 @@ def server_hw(*, server: ServerModel, prices: PriceConverter | None = None) -> e
 def nic_hw(*, nic: NicModel, prices: PriceConverter | None = None) -> engine.NicHw:
     return engine.NicHw(
         ports=nic.ports, gbps=nic.port_gbps, form_factor=nic.form_factor, sku=nic.sku, name=_name(nic),
-        power_w=float(nic.power_w), price=_price(nic, prices),
+        power_w=float(nic.power_w), price=_price(nic, prices), vendor=nic.manufacturer.name,
     )
 
 

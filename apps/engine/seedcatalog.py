@@ -207,7 +207,7 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
             elif name == "nics":
                 cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
                                       sku=sku, name=_name(row), power_w=r.num("power_w", 0),
-                                      price=r.num("list_price", 0))
+                                      price=r.num("list_price", 0), vendor=str(row.get("manufacturer") or ""))
             elif name == "servers":
                 cat.servers[sku] = ServerHw(gpus=r.int("gpus"), nic_ports=r.int("backend_ports"),
                                             nic_gbps=r.int("backend_gbps"), sku=sku, name=_name(row),

@@ -113,7 +113,10 @@ class ServerHw:
 
 @dataclass(frozen=True, slots=True)
 class NicHw:
-    """A backend NIC card; a server carries nic_ports / ports of them."""
+    """A backend NIC card; a server carries nic_ports / ports of them.
+
+    `vendor` is who makes it ("NVIDIA"): it picks the host script renderer (engine.roce.host).
+    """
 
     ports: int
     gbps: int
@@ -122,6 +125,7 @@ class NicHw:
     name: str = ""
     power_w: float = 0.0
     price: float = 0.0
+    vendor: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from apps.analysis.models import RoceReview, TrafficAnalysis
 from apps.designs.models import Design, DesignVersion, DeviceRecord, Job
 from apps.designs.services import design as design_services
 from apps.designs.services import job as job_services
-from apps.engine.roce import RoceSettings
+from apps.engine.roce import RoceSettings, nos_for_vendor
+from apps.engine.specio import spec_from_dict
 from tests.designs.conftest import inputs
 
 pytestmark = pytest.mark.django_db
@@ -192,11 +193,15 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
     assert archive.testzip() is None
     names = archive.namelist()
     devices = list(DeviceRecord.objects.filter(version=version).values_list("name", "role"))
-    assert len(names) == len(devices) + 1  # and the README
+    spec = spec_from_dict(version.spec)
+    second = {role: nos_for_vendor(spec.switch_hw(role).vendor) for role in ("leaf", "spine", "core")}
     root = "fabric-a-v1-roce-configs/"
     expected = {f"{root}server/{name}.roce.sh" if role == "server" else f"{root}{role}/{name}.config_db.json"
                 for name, role in devices}
+    expected |= {f"{root}{role}/{name}{second[role].suffix}" for name, role in devices
+                 if role != "server" and second[role] is not None}
     assert set(names) == expected | {f"{root}README.txt"}
+    assert len(names) == len(expected) + 1  # one entry per file, and the README
 
     leaf = next(n for n in names if "/leaf/" in n)
     tables = json.loads(archive.read(leaf))

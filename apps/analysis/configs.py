@@ -8,6 +8,8 @@ Rules:
   and its compressed bytes are held at a time: a 65,536-GPU design (13,312 files, ~450 MB of
   text) streams in constant memory. The zip is not seekable while written, so every entry
   carries a data descriptor (zipfile does this by itself for unseekable targets).
+- The zip also carries the day-2 starter pack (apps.engine.day2): Prometheus targets and alert
+  rules and a Grafana dashboard, under monitoring/.
 - Deflate level 1: several times faster than level 6 on these repetitive files, slightly larger.
 - One device's file is produced by the same generator run over that device alone, so the
   preview is byte for byte the file in the zip.
@@ -21,6 +23,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
+from apps.engine.day2 import day2_files
 from apps.engine.model import Plan
 from apps.engine.roce import RoceSettings, roce_configs
 from apps.engine.safe_text import comment_text
@@ -111,6 +114,13 @@ def _readme(title: str) -> str:
           "environment. Run it as root after every boot (with --firmware it also stores the CNP settings through "
           "mlxconfig). A NIC without a renderer gets server/<name>.not-supported.txt with the values instead."),
         "",
+        _("Day-2 starter pack (monitoring/): prometheus/fabric-targets.json lists every device with its tier, plane, "
+          "rail and scale unit as labels (a file_sd file: relabel each name to its management address); "
+          "prometheus/fabric-alerts.yml holds alert rules for PFC pause storms, ECN marking, link flaps, CRC errors "
+          "and optics temperature and power (switches through snmp_exporter with IF-MIB and ENTITY-SENSOR-MIB, "
+          "servers through rdma_exporter and node_exporter; check them with `promtool check rules`); "
+          "grafana/fabric-dashboard.json is a dashboard organised by tier, plane and rail (Dashboards > Import)."),
+        "",
     ])
 
 
@@ -130,6 +140,8 @@ def configs_zip_stream(*, plan: Plan, settings: RoceSettings, root: str, title: 
 
     try:
         entry("README.txt", _readme(title), 0o644)
+        for name, text in day2_files(plan, settings):
+            entry(name, text, 0o644)
         for name, text in roce_configs(plan, settings):
             entry(name, text, 0o755 if name.endswith(".sh") else 0o644)
             if sink.pending >= CHUNK_BYTES:

@@ -200,8 +200,12 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
                 for name, role in devices}
     expected |= {f"{root}{role}/{name}{second[role].suffix}" for name, role in devices
                  if role != "server" and second[role] is not None}
-    assert set(names) == expected | {f"{root}README.txt"}
-    assert len(names) == len(expected) + 1  # one entry per file, and the README
+    monitoring = {f"{root}monitoring/prometheus/fabric-targets.json", f"{root}monitoring/prometheus/fabric-alerts.yml",
+                  f"{root}monitoring/grafana/fabric-dashboard.json"}
+    assert set(names) == expected | monitoring | {f"{root}README.txt"}
+    assert len(names) == len(expected) + len(monitoring) + 1  # one entry per file, and the README
+    targets = json.loads(archive.read(f"{root}monitoring/prometheus/fabric-targets.json"))
+    assert {t["targets"][0] for t in targets} == {name for name, _ in devices}
 
     leaf = next(n for n in names if "/leaf/" in n)
     tables = json.loads(archive.read(leaf))

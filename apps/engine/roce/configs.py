@@ -320,8 +320,14 @@ class _Context:
         return "\n".join(out) + "\n"
 
     def routing(self, device: int) -> SwitchRouting:
+        """The switch's routing intent; the last one is kept, as its second NOS file follows its config_db."""
+        cached = getattr(self, "_routing_last", None)
+        if cached is not None and cached[0] == device:
+            return cached[1]
         gbps = {lc.tier: lc.gbps for lc in self.classes}
-        return switch_routing(self.plan, device, self.ends(device), self.port_names, gbps)
+        routing = switch_routing(self.plan, device, self.ends(device), self.port_names, gbps)
+        self._routing_last = (device, routing)
+        return routing
 
     def _routing_tables(self, device: int) -> list[tuple[str, list[tuple[str, str]]]]:
         """Loopback, routed ports and eBGP (frrcfgd's tables, sonic-bgp-global / -neighbor YANG)."""

@@ -82,13 +82,20 @@ def device_index(plan: Plan, name: str) -> int | None:
     return None
 
 
-def device_config(*, plan: Plan, settings: RoceSettings, name: str) -> tuple[str, str] | None:
-    """(file name, text) of one device's config, or None when the plan has no such device."""
+def device_config(*, plan: Plan, settings: RoceSettings, name: str, nos: bool = False) -> tuple[str, str] | None:
+    """(file name, text) of one device's config, or None when the plan has no such device.
+
+    `nos`: a switch's file for its vendor's own NOS (NVUE / EOS) instead of its SONiC config_db;
+    None when the switch's vendor has no such renderer.
+    """
     index = device_index(plan, name)
     if index is None:
         return None
     alone = dataclasses.replace(plan, devices=_OneDevice(plan.devices, index))
-    return next(iter(roce_configs(alone, settings)))
+    files = list(roce_configs(alone, settings))
+    if nos:
+        return files[1] if len(files) > 1 else None
+    return files[0]
 
 
 def _readme(title: str) -> str:

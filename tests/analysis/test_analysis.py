@@ -233,6 +233,21 @@ def test_one_device_config_is_the_file_in_the_zip(member_client, version):
                                         kwargs={"pk": version.pk, "device_name": "no-such-switch"}))
     assert missing.status_code == 404
 
+    spec = spec_from_dict(version.spec)
+    leaf = DeviceRecord.objects.filter(version=version, role="leaf").first()
+    url = reverse("api-version-roce-device-config", kwargs={"pk": version.pk, "device_name": leaf.name})
+    nos = member_client.get(url, {"file": "nos"})
+    if nos_for_vendor(spec.leaf.vendor) is None:
+        assert nos.status_code == 404
+    else:
+        assert nos.status_code == 200 and nos["X-Config-Path"].endswith(nos_for_vendor(spec.leaf.vendor).suffix)
+        assert archive.read(f"fabric-a-v1-roce-configs/{nos['X-Config-Path']}") == nos.content
+    assert member_client.get(url, {"file": "yaml"}).status_code == 400
+    server = DeviceRecord.objects.filter(version=version, role="server").first()
+    assert member_client.get(reverse("api-version-roce-device-config",
+                                     kwargs={"pk": version.pk, "device_name": server.name}),
+                             {"file": "nos"}).status_code == 404
+
 
 def test_switch_configs_follow_the_version_settings(member_client, project, seed, django_capture_on_commit_callbacks):
     version = generated(member_client, project, seed, django_capture_on_commit_callbacks,

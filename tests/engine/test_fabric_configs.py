@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
 from apps.engine.plan import plan
 from apps.engine.roce import RoceSettings, roce_configs
@@ -182,3 +183,110 @@ def test_arista_switches_get_eos_and_other_vendors_sonic_only():
     assert "   priority-flow-control priority 3 no-drop" in eos and "qos map dscp 26 to traffic-class 3" in eos
     dell = dict(roce_configs(plan(_spec(64, "Dell")), RoceSettings()))
     assert all(name.endswith((".config_db.json", ".roce.sh")) for name in dell)
+
+
+def _fake_host(root, rails: list[str], *, infiniband: str = "") -> dict[str, str]:
+    """A sysfs tree with 8 backend ConnectX ports (400G, PCI order unlike mlx5 order) and 2 storage ports (200G).
+
+    Returns mlx5 device -> net device of the backend ports, in rail (PCI) order.
+    """
+    sysfs = root / "sys"
+    backend = {}
+    # mlx5_0.. in an order unlike their PCI buses, as on a DGX; two 200G storage ports in between
+    layout = [("mlx5_3", "0000:1a", 400), ("mlx5_0", "0000:0c", 400), ("mlx5_8", "0000:9d", 200),
+              ("mlx5_1", "0000:2a", 400), ("mlx5_2", "0000:3a", 400), ("mlx5_9", "0000:9e", 200),
+              ("mlx5_4", "0000:5d", 400), ("mlx5_5", "0000:9a", 400), ("mlx5_6", "0000:ba", 400),
+              ("mlx5_7", "0000:da", 400)]
+    order = sorted((pci, dev) for dev, pci, gbps in layout if gbps == 400)
+    for dev, pci, gbps in layout:
+        netdev = f"ibp{pci[5:]}s0"
+        pci_dir = root / "devices" / f"{pci}:00.0"
+        (pci_dir / "net" / netdev).mkdir(parents=True)
+        ib = sysfs / "class" / "infiniband" / dev
+        (ib / "ports" / "1" / "gids").mkdir(parents=True)
+        (ib / "ports" / "1" / "gid_attrs" / "types").mkdir(parents=True)
+        (ib / "tc" / "1").mkdir(parents=True)
+        (ib / "device").symlink_to(pci_dir)
+        (ib / "ports" / "1" / "rate").write_text(f"{gbps} Gb/sec (4X NDR)\n")
+        (ib / "ports" / "1" / "link_layer").write_text("InfiniBand\n" if dev == infiniband else "Ethernet\n")
+        net = sysfs / "class" / "net" / netdev / "ecn"
+        for point in ("roce_np", "roce_rp"):
+            (net / point / "enable").mkdir(parents=True)
+        if gbps == 400:
+            rail = [d for _pci, d in order].index(dev)
+            a, b, c, e = (int(x) for x in rails[rail].split("."))
+            for idx, (gid, kind) in enumerate([("fe80:0000:0000:0000:0000:0000:0000:0001", "IB/RoCE v1"),
+                                               ("fe80:0000:0000:0000:0000:0000:0000:0001", "RoCE v2"),
+                                               (f"0000:0000:0000:0000:0000:ffff:{a:02x}{b:02x}:{c:02x}{e:02x}",
+                                                "IB/RoCE v1"),
+                                               (f"0000:0000:0000:0000:0000:ffff:{a:02x}{b:02x}:{c:02x}{e:02x}",
+                                                "RoCE v2")]):
+                (ib / "ports" / "1" / "gids" / str(idx + 2)).write_text(gid + "\n")
+                (ib / "ports" / "1" / "gid_attrs" / "types" / str(idx + 2)).write_text(kind + "\n")
+            backend[dev] = netdev
+    return {dev: backend[dev] for _pci, dev in order}
+
+
+def _stubs(root):
+    """mlnx_qos, mlxconfig, ... that only log their arguments; ibdev2netdev answering like the real one."""
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    log = root / "calls.log"
+    for tool in ("mlnx_qos", "cma_roce_mode", "cma_roce_tos", "mlxconfig", "ip", "netplan"):
+        (bin_dir / tool).write_text(f'#!/usr/bin/env bash\necho "{tool} $*" >> "{log}"\n')
+        (bin_dir / tool).chmod(0o755)
+    lines = "".join(f"echo '{dev.name} port 1 ==> "
+                    f"{(dev / 'device').resolve().joinpath('net').iterdir().__next__().name} (Up)'\n"
+                    for dev in sorted((root / "sys" / "class" / "infiniband").iterdir()))
+    (bin_dir / "ibdev2netdev").write_text("#!/usr/bin/env bash\n" + lines)
+    (bin_dir / "ibdev2netdev").chmod(0o755)
+    return bin_dir, log
+
+
+@needs_bash
+def test_host_script_runs_against_a_dgx_like_host(three_tier_files, tmp_path):
+    p, files = three_tier_files
+    script = files[f"server/{p.devices[0].name}.roce.sh"]
+    rails = re.search(r"^RAIL_IP=\((.*)\)$", script, re.M).group(1).split()
+    gws = re.search(r"^RAIL_GW=\((.*)\)$", script, re.M).group(1).split()
+    backend = _fake_host(tmp_path, rails, infiniband="mlx5_2")
+    bin_dir, log = _stubs(tmp_path)
+    path = tmp_path / "roce.sh"
+    path.write_text(script)
+    netplan = tmp_path / "backend.yaml"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "FABRICWEB_SYSFS": str(tmp_path / "sys"),
+           "FABRICWEB_NETPLAN_FILE": str(netplan)}
+
+    # A port shipped in InfiniBand mode: set to Ethernet in firmware, then stop for a reboot.
+    first = subprocess.run(["bash", str(path)], env=env, capture_output=True, text=True)
+    assert first.returncode == 3, first.stderr
+    assert "mlxconfig -y -d mlx5_2 set LINK_TYPE_P1=2" in log.read_text()
+    assert "reboot" in first.stdout and not netplan.exists()
+
+    # After the reboot: every backend port in rail (PCI) order, storage ports left alone.
+    (tmp_path / "sys/class/infiniband/mlx5_2/ports/1/link_layer").write_text("Ethernet\n")
+    log.unlink()
+    second = subprocess.run(["bash", str(path)], env=env, capture_output=True, text=True)
+    assert second.returncode == 0, second.stderr
+    devs = list(backend)
+    assert devs == ["mlx5_0", "mlx5_3", "mlx5_1", "mlx5_2", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7"]
+    for rail, dev in enumerate(devs):
+        assert f"rail {rail}: {dev} {backend[dev]} {rails[rail]}/31 via {gws[rail]}" in second.stdout
+    calls = log.read_text()
+    assert "mlx5_8" not in calls and "mlx5_9" not in calls
+    assert f"mlnx_qos -i {backend['mlx5_0']} --pfc 0,0,0,1,0,0,0,0" in calls
+    assert "LINK_TYPE_P1" not in calls and "netplan apply" in calls
+    roce_np = tmp_path / "sys/class/net" / backend["mlx5_0"] / "ecn/roce_np"
+    assert (roce_np / "cnp_dscp").read_text().strip() == "48"
+    plan_doc = yaml.safe_load(netplan.read_text())
+    eth = plan_doc["network"]["ethernets"]
+    assert list(eth) == [backend[d] for d in devs]
+    first_port = eth[backend["mlx5_0"]]
+    assert first_port["addresses"] == [f"{rails[0]}/31"] and first_port["mtu"] == 9000
+    assert first_port["routes"] == [{"to": p.spec.pools.host, "via": gws[0], "table": 100}]
+    assert first_port["routing-policy"] == [{"from": f"{rails[0]}/32", "table": 100}]
+    env_lines = dict(line.split(" ", 1)[1].split("=", 1) for line in second.stdout.splitlines()
+                     if line.startswith("export "))
+    assert env_lines["NCCL_IB_HCA"] == "=" + ",".join(f"{d}:1" for d in devs)
+    assert env_lines["NCCL_IB_GID_INDEX"] == "5"  # the RoCE v2 GID holding rail 0's IPv4 address
+    assert env_lines["NCCL_IB_TC"] == "106" and env_lines["NCCL_IB_QPS_PER_CONNECTION"] == "4"

@@ -290,3 +290,14 @@ def test_host_script_runs_against_a_dgx_like_host(three_tier_files, tmp_path):
     assert env_lines["NCCL_IB_HCA"] == "=" + ",".join(f"{d}:1" for d in devs)
     assert env_lines["NCCL_IB_GID_INDEX"] == "5"  # the RoCE v2 GID holding rail 0's IPv4 address
     assert env_lines["NCCL_IB_TC"] == "106" and env_lines["NCCL_IB_QPS_PER_CONNECTION"] == "4"
+
+
+def test_config_formats_name_the_second_nos_and_an_unsupported_nic():
+    from apps.engine.roce import config_formats
+
+    broadcom = NicHw(ports=1, gbps=400, sku="BCM957608", name="Broadcom Thor2 400G", vendor="Broadcom")
+    assert config_formats(_spec(64, "Arista", nic=broadcom)) == {
+        "second_nos": ["Arista EOS"], "host_supported": False, "nic": "Broadcom Thor2 400G", "nic_vendor": "Broadcom"}
+    formats = config_formats(_spec(64, "NVIDIA"))
+    assert formats["second_nos"] == ["NVIDIA Cumulus Linux (NVUE)"] and formats["host_supported"]
+    assert config_formats(_spec(64, "Dell"))["second_nos"] == []

@@ -23,10 +23,12 @@ venv_ready() {
 }
 
 browser_ready() {
-  # Debian's Chromium for browser tests and LibreOffice to recalculate workbooks.
+  # Debian's Chromium for browser tests, LibreOffice to recalculate workbooks and Prometheus's
+  # promtool to check the generated alert rules.
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium chromium-driver)
   command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-calc)
+  command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "Installing ${missing[*]}..."
     apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null

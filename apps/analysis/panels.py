@@ -27,6 +27,9 @@ from django.utils.translation import gettext_lazy
 
 from apps.designs.fabric_text import roce_not_applicable, traffic_not_applicable
 from apps.designs.panels import DesignPanel, design_panel_register
+from apps.engine.roce import config_formats
+from apps.engine.spec import SpecError
+from apps.engine.specio import spec_from_dict
 from apps.engine.traffic import MAX_LATENCY_NS
 
 from .forms import roce_form_build
@@ -164,8 +167,16 @@ def _roce_context(request, version) -> dict[str, Any]:
                              kwargs={"project_pk": version.design.project_id, "version_pk": version.pk}),
         samples=[{"name": d.name, "role": d.role, "label": class_label("nic" if d.role == "server" else d.role)}
                  for d in version_config_samples(version=version)],
+        formats=_config_formats(version),
     )
     return context
+
+
+def _config_formats(version) -> dict[str, Any] | None:
+    try:
+        return config_formats(spec_from_dict(version.spec))
+    except SpecError:
+        return None
 
 
 def _badge_context(request, version) -> dict[str, Any]:

@@ -181,6 +181,7 @@ def nic_hw(*, nic: NicModel, prices: PriceConverter | None = None) -> engine.Nic
     return engine.NicHw(
         ports=nic.ports, gbps=nic.port_gbps, form_factor=nic.form_factor, sku=nic.sku, name=_name(nic),
         power_w=float(nic.power_w), price=_price(nic, prices), splits=nic.splits,
+        vendor=nic.manufacturer.name,
     )
 
 

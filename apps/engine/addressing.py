@@ -16,8 +16,12 @@
   routes, so no p2p /31s, loopbacks or ASNs are planned (switches keep loopback 0 and asn 0, links
   above tier 0 keep subnet 0) and only the host pool is checked. What a user still needs from the
   plan is each host port's IPoIB address (NCCL bootstrap, storage, ssh over the backend): every
-  NIC port gets one address, host pool first address + link index, and LinkTable.subnet of a
-  server-leaf link holds that address itself (not a /31).
+  NIC port gets one address, host pool first address + 1 + link index, and LinkTable.subnet of a
+  server-leaf link holds that address itself (not a /31). The host pool is one IPoIB subnet, so
+  its network address (the first) and broadcast address (the last) are never a host's: the pool
+  must hold ports + 2 addresses (a /31 or /32 pool has neither, RFC 3021, and holds ports).
+- Every other pool hands out /31s (both addresses usable, RFC 3021) and /32 loopbacks, so no
+  address is ever a network or broadcast address of its subnet.
 - Pools may not overlap (DesignSpec.validate); a pool too small is InfeasibleSpec on that pool
   with what is needed and what it holds. Addresses are uint32 arithmetic, no per-link objects.
 """
@@ -57,8 +61,22 @@ def pool_needs(sz: Sizing, spec: DesignSpec) -> dict[str, int]:
     """Addresses each pool must hold for this fabric (only the host pool on InfiniBand)."""
     t0, t1, t2 = (sz.links_by_tier[name] for name in TIER_NAMES)
     if spec.infiniband:
-        return {"host": t0}
+        return {"host": t0 + ipoib_reserved(spec.pools.host)}
     return {"host": 2 * t0, "p2p": 2 * (t1 + t2), "loopback": sum(sz.switches.values())}
+
+
+def ipoib_reserved(cidr: str) -> int:
+    """Addresses of an IPoIB host subnet no host may take: network and broadcast (none in a /31 or /32)."""
+    try:
+        _first, size = parse_cidr(cidr)
+    except ValueError:  # an invalid pool is reported by DesignSpec.validate
+        return 2
+    return 0 if size <= 2 else 2
+
+
+def ipoib_first_host(cidr: str) -> int:
+    first, size = parse_cidr(cidr)
+    return first if size <= 2 else first + 1
 
 
 def asn_layout(sz: Sizing) -> tuple[int, int]:
@@ -79,6 +97,12 @@ def check_pools(spec: DesignSpec, sz: Sizing) -> dict[str, dict]:
             errors.setdefault(f"pools.{name}", []).append(message(
                 "addressing.pool_too_small", needed=needed, what=message(f"addressing.what_{what}"), cidr=cidr,
                 size=size, prefix=_prefix_for(needed)))
+        if spec.infiniband:  # hosts only: the pool's network and broadcast addresses are not used
+            hosts = needed - ipoib_reserved(cidr)
+            start = ipoib_first_host(cidr)
+            report[name] = {"cidr": cidr, "size": size, "used": hosts, "first": _dotted(start),
+                            "last": _dotted(start + hosts - 1) if hosts else None}
+            continue
         report[name] = {"cidr": cidr, "size": size, "used": needed, "first": _dotted(first),
                         "last": _dotted(first + needed - 1) if needed else None}
     if spec.infiniband:
@@ -111,7 +135,7 @@ def assign(spec: DesignSpec, sz: Sizing, lay: Layout, links: LinkTable, devices:
     if spec.infiniband:
         n0 = sz.links_by_tier["server-leaf"]
         links.subnet[:] = 0
-        links.subnet[:n0] = np.uint32(host) + np.arange(n0, dtype=np.uint32)
+        links.subnet[:n0] = np.uint32(ipoib_first_host(spec.pools.host)) + np.arange(n0, dtype=np.uint32)
         return report
     p2p, _ = parse_cidr(spec.pools.p2p)
     loop, _ = parse_cidr(spec.pools.loopback)

@@ -213,7 +213,8 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                     raise CatalogError(f"{path.name}[{i}] ({sku}).breakouts: {exc}") from None
                 cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
                                       sku=sku, name=_name(row), power_w=r.num("power_w", 0),
-                                      price=r.num("list_price", 0), splits=splits)
+                                      price=r.num("list_price", 0), splits=splits,
+                                      vendor=str(row.get("manufacturer") or ""))
             elif name == "servers":
                 cat.servers[sku] = ServerHw(gpus=r.int("gpus"), nic_ports=r.int("backend_ports"),
                                             nic_gbps=r.int("backend_gbps"), sku=sku, name=_name(row),

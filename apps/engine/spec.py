@@ -134,6 +134,7 @@ class NicHw:
     `splits`: the ways the NIC's published breakout modes divide one port (1 = whole, 2 = 2 x half
     speed, 4 = 4 x quarter speed; ConnectX-8 800G: 1x800G or 2x400G). A design's `nic_split` must be
     one of them.
+    `vendor` is who makes it ("NVIDIA"): it picks the host script renderer (engine.roce.host).
     """
 
     ports: int
@@ -144,6 +145,7 @@ class NicHw:
     power_w: float = 0.0
     price: float = 0.0
     splits: tuple[int, ...] = (1,)
+    vendor: str = ""
 
 
 @dataclass(frozen=True, slots=True)

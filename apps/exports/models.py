@@ -28,6 +28,8 @@ class ExportFile(models.Model):
     language = models.CharField(_("language"), max_length=16, blank=True)
     path = models.CharField(_("path"), max_length=500, blank=True, help_text=_("Relative to MEDIA_ROOT."))
     size = models.PositiveBigIntegerField(_("size (bytes)"), null=True, blank=True)
+    # What the writer is asked besides the version: {"prefix": ...} for NetBox files (apps.exports.netbox).
+    options = models.JSONField(_("options"), default=dict, blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

@@ -1,40 +1,57 @@
-"""NetBox handover: a zip of CSV files in NetBox's bulk-import format, so a won deal becomes inventory.
+"""NetBox handover: a zip of files in NetBox's bulk-import formats, so a won deal becomes inventory.
 
-Files, in import order (README.txt in the zip says the same to whoever imports them):
-  1 manufacturers.csv  name, slug
-  2 device_roles.csv   name, slug, color
-  3 sites.csv          name, slug, status                  (one site per project)
-  4 racks.csv          site, name, status, width, u_height
-  5 device_types.csv   manufacturer, model, slug, part_number, u_height, is_full_depth, airflow
-  6 devices.csv        name, role, manufacturer, device_type, status, site, rack, position, face,
-                       description
-  7 interfaces.csv     device, name, type, speed           (every logical port, plus Loopback0)
-  8 cables.csv         side_a_device, side_a_type, side_a_name, side_b_device, side_b_type,
-                       side_b_name, type, status, label, color, length, length_unit
-  9 ip_addresses.csv   address, status, role, device, interface, description
+Files, in import order (README.txt in the zip says the same to whoever imports them); NN is the
+step, big files come in parts "-partKK" (apps.exports.netbox_parts: each part imports within
+NetBox's 120 s web timeout):
+  01-manufacturers.csv   name, slug
+  02-device_roles.csv    name, slug, color
+  03-sites.csv           name, slug, status                         (one site per project)
+  04-locations.csv       site, name, slug, status                   (one location per design: the prefix)
+  05-racks.csv           site, location, name, status, width, u_height
+  06-device_types.yaml   one YAML document per device type with its interface templates
+  07-devices-partKK.csv  name, role, manufacturer, device_type, status, site, location, rack, position, face,
+                         description
+  08-cables-partKK.csv   side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name,
+                         type, status, label, color, length, length_unit
+  09-rirs.csv            name, slug, is_private                     (Ethernet: the ASNs' registry)
+  10-asns.csv            asn, rir, description                      (Ethernet: the RFC 7938 plan)
+  11-vrfs.csv            name, enforce_unique, description          (one VRF per design: the prefix)
+  12-prefixes.csv        prefix, vrf, status, is_pool, description  (the design's pools)
+  13-ip_addresses-partKK.csv  address, vrf, status, role, device, interface, description
+
+Field names are those of NetBox's import forms (netbox-community/netbox: dcim/forms/bulk_import.py
+LocationImportForm, RackImportForm, DeviceImportForm; ipam/forms/bulk_import.py RIRImportForm,
+ASNImportForm, VRFImportForm, PrefixImportForm, IPAddressImportForm; dcim/views.py
+DeviceTypeImportView with its `interfaces` related forms, InterfaceTemplateImportForm).
 
 Rules:
 - Objects refer to each other by name (NetBox's CSV import resolves names), never by id.
+- Safe to import twice and side by side: device names carry the design's prefix ("<prefix>-srv-0000",
+  apps.exports.netbox_parts), its racks live in a location of that name (NetBox refuses a second rack
+  of the same name in a location), its addresses in a VRF of that name with enforce_unique (NetBox
+  refuses a duplicate address), sites, manufacturers, roles, device types, RIRs and ASNs are unique
+  in NetBox by name or number. So a second import of the same files creates nothing twice (every
+  row is refused as a duplicate), and another design of the same project (another prefix) imports
+  beside it in the same site.
+- Interfaces come from the device types' interface templates, so each device gets every logical
+  port when it is created: the design's names on Ethernet (servers eth<i>, switches SONiC
+  Ethernet<first lane>, Loopback0 on switches), InfiniBand names on InfiniBand (hosts ib<i>,
+  switches IB1/<cage>[/<port>]). A model split into several ports per cage is its own device type
+  ("<model> 2x400G"), so templates always match the ports.
 - A text field that starts with =, +, -, @, TAB, CR or NUL (a customer, project, design or
-  catalog name) is written with a leading "'" (OWASP CSV Injection), so a spreadsheet shows it
-  as text instead of running it; names the engine generates never start with one of those.
-- Devices, racks and sites are "planned"; cables too; addresses "reserved" until the fabric is up.
-- Device types carry no interface templates: interfaces.csv creates every logical port with
-  the name the design uses (servers eth0..; switches SONiC "Ethernet{first lane}", so a
-  2x400G cage gives Ethernet0 and Ethernet4), which is what cables.csv terminates on.
-- Interface types are NetBox's slugs for (speed, cage): a 400G port of an 800G OSFP cage in
-  2x400G is 400gbase-x-osfp; a speed a cage has no NetBox type for is "other".
-- Cable types are NetBox's slugs: passive DAC -> dac-passive, ACC and AEC -> dac-active, AOC ->
-  aoc, multimode optics -> mmf-om4, single-mode optics -> smf-os2. One cable row per link: a
-  1:2 splitter or a twin-port assembly (one BOM item) is two NetBox cables, one per leg.
-- The cluster's other networks (front-end, storage, out-of-band) are in the same files, with roles
-  of their own (apps.exports.netbox_networks).
-- ASNs stay in the workbook (NetBox ASNs need an RIR the customer chooses).
+  catalog name) is written with a leading "'" (OWASP CSV Injection); YAML is written by a YAML
+  emitter (quoted where needed), README lines through comment_text.
+- Devices, racks, sites, locations and cables are "planned"; addresses and prefixes "reserved".
+- The cluster's other networks (front-end, storage, out-of-band; apps.exports.netbox_networks) have
+  roles of their own and device types without port templates: their devices and ports come in files
+  of their own after the backend's devices (07-devices_other_networks, 07-interfaces), their cables
+  and addresses in the same files as the backend's.
+- Interface types are NetBox's slugs for (speed, cage); cable types per medium (see cable_type).
+  One cable row per link: a 1:2 splitter or a twin-port assembly is two NetBox cables.
 - Spares (BOM lines, stock on a shelf) are not devices: they never appear in these files.
-- InfiniBand designs: every port (HCA and switch) is typed with NetBox's InfiniBand slug for
-  its speed (400G NDR -> infiniband-ndr, 200G -> infiniband-hdr, 800G -> infiniband-xdr,
-  100G -> infiniband-edr); switches get no Loopback0, and ip_addresses.csv holds only the
-  hosts' IPoIB addresses (prefix of the host pool): the subnet manager assigns LIDs and routes.
+- InfiniBand designs: ports typed with NetBox's InfiniBand slug for their speed, no Loopback0,
+  no ASNs; addresses are the hosts' IPoIB addresses in the host pool (never its network or
+  broadcast address, engine.addressing); the subnet manager assigns LIDs and routes.
 """
 from __future__ import annotations
 
@@ -46,38 +63,45 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from django.utils import timezone
+import yaml
 from django.utils.text import slugify
 
 from apps.designs.models import DesignVersion, Role
 from apps.designs.workbook import zip_entry
 from apps.engine import names as engine_names
-from apps.engine.safe_text import comment_text, csv_text
+from apps.engine.safe_text import csv_text
 from apps.engine.specio import spec_from_dict
 
+from .netbox_readme import readme_text
+from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, infiniband_port_names, prefix_default, prefixed,
+                           row_parts, weighted_parts)
 from .netbox_networks import NetworkRows
-from .selectors import (version_cluster_device_map, version_device_map, version_device_rows, version_link_count,
-                        version_link_rows)
+from .selectors import version_cluster_device_map, version_device_map, version_device_rows, version_link_rows
 
 Progress = Callable[[str, int], None]
 
-FILES = (
-    "manufacturers.csv", "device_roles.csv", "sites.csv", "racks.csv", "device_types.csv", "devices.csv",
-    "interfaces.csv", "cables.csv", "ip_addresses.csv",
-)
 HEADERS: dict[str, tuple[str, ...]] = {
-    "manufacturers.csv": ("name", "slug"),
-    "device_roles.csv": ("name", "slug", "color"),
-    "sites.csv": ("name", "slug", "status"),
-    "racks.csv": ("site", "name", "status", "width", "u_height"),
-    "device_types.csv": ("manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth", "airflow"),
-    "devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face",
-                    "description"),
-    "interfaces.csv": ("device", "name", "type", "speed"),
-    "cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                   "type", "status", "label", "color", "length", "length_unit"),
-    "ip_addresses.csv": ("address", "status", "role", "device", "interface", "description"),
+    "manufacturers": ("name", "slug"),
+    "device_roles": ("name", "slug", "color"),
+    "sites": ("name", "slug", "status"),
+    "locations": ("site", "name", "slug", "status"),
+    "racks": ("site", "location", "name", "status", "width", "u_height"),
+    "devices": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack", "position",
+                "face", "description"),
+    # the other networks' ports (front-end, storage, out-of-band): their types carry no templates
+    "interfaces": ("device", "name", "type", "speed"),
 }
+HEADERS["devices_other_networks"] = HEADERS["devices"]
+HEADERS |= {
+    "cables": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+               "type", "status", "label", "color", "length", "length_unit"),
+    "rirs": ("name", "slug", "is_private"),
+    "asns": ("asn", "rir", "description"),
+    "vrfs": ("name", "enforce_unique", "description"),
+    "prefixes": ("prefix", "vrf", "status", "is_pool", "description"),
+    "ip_addresses": ("address", "vrf", "status", "role", "device", "interface", "description"),
+}
+PARTED = {"devices", "devices_other_networks", "interfaces", "cables", "ip_addresses"}
 
 # NetBox dcim InterfaceTypeChoices for (Gb/s, cage form factor).
 INTERFACE_TYPES: dict[tuple[int, str], str] = {
@@ -93,6 +117,7 @@ INTERFACE_TYPES: dict[tuple[int, str], str] = {
     (800, "QSFP-DD"): "800gbase-x-qsfpdd",
     (800, "OSFP"): "800gbase-x-osfp",
 }
+INFINIBAND_TYPES = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
 # NetBox dcim CableTypeChoices per engine medium kind (copper and AOC) or fibre (optics).
 CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AEC": "dac-active", "AOC": "aoc"}
 FIBER_CABLE_TYPES = {"MMF": "mmf-om4", "SMF": "smf-os2"}
@@ -105,9 +130,15 @@ ROLES = {
     Role.SPINE: ("Spine switch", "spine-switch", "9c27b0"),
     Role.CORE: ("Core switch", "core-switch", "ff9800"),
 }
-
-
-INFINIBAND_TYPES = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+# RFC 6996 private ASNs (2-byte and 4-byte blocks).
+PRIVATE_ASNS = ((64_512, 65_534), (4_200_000_000, 4_294_967_294))
+PRIVATE_RIR = ("RFC 6996 private ASNs", "rfc-6996", "true")
+PUBLIC_RIR = ("Public ASNs (rename to your RIR)", "public-asns", "false")
+POOL_DESCRIPTIONS = {
+    "host": "host pool: one /31 per NIC port",
+    "p2p": "switch-to-switch pool: one /31 per link",
+    "loopback": "loopback pool: one /32 per switch",
+}
 
 
 def interface_type(gbps: int, form_factor: str, *, infiniband: bool = False) -> str:
@@ -136,29 +167,31 @@ class DeviceType:
 
 @dataclass(frozen=True)
 class PortPlan:
-    """How a role's logical ports are named and typed."""
+    """How a role's logical ports are named (the design's names and NetBox's) and typed."""
 
-    count: int
-    step: int  # name = prefix + str(port * step)
-    prefix: str
+    design_names: tuple[str, ...]  # engine names: eth<i> / Ethernet<first lane>
+    netbox_names: tuple[str, ...]  # the same on Ethernet; ib<i> / IB1/<cage>[/<port>] on InfiniBand
     type: str
-    speed_kbps: int
+    mode: str  # breakout mode of a split switch ("2x400G"), else ""
     loopback: bool = True  # a switch's Loopback0 (not on InfiniBand)
 
-    def names(self, count: int | None = None) -> Iterable[str]:
-        return (f"{self.prefix}{port * self.step}" for port in range(self.count if count is None else count))
+    @property
+    def rename(self) -> dict[str, str]:
+        return dict(zip(self.design_names, self.netbox_names))
 
 
-def _device_type(item: Any) -> DeviceType:
+def _device_type(item: Any, mode: str) -> DeviceType:
     manufacturer = item.manufacturer
+    model = f"{item.model} {mode}" if mode else item.model
     return DeviceType(
         manufacturer=manufacturer.name,
         manufacturer_slug=manufacturer.slug or slugify(manufacturer.name) or f"manufacturer-{manufacturer.pk}",
-        model=item.model,
-        slug=slugify(f"{manufacturer.name}-{item.model}")[:100] or f"device-type-{item.pk}",
+        model=model,
+        slug=slugify(f"{manufacturer.name}-{model}")[:100] or f"device-type-{item.pk}",
         part_number=item.sku,
         u_height=int(item.rack_units),
     )
+
 
 
 def _generic_type(model: str, u_height: int) -> DeviceType:
@@ -166,20 +199,22 @@ def _generic_type(model: str, u_height: int) -> DeviceType:
     return DeviceType(manufacturer="Generic", manufacturer_slug="generic", model=model[:100],
                       slug=slugify(f"generic-{model}")[:100] or "generic-device", part_number="", u_height=u_height)
 
-
 def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     spec = spec_from_dict(version.spec)
     nic = spec.nic_hw
     ib = spec.infiniband
-    plans = {
-        Role.SERVER: PortPlan(spec.rails, 1, "eth",
-                              interface_type(spec.port_gbps, nic.form_factor, infiniband=ib),
-                              spec.port_gbps * 1_000_000),
-    }
+    count = spec.server.nic_ports
+    eth = tuple(f"eth{i}" for i in range(count))
+    plans = {Role.SERVER: PortPlan(
+        eth, tuple(infiniband_port_names("server", count, 1)) if ib else eth,
+        interface_type(spec.server.nic_gbps, nic.form_factor, infiniband=ib), "", loopback=False)}
     for role in (Role.LEAF, Role.SPINE, Role.CORE):
         hw = spec.switch_hw(role.value)
-        plans[role] = PortPlan(hw.ports, engine_names.lanes_per_port(hw), "Ethernet",
-                               interface_type(hw.gbps, hw.form_factor, infiniband=ib), hw.gbps * 1_000_000,
+        step = engine_names.lanes_per_port(hw)
+        design = tuple(f"Ethernet{p * step}" for p in range(hw.ports))
+        netbox = tuple(infiniband_port_names("switch", hw.ports, hw.ports_per_cage)) if ib else design
+        mode = (hw.breakout or f"{hw.ports_per_cage}x{hw.gbps}G") if hw.ports_per_cage > 1 else ""
+        plans[role] = PortPlan(design, netbox, interface_type(hw.gbps, hw.form_factor, infiniband=ib), mode,
                                loopback=not ib)
     return plans
 
@@ -190,49 +225,83 @@ def _site(version: DesignVersion) -> tuple[str, str]:
     return name, slugify(name)[:100] or f"fabricweb-project-{project.pk}"
 
 
-def _csv_entry(archive: zipfile.ZipFile, name: str, rows: Iterable[Sequence[Any]]) -> int:
-    count = 0
-    with archive.open(zip_entry(name), "w", force_zip64=True) as raw, \
-            io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
-        writer = csv.writer(text, lineterminator="\n")
-        writer.writerow(HEADERS[name])
-        for row in rows:
-            writer.writerow([csv_text(value) for value in row])
-            count += 1
-    return count
+class _Writer:
+    """Writes the numbered files of the zip, cutting the big ones into parts."""
+
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.archive = archive
+        self.counts: dict[str, int] = {}
+        self.files: dict[str, list[str]] = {}
+
+    def _one(self, file_name: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+        count = 0
+        with self.archive.open(zip_entry(file_name), "w", force_zip64=True) as raw, \
+                io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
+            writer = csv.writer(text, lineterminator="\n")
+            writer.writerow(header)
+            for row in rows:
+                writer.writerow([csv_text(value) for value in row])
+                count += 1
+        return count
+
+    def csv(self, step: str, key: str, rows: Iterable[Sequence[Any]], *, weight=None) -> None:
+        header = HEADERS[key]
+        if key not in PARTED:
+            name = f"{step}-{key}.csv"
+            self.counts[key] = self._one(name, header, rows)
+            self.files[key] = [name]
+            return
+        parts = weighted_parts(rows, weight, INTERFACE_BUDGET) if weight else row_parts(rows, CABLE_ROWS_PER_PART)
+        self.counts[key], self.files[key] = 0, []
+        for number, part in enumerate(parts, start=1):
+            name = f"{step}-{key}-part{number:02d}.csv"
+            self.counts[key] += self._one(name, header, part)
+            self.files[key].append(name)
+        if not self.files[key]:
+            name = f"{step}-{key}-part01.csv"
+            self._one(name, header, [])
+            self.files[key].append(name)
+
+    def text(self, step: str, key: str, name: str, text: str, count: int) -> None:
+        file_name = f"{step}-{name}"
+        self.archive.writestr(zip_entry(file_name), text)
+        self.counts[key] = count
+        self.files[key] = [file_name]
 
 
 def version_netbox_write(
-    *, version: DesignVersion, path_or_stream: str | IO[bytes], progress: Progress | None = None, user: Any = None
+    *, version: DesignVersion, path_or_stream: str | IO[bytes], progress: Progress | None = None, user: Any = None,
+    prefix: str = "",
 ) -> dict[str, int]:
-    """Write the NetBox import zip of a generated version; returns rows written per file."""
+    """Write the NetBox import zip of a generated version; returns rows written per logical file."""
     report = progress or (lambda stage, percent: None)
     version = DesignVersion.objects.select_related(
         "design__project__customer", "server__manufacturer", "leaf_switch__manufacturer",
         "spine_switch__manufacturer", "core_switch__manufacturer",
     ).get(pk=version.pk)
+    prefix = prefix or prefix_default(version.design.name, version.design_id)
     report("reading_devices", 5)
-    types = {
-        Role.SERVER: _device_type(version.server),
-        Role.LEAF: _device_type(version.leaf_switch),
-        Role.SPINE: _device_type(version.spine_switch),
-        Role.CORE: _device_type(version.core_switch),
-    }
     plans = _port_plans(version)
+    items = {Role.SERVER: version.server, Role.LEAF: version.leaf_switch, Role.SPINE: version.spine_switch,
+             Role.CORE: version.core_switch}
+    types = {role: _device_type(items[role], plans[role].mode) for role in ROLES}
     devices = version_device_rows(version=version, fields=("name", "role", "rack", "rack_unit", "ports", "plane",
-                                                            "su", "rail", "loopback"))
+                                                            "su", "rail", "loopback", "asn"))
     used_roles = [role for role in ROLES if any(d[1] == role for d in devices)]
-    used_types: dict[str, DeviceType] = {}
+    used_types: dict[str, tuple[DeviceType, PortPlan]] = {}
     for role in used_roles:
-        used_types.setdefault(types[role].slug, types[role])
-    # The other networks (front-end, storage, out-of-band): their own roles, types, devices, ports and cables.
-    others = NetworkRows(version, device_type_of=_device_type, generic_type=_generic_type,
-                         interface_type=interface_type, cable_type=cable_type)
+        used_types.setdefault(types[role].slug, (types[role], plans[role]))
+    # The other networks (front-end, storage, out-of-band): roles, types (without port templates: their
+    # ports come from the interfaces file), devices, ports, cables and addresses of their own.
+    others = NetworkRows(version, device_type_of=lambda item: _device_type(item, NETWORK_TYPE_MODE),
+                         generic_type=_generic_type, interface_type=interface_type, cable_type=cable_type)
     for device_type in others.types.values():
-        used_types.setdefault(device_type.slug, device_type)
+        used_types.setdefault(device_type.slug, (device_type, None))
     site_name, site_slug = _site(version)
     design = version.design
     origin = f"{design.project.name} / {design.name} v{version.number}"
+    location = prefix
+    ib = version.is_infiniband
 
     rack_top: dict[str, int] = {}
     # The layout's rack height; a rack the review points say overflows is declared as high as its devices reach.
@@ -244,43 +313,111 @@ def version_netbox_write(
         if rack:
             rack_top[rack] = max(rack_top.get(rack, 0), unit + others.type_of[name].u_height - 1 if unit else 0)
 
-    counts: dict[str, int] = {}
     with zipfile.ZipFile(path_or_stream, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        archive.writestr(zip_entry("README.txt"), readme_text(version=version, site=site_name, user=user))
-        manufacturers = {t.manufacturer: t.manufacturer_slug for t in used_types.values()}
-        counts["manufacturers.csv"] = _csv_entry(archive, "manufacturers.csv", sorted(manufacturers.items()))
-        counts["device_roles.csv"] = _csv_entry(archive, "device_roles.csv",
-                                                 [ROLES[role] for role in used_roles] + others.roles())
-        counts["sites.csv"] = _csv_entry(archive, "sites.csv", [(site_name, site_slug, "planned")])
-        counts["racks.csv"] = _csv_entry(archive, "racks.csv", (
-            (site_name, rack, "planned", 19, max(rack_height, top)) for rack, top in sorted(rack_top.items())))
-        counts["device_types.csv"] = _csv_entry(archive, "device_types.csv", (
-            (t.manufacturer, t.model, t.slug, t.part_number, t.u_height, "true", "") for t in used_types.values()))
-        counts["devices.csv"] = _csv_entry(archive, "devices.csv", chain((
-            (name, ROLES[role][0], types[role].manufacturer, types[role].model, "planned", site_name, rack,
-             unit if rack and unit else "", "front" if rack and unit else "",
+        out = _Writer(archive)
+        manufacturers = {t.manufacturer: t.manufacturer_slug for t, _plan in used_types.values()}
+        out.csv("01", "manufacturers", sorted(manufacturers.items()))
+        out.csv("02", "device_roles", [ROLES[role] for role in used_roles] + others.roles())
+        out.csv("03", "sites", [(site_name, site_slug, "planned")])
+        out.csv("04", "locations", [(site_name, location, slugify(location) or "design", "planned")])
+        out.csv("05", "racks", (
+            (site_name, location, rack, "planned", 19, max(rack_height, top)) for rack, top in sorted(rack_top.items())))
+        out.text("06", "device_types", "device_types.yaml", _device_types_yaml(used_types.values()), len(used_types))
+        report("writing_devices", 15)
+        out.csv("07", "devices", (
+            (prefixed(prefix, name), ROLES[role][0], types[role].manufacturer, types[role].model, "planned", site_name,
+             location if rack else "", rack, unit if rack and unit else "", "front" if rack and unit else "",
              _device_description(origin, role, plane, su, rail))
-            for name, role, rack, unit, ports, plane, su, rail, _loopback in devices),
-            others.device_rows(site_name, origin)))
-        report("writing_interfaces", 20)
-        counts["interfaces.csv"] = _csv_entry(archive, "interfaces.csv", chain(_interface_rows(devices, plans),
-                                                                              others.interface_rows()))
-        report("writing_cables", 45)
-        device_names = {pk: ref.name for pk, ref in version_device_map(version=version).items()}
+            for name, role, rack, unit, ports, plane, su, rail, _loopback, _asn in devices),
+            weight=lambda row: 1 + len(plans[_role_of(row[1])].netbox_names) + 1)
         if others.present:
-            device_names = {pk: ref.name for pk, ref in version_cluster_device_map(version=version).items()}
-        counts["cables.csv"] = _csv_entry(archive, "cables.csv", chain((
-            (device_names[a], INTERFACE, a_port, device_names[b], INTERFACE, b_port, cable_type(kind, fiber),
-             "planned", label[:100], "", _length(length), "m")
+            out.csv("07", "devices_other_networks", (
+                (prefixed(prefix, name), role, manufacturer, model, status, site, location if rack else "", rack,
+                 position, face, description)
+                for name, role, manufacturer, model, status, site, rack, position, face, description
+                in others.device_rows(site_name, origin)))
+            out.csv("07", "interfaces", ((prefixed(prefix, device), name, kind, speed)
+                                         for device, name, kind, speed in others.interface_rows()))
+        report("writing_cables", 35)
+        device_refs = version_cluster_device_map(version=version) if others.present else \
+            version_device_map(version=version)
+        role_of = {name: role for name, role, *_rest in devices}
+        device_names = {pk: ref.name for pk, ref in device_refs.items()}
+
+        def port(device: str, name: str) -> str:
+            role = role_of.get(device)
+            return plans[role].rename.get(name, name) if role else name
+
+        out.csv("08", "cables", chain((
+            (prefixed(prefix, device_names[a]), INTERFACE, port(device_names[a], a_port), prefixed(prefix, device_names[b]),
+             INTERFACE, port(device_names[b], b_port), cable_type(kind, fiber), "planned", label[:100], "",
+             _length(length), "m")
             for a, a_port, b, b_port, kind, fiber, label, length in version_link_rows(
                 version=version,
                 fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
-                        "length_m"))), others.cable_rows(device_names)))
+                        "length_m"))),
+            ((prefixed(prefix, a), a_type, a_port, prefixed(prefix, b), *rest)
+             for a, a_type, a_port, b, *rest in others.cable_rows(device_names))))
         report("writing_addresses", 70)
-        counts["ip_addresses.csv"] = _csv_entry(archive, "ip_addresses.csv", chain(
-            _address_rows(version, devices, device_names), others.address_rows(device_names)))
+        if not ib:
+            asn_rows, rirs = _asn_rows(devices)
+            out.csv("09", "rirs", rirs)
+            out.csv("10", "asns", asn_rows)
+        out.csv("11", "vrfs", [(prefix, "true", f"{origin} ({prefix})"[:200])])
+        out.csv("12", "prefixes", _prefix_rows(version, prefix, ib))
+        out.csv("13", "ip_addresses", chain(
+            _address_rows(version, devices, device_names, prefix, port),
+            ((address, prefix, status, role, prefixed(prefix, device), interface, description)
+             for address, status, role, device, interface, description in others.address_rows(device_names))))
+        archive.writestr(zip_entry("README.txt"), readme_text(version=version, site=site_name, prefix=prefix,
+                                                              files=out.files, user=user))
     report("netbox_written", 99)
-    return counts
+    return out.counts
+
+
+# Model suffix of a catalog switch's device type in the other networks: a type without port templates
+# (its ports are in the interfaces file), kept apart from the backend's type with templates.
+NETWORK_TYPE_MODE = "front-end/storage"
+
+
+def _role_of(label: str) -> str:
+    return next(role for role, values in ROLES.items() if values[0] == label)
+
+
+def _device_types_yaml(types: Iterable[tuple[DeviceType, PortPlan]]) -> str:
+    documents = []
+    for t, plan in types:
+        interfaces = [{"name": name, "type": plan.type} for name in plan.netbox_names] if plan else []
+        if plan and plan.loopback:
+            interfaces.append({"name": LOOPBACK, "type": "virtual"})
+        documents.append({"manufacturer": t.manufacturer, "model": t.model, "slug": t.slug,
+                          "part_number": t.part_number, "u_height": t.u_height, "is_full_depth": True,
+                          "interfaces": interfaces})
+    return yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True, explicit_start=True)
+
+
+def _asn_rows(devices: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    holders: dict[int, list[str]] = {}
+    for name, role, *_rest, asn in devices:
+        if asn and role != Role.SERVER:
+            holders.setdefault(int(asn), []).append(name)
+    rows, rirs = [], set()
+    for asn, names in sorted(holders.items()):
+        private = any(lo <= asn <= hi for lo, hi in PRIVATE_ASNS)
+        rir = PRIVATE_RIR if private else PUBLIC_RIR
+        rirs.add(rir)
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        rows.append((asn, rir[0], shown[:200]))
+    return rows, sorted(rirs)
+
+
+def _prefix_rows(version: DesignVersion, vrf: str, ib: bool) -> list[tuple]:
+    pools = (version.spec or {}).get("pools") or {}
+    if ib:
+        host = pools.get("host")
+        return [(host, vrf, "reserved", "false", "IPoIB host subnet")] if host else []
+    return [(pools[name], vrf, "reserved", "true", POOL_DESCRIPTIONS[name])
+            for name in ("host", "p2p", "loopback") if pools.get(name)]
 
 
 def _device_description(origin: str, role: str, plane: int | None, su: int | None, rail: int | None) -> str:
@@ -294,90 +431,25 @@ def _device_description(origin: str, role: str, plane: int | None, su: int | Non
     return ", ".join(parts)[:200]
 
 
-def _interface_rows(devices: list[tuple], plans: dict[str, PortPlan]) -> Iterable[tuple]:
-    for name, role, _rack, _unit, ports, *_rest in devices:
-        plan = plans[role]
-        for port in plan.names(ports):
-            yield name, port, plan.type, plan.speed_kbps
-        if role != Role.SERVER and plan.loopback:
-            yield name, LOOPBACK, "virtual", ""
-
-
-def _address_rows(version: DesignVersion, devices: list[tuple], device_names: dict[int, str]) -> Iterable[tuple]:
+def _address_rows(version: DesignVersion, devices: list[tuple], device_names: dict[int, str], vrf: str,
+                  port: Callable[[str, str], str]) -> Iterable[tuple]:
     if version.is_infiniband:
         # IPoIB host addresses only, in the host pool's subnet; no switch addresses on InfiniBand.
         for a, a_port, a_ip, subnet in version_link_rows(
             version=version, fields=("a_device_id", "a_port", "a_ip", "subnet")
         ):
             if a_ip:
-                prefix = subnet.rsplit("/", 1)[-1] if "/" in (subnet or "") else "32"
-                yield f"{a_ip}/{prefix}", "reserved", "", device_names[a], a_port, "IPoIB"
+                length = subnet.rsplit("/", 1)[-1] if "/" in (subnet or "") else "32"
+                name = device_names[a]
+                yield f"{a_ip}/{length}", vrf, "reserved", "", prefixed(vrf, name), port(name, a_port), "IPoIB"
         return
     for a, a_port, a_ip, b, b_port, b_ip in version_link_rows(
         version=version, fields=("a_device_id", "a_port", "a_ip", "b_device_id", "b_port", "b_ip")
     ):
         if a_ip:
-            yield f"{a_ip}/31", "reserved", "", device_names[a], a_port, ""
+            yield f"{a_ip}/31", vrf, "reserved", "", prefixed(vrf, device_names[a]), a_port, ""
         if b_ip:
-            yield f"{b_ip}/31", "reserved", "", device_names[b], b_port, ""
-    for name, role, *_rest, loopback in devices:
+            yield f"{b_ip}/31", vrf, "reserved", "", prefixed(vrf, device_names[b]), b_port, ""
+    for name, role, *_rest, loopback, _asn in devices:
         if loopback and role != Role.SERVER:
-            yield f"{loopback}/32", "reserved", "loopback", name, LOOPBACK, ""
-
-
-def readme_text(*, version: DesignVersion, site: str, user: Any = None) -> str:
-    design = version.design
-    project = design.project
-    links = version_link_count(version=version)
-    lines = [
-        "NetBox import files for a fabricweb design",
-        "==========================================",
-        "",
-        f"Customer: {comment_text(project.customer.name)}",
-        f"Project:  {comment_text(project.name)}",
-        f"Design:   {comment_text(design.name)}, version {version.number}",
-        f"Site:     {comment_text(site)}",
-        f"Links:    {links:,}",
-        f"Written:  {timezone.now():%Y-%m-%d %H:%M %Z}" + (f" for {user.get_username()}" if user is not None else ""),
-        "",
-        "Import the files in this order (NetBox: the object's list page -> Import -> upload the CSV):",
-        "",
-        "  1. manufacturers.csv  Devices > Manufacturers",
-        "  2. device_roles.csv   Devices > Device Roles",
-        "  3. sites.csv          Organization > Sites",
-        "  4. racks.csv          Racks > Racks",
-        "  5. device_types.csv   Devices > Device Types",
-        "  6. devices.csv        Devices > Devices",
-        "  7. interfaces.csv     Devices > Interfaces",
-        "  8. cables.csv         Connections > Cables",
-        "  9. ip_addresses.csv   IPAM > IP Addresses",
-        "",
-        "Notes:",
-        "- Every object refers to others by name. Device names must be unique in your NetBox",
-        "  (interfaces, cables and addresses find their device by name alone).",
-        "- Manufacturers, roles, sites or device types that already exist: drop those rows",
-        "  (NetBox refuses duplicates) or skip the file.",
-        "- The device types here have no interface templates: interfaces.csv creates every port",
-        "  under the name the design and the cable labels use (eth0.. on servers, SONiC",
-        "  Ethernet<first lane> on switches). If a device type already exists in NetBox WITH",
-        "  interface templates, its devices get those interfaces too: remove them, or rename them",
-        "  to the design's names, before importing interfaces.csv.",
-        "- One cable row per link. A 1:2 splitter or a twin-port cable (one item on the bill of",
-        "  materials) is two NetBox cables, one per leg; both carry the design's label.",
-        "- Status is 'planned' (devices, racks, site, cables) and 'reserved' (addresses) until the",
-        "  fabric is built.",
-    ]
-    if not version.is_infiniband:
-        lines.append("- ASNs are in the Excel workbook (NetBox ASNs need your RIR).")
-    else:
-        lines += [
-            "- InfiniBand fabric: ports are typed infiniband-ndr (or the IB type of their speed);",
-            "  there are no switch loopbacks, /31 links or ASNs (the subnet manager, OpenSM or UFM,",
-            "  assigns LIDs and routes). ip_addresses.csv holds the hosts' IPoIB addresses only.",
-        ]
-    lines += [
-        "- Large files: NetBox's import page may time out on hundreds of thousands of rows; split",
-        "  the file (keep the header line) or load it through the REST API.",
-        "",
-    ]
-    return "\n".join(lines)
+            yield f"{loopback}/32", vrf, "reserved", "loopback", prefixed(vrf, name), LOOPBACK, ""

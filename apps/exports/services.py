@@ -37,6 +37,7 @@ from apps.designs.services.queue import queue_check
 from .excel import version_workbook_write
 from .models import ExportFile
 from .netbox import version_netbox_write
+from .netbox_parts import PREFIX_MAX, prefix_error
 from .selectors import EXTENSIONS, version_link_count
 
 logger = logging.getLogger(__name__)
@@ -63,10 +64,31 @@ def _version_check(version: DesignVersion) -> None:
         ]})
 
 
+def _prefix_clean(kind: str, prefix: Any) -> dict:
+    """The NetBox name prefix as writer options; refused with a field message when it cannot be a name start."""
+    if prefix in (None, ""):
+        return {}
+    if kind != ExportFile.Kind.NETBOX:
+        raise ValidationError({"prefix": [_("A name prefix applies to NetBox files only.")]})
+    prefix = str(prefix).strip()
+    problem = prefix_error(prefix)
+    if problem == "too_long":
+        raise ValidationError({"prefix": [_("At most %(max)s characters.") % {"max": PREFIX_MAX}]})
+    if problem:
+        raise ValidationError({"prefix": [_("Use letters, digits, '-', '_' and '.', starting with a letter or "
+                                            "digit.")]})
+    return {"prefix": prefix}
+
+
 def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xlsx",
-                          background: bool | None = None) -> Job:
-    """Ask for an export of `version`; returns its job (already finished when written synchronously)."""
+                          background: bool | None = None, prefix: str = "") -> Job:
+    """Ask for an export of `version`; returns its job (already finished when written synchronously).
+
+    `prefix` (NetBox files only): the name prefix of the design's devices, location and VRF; empty
+    means the design's name (apps.exports.netbox_parts).
+    """
     kind = _kind_clean(kind)
+    options = _prefix_clean(kind, prefix)
     _version_check(version)
     if background is None:
         background = version_link_count(version=version) > export_sync_link_limit()
@@ -84,7 +106,8 @@ def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xls
         job = Job.objects.create(
             project=version.design.project, version=version, kind=Job.Kind.EXPORT, created_by=user,
         )
-        ExportFile.objects.create(job=job, version=version, kind=kind, language=translation.get_language() or "")
+        ExportFile.objects.create(job=job, version=version, kind=kind, language=translation.get_language() or "",
+                                  options=options)
         if background:
             _enqueue(job)
     if not background:
@@ -124,7 +147,7 @@ def version_export_run(*, job_id: int, celery_task_id: str = "") -> Job:
         with translation.override(export.language or settings.LANGUAGE_CODE):
             WRITERS[export.kind](
                 version=export.version, path_or_stream=temporary, progress=JobProgress(job.pk, span=(2, 98)),
-                user=job.created_by,
+                user=job.created_by, **(export.options or {}),
             )
         size = os.path.getsize(temporary)
         os.replace(temporary, final)

@@ -29,6 +29,7 @@ from .selectors import (
     export_get_for_user,
     export_list_for_version,
 )
+from .netbox_parts import PREFIX_MAX, prefix_default
 from .services import version_export_create
 
 PANEL_EXPORTS = 10
@@ -43,6 +44,8 @@ def exports_panel_context(*, version) -> dict:
         "exports": exports,
         "exports_active": any(not export.job.is_finished for export in exports),
         "export_kinds": ExportFile.Kind.choices,
+        "netbox_prefix": prefix_default(version.design.name, version.design_id),
+        "netbox_prefix_max": PREFIX_MAX,
     }
 
 
@@ -83,7 +86,9 @@ class VersionExportsView(_MemberView):
 
     def post(self, request, version_pk: int):
         try:
-            job = version_export_create(version=self.version, user=request.user, kind=request.POST.get("kind"))
+            job = version_export_create(version=self.version, user=request.user, kind=request.POST.get("kind"),
+                                        prefix=request.POST.get("prefix", "") if request.POST.get("kind") == "netbox"
+                                        else "")
         except ValidationError as exc:
             for message in exc.messages:
                 messages.error(request, message)

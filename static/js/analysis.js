@@ -184,6 +184,8 @@
     function show(name) {
       if (!name) { return; }
       var url = panel.getAttribute("data-device-url").replace("{device}", encodeURIComponent(name));
+      var format = document.getElementById("roce-preview-format");
+      if (format && format.value === "nos") { url += "?file=nos"; }
       fetch(url, {credentials: "same-origin"}).then(function (response) {
         caption.hidden = false;
         if (!response.ok) {

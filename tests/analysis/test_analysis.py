@@ -13,7 +13,8 @@ from apps.analysis.models import RoceReview, TrafficAnalysis
 from apps.designs.models import Design, DesignVersion, DeviceRecord, Job
 from apps.designs.services import design as design_services
 from apps.designs.services import job as job_services
-from apps.engine.roce import RoceSettings
+from apps.engine.roce import RoceSettings, nos_for_vendor
+from apps.engine.specio import spec_from_dict
 from tests.designs.conftest import inputs
 
 pytestmark = pytest.mark.django_db
@@ -192,11 +193,19 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
     assert archive.testzip() is None
     names = archive.namelist()
     devices = list(DeviceRecord.objects.filter(version=version).values_list("name", "role"))
-    assert len(names) == len(devices) + 1  # and the README
+    spec = spec_from_dict(version.spec)
+    second = {role: nos_for_vendor(spec.switch_hw(role).vendor) for role in ("leaf", "spine", "core")}
     root = "fabric-a-v1-roce-configs/"
     expected = {f"{root}server/{name}.roce.sh" if role == "server" else f"{root}{role}/{name}.config_db.json"
                 for name, role in devices}
-    assert set(names) == expected | {f"{root}README.txt"}
+    expected |= {f"{root}{role}/{name}{second[role].suffix}" for name, role in devices
+                 if role != "server" and second[role] is not None}
+    monitoring = {f"{root}monitoring/prometheus/fabric-targets.json", f"{root}monitoring/prometheus/fabric-alerts.yml",
+                  f"{root}monitoring/grafana/fabric-dashboard.json"}
+    assert set(names) == expected | monitoring | {f"{root}README.txt"}
+    assert len(names) == len(expected) + len(monitoring) + 1  # one entry per file, and the README
+    targets = json.loads(archive.read(f"{root}monitoring/prometheus/fabric-targets.json"))
+    assert {t["targets"][0] for t in targets} == {name for name, _ in devices}
 
     leaf = next(n for n in names if "/leaf/" in n)
     tables = json.loads(archive.read(leaf))
@@ -223,6 +232,21 @@ def test_one_device_config_is_the_file_in_the_zip(member_client, version):
     missing = member_client.get(reverse("api-version-roce-device-config",
                                         kwargs={"pk": version.pk, "device_name": "no-such-switch"}))
     assert missing.status_code == 404
+
+    spec = spec_from_dict(version.spec)
+    leaf = DeviceRecord.objects.filter(version=version, role="leaf").first()
+    url = reverse("api-version-roce-device-config", kwargs={"pk": version.pk, "device_name": leaf.name})
+    nos = member_client.get(url, {"file": "nos"})
+    if nos_for_vendor(spec.leaf.vendor) is None:
+        assert nos.status_code == 404
+    else:
+        assert nos.status_code == 200 and nos["X-Config-Path"].endswith(nos_for_vendor(spec.leaf.vendor).suffix)
+        assert archive.read(f"fabric-a-v1-roce-configs/{nos['X-Config-Path']}") == nos.content
+    assert member_client.get(url, {"file": "yaml"}).status_code == 400
+    server = DeviceRecord.objects.filter(version=version, role="server").first()
+    assert member_client.get(reverse("api-version-roce-device-config",
+                                     kwargs={"pk": version.pk, "device_name": server.name}),
+                             {"file": "nos"}).status_code == 404
 
 
 def test_switch_configs_follow_the_version_settings(member_client, project, seed, django_capture_on_commit_callbacks):

@@ -240,3 +240,15 @@ def test_the_honest_summary_is_translated(browser_client, version):
     _, a2a = summary_row(html, "all-to-all", "plan", "ecmp")
     assert "flows outnumber links" not in a2a and "流数多于链路数" in a2a
     assert "调度器顺序（随机）" in html and "NCCL_ALGO" in html
+
+
+def test_roce_section_names_the_second_nos_and_says_when_the_nic_has_no_host_script(browser_client, version):
+    html = page(browser_client, version)
+    assert 'id="roce-formats"' in html and "Arista EOS" in html  # the Arista switch of this version
+    assert 'id="roce-preview-format"' in html and "roce-nic-unsupported" not in html
+    spec = dict(version.spec)
+    spec["nic"] = {**spec["nic"], "vendor": "Broadcom", "name": "Broadcom Thor2 400G", "sku": "BCM957608"}
+    type(version).objects.filter(pk=version.pk).update(spec=spec)
+    html = page(browser_client, version)
+    assert 'id="roce-nic-unsupported"' in html
+    assert "Host scripts are not supported for this NIC (Broadcom Thor2 400G)" in html

@@ -7,11 +7,13 @@ traffic analysis, no /31s, loopbacks or ASNs; its NetBox interfaces are infiniba
 from __future__ import annotations
 
 import csv
+import ipaddress
 import io
 import zipfile
 
 import openpyxl
 import pytest
+import yaml
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -165,19 +167,35 @@ def test_workbook_lists_ipoib_addresses_and_says_loopbacks_asns_roce_and_traffic
     assert "ASN range" not in summary
 
 
-def test_netbox_interfaces_are_infiniband_ndr_and_addresses_ipoib_only(ib_version, tmp_path):
+def test_netbox_interfaces_are_infiniband_ndr_named_ib_and_addresses_ipoib_only(ib_version, tmp_path):
     path = tmp_path / "netbox.zip"
     version_netbox_write(version=ib_version, path_or_stream=str(path))
     with zipfile.ZipFile(path) as archive:
         files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
-    interfaces = list(csv.DictReader(io.StringIO(files["interfaces.csv"])))
-    assert {row["type"] for row in interfaces} == {"infiniband-ndr"}
-    assert not any(row["name"] == "Loopback0" for row in interfaces)
-    addresses = list(csv.DictReader(io.StringIO(files["ip_addresses.csv"])))
+    types = list(yaml.safe_load_all(files["06-device_types.yaml"]))
+    interfaces = [i for t in types for i in t["interfaces"]]
+    assert {i["type"] for i in interfaces} == {"infiniband-ndr"}
+    assert not any(i["name"] == "Loopback0" for i in interfaces)
+    server_type = next(t for t in types if t["interfaces"][0]["name"] == "ib0")
+    assert [i["name"] for i in server_type["interfaces"]] == [f"ib{i}" for i in range(len(server_type["interfaces"]))]
+    switch_names = [i["name"] for t in types if t is not server_type for i in t["interfaces"]]
+    assert switch_names[:2] == ["IB1/1/1", "IB1/1/2"]  # the switch's own names: cage 1, split in two
+    addresses = [row for name in sorted(files) if name.startswith("13-ip_addresses")
+                 for row in csv.DictReader(io.StringIO(files[name]))]
     assert len(addresses) == 512 and {row["description"] for row in addresses} == {"IPoIB"}
     assert all(row["address"].endswith("/12") for row in addresses)
+    assert all(row["interface"].startswith("ib") for row in addresses)
+    # never the host subnet's network or broadcast address (NetBox's edit form refuses those)
+    net = ipaddress.ip_network(ib_version.spec["pools"]["host"])
+    for row in addresses:
+        ip = ipaddress.ip_address(row["address"].split("/")[0])
+        assert ip not in (net.network_address, net.broadcast_address)
+    cables = [row for name in sorted(files) if name.startswith("08-cables")
+              for row in csv.DictReader(io.StringIO(files[name]))]
+    names = set(switch_names) | {i["name"] for i in server_type["interfaces"]}
+    assert all(c["side_a_name"] in names and c["side_b_name"] in names for c in cables)
     assert "InfiniBand" in files["README.txt"]
-    assert "ASNs are in the Excel workbook" not in files["README.txt"]
+    assert "10-asns.csv" not in files and "ASNs:" not in files["README.txt"]
 
 
 def bom_parts(member_client, version) -> list:

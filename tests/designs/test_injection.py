@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from apps.exports.excel import version_workbook_write
 from apps.exports.netbox import version_netbox_write
+from apps.exports.netbox_parts import prefix_default
 from apps.designs.models import BomLineRecord, Design, DesignVersion
 from apps.engine.safe_text import CSV_FORMULA_START
 from apps.projects.models import Customer, Project
@@ -112,7 +113,7 @@ def test_stored_hostile_name_stays_a_comment_in_the_device_script(member_client,
     assert response.status_code == 200
     script = response.content.decode()
     lines = script.splitlines()
-    assert lines[1].startswith("# RoCE lossless settings for srv-0000 (fabricweb design nl test touch /tmp/x #")
+    assert lines[1].startswith("# Backend ports of srv-0000 (fabricweb design nl test touch /tmp/x #")
     assert not lines[2].startswith("touch")
     assert not any(line.startswith("touch") for line in lines)
     _bash_ok(script)
@@ -196,9 +197,11 @@ def test_netbox_csv_fields_from_names_are_prefixed_per_owasp(member_client, proj
             # Generated names, ports, addresses and numbers are written as they are.
     assert prefixed >= 2  # the site in sites.csv and on every device; the device descriptions start with the project
     with zipfile.ZipFile(path) as archive:
-        sites = list(csv.DictReader(io.StringIO(archive.read("sites.csv").decode())))
-        devices = list(csv.DictReader(io.StringIO(archive.read("devices.csv").decode())))
+        sites = list(csv.DictReader(io.StringIO(archive.read("03-sites.csv").decode())))
+        devices = list(csv.DictReader(io.StringIO(archive.read("07-devices-part01.csv").decode())))
         readme = archive.read("README.txt").decode()
     assert sites[0]["name"] == "'" + f"{FORMULAS['customer']} - {FORMULAS['project']}"[:100]
-    assert devices[0]["name"] == "srv-0000" and devices[0]["description"].startswith("'@SUM")
+    prefix = prefix_default(version.design.name, version.design_id)
+    assert devices[0]["name"] == f"{prefix}-srv-0000" and devices[0]["description"].startswith("'@SUM")
+    assert not prefix.startswith(CSV_FORMULA_START) and all(c.isalnum() or c in "-_." for c in prefix)
     assert f"Design:   {FORMULAS['design']}, version 1" in readme

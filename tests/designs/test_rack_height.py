@@ -18,7 +18,7 @@ def racks_csv(version, tmp_path):
     path = tmp_path / "netbox.zip"
     version_netbox_write(version=version, path_or_stream=str(path))
     with zipfile.ZipFile(path) as archive:
-        return rows(archive.read("racks.csv").decode("utf-8"))
+        return rows(archive.read("05-racks.csv").decode("utf-8"))
 
 
 def test_netbox_racks_are_as_high_as_the_layout_says(project, member, seed, django_capture_on_commit_callbacks,

@@ -50,7 +50,7 @@ def test_an_infiniband_plan_has_no_p2p_loopbacks_or_asns_and_one_ipoib_address_p
     assert all(d.asn == 0 and d.loopback == 0 for d in p.devices)
     host = p.links.subnet[tier0].astype(np.int64)
     first = int(ipaddress.ip_network(pools.host).network_address)
-    assert list(host) == list(range(first, first + int(tier0.sum())))
+    assert list(host) == list(range(first + 1, first + 1 + int(tier0.sum())))  # never the network address
     assert set(p.pools) == {"host"} and p.pools["host"]["used"] == int(tier0.sum())
     assert any(note.code == "fabric.infiniband_subnet_manager" for note in p.notes)
 

@@ -88,7 +88,7 @@ def test_issue_21_name_is_a_comment_not_a_command(small_plan):
         if file_name.endswith(".sh"):
             _bash_ok(text)
             assert not any(line.startswith("touch") for line in text.splitlines())
-            assert text.splitlines()[1].startswith("# RoCE lossless settings for ")
+            assert text.splitlines()[1].startswith("# Backend ports of ")
             assert "nl test touch /tmp/x #" in text.splitlines()[1]
         else:
             json.loads(text)

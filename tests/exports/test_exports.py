@@ -17,6 +17,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+import yaml
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
@@ -367,18 +368,53 @@ def test_a_sheet_registered_by_another_app_is_written_in_its_place(version, tmp_
 # NetBox ---------------------------------------------------------------------------------------------------
 
 
-def test_netbox_zip_holds_the_csv_files_with_netbox_headers_and_a_readme(netbox_files):
-    assert set(netbox_files) == {"README.txt", *HEADERS}
-    for name, header in HEADERS.items():
-        assert netbox_files[name].splitlines()[0] == ",".join(header), name
-    assert netbox_files["cables.csv"].splitlines()[0] == (
-        "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,label,color,"
-        "length,length_unit")
+def tables(files: dict[str, str]) -> dict[str, list[dict[str, str]]]:
+    """Rows per logical file ("devices", "cables", ...), parts joined in their order."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for name in sorted(files):
+        if name.endswith(".csv"):
+            key = name.split("-", 1)[1].rsplit(".", 1)[0].split("-part")[0]
+            out.setdefault(key, []).extend(rows(files[name]))
+    return out
+
+
+def device_types(files: dict[str, str]) -> list[dict]:
+    return list(yaml.safe_load_all(files["06-device_types.yaml"]))
+
+
+def test_netbox_zip_holds_numbered_files_with_netbox_headers_and_a_readme(netbox_files):
+    names = set(netbox_files)
+    assert {"README.txt", "01-manufacturers.csv", "02-device_roles.csv", "03-sites.csv", "04-locations.csv",
+            "05-racks.csv", "06-device_types.yaml", "07-devices-part01.csv", "08-cables-part01.csv", "09-rirs.csv",
+            "10-asns.csv", "11-vrfs.csv", "12-prefixes.csv", "13-ip_addresses-part01.csv"} <= names
+    for name, text in netbox_files.items():
+        if name.endswith(".csv"):
+            key = name.split("-", 1)[1].rsplit(".", 1)[0].split("-part")[0]
+            assert text.splitlines()[0] == ",".join(HEADERS[key]), name
     readme = netbox_files["README.txt"]
-    order = [readme.index(name) for name in ("manufacturers.csv", "device_types.csv", "devices.csv",
-                                              "interfaces.csv", "cables.csv")]
-    assert order == sorted(order)
-    assert "ASNs are in the Excel workbook" in readme  # an Ethernet fabric has an ASN plan there
+    numbered = sorted(name for name in names if name[:2].isdigit())
+    listing = readme.index("Parts of one file go in their order")
+    order = [readme.index(f"  {name} ", listing) for name in numbered]
+    assert order == sorted(order)  # the README lists every file, parts included, in import order
+    assert "Background job" in readme and "120 s" in readme and "second import" in readme
+
+
+def test_netbox_field_names_are_those_of_netbox_import_forms():
+    # netbox-community/netbox dcim/forms/bulk_import.py and ipam/forms/bulk_import.py Meta.fields
+    netbox_fields = {
+        "locations": {"site", "parent", "name", "slug", "status", "tenant", "facility", "description"},
+        "racks": {"site", "location", "group", "name", "facility_id", "tenant", "status", "role", "width",
+                  "u_height"},
+        "devices": {"name", "role", "tenant", "manufacturer", "device_type", "status", "site", "location", "rack",
+                    "position", "face", "description"},
+        "rirs": {"name", "slug", "is_private", "description"},
+        "asns": {"asn", "rir", "role", "tenant", "description"},
+        "vrfs": {"name", "rd", "tenant", "enforce_unique", "description"},
+        "prefixes": {"prefix", "vrf", "tenant", "status", "role", "is_pool", "mark_utilized", "description"},
+        "ip_addresses": {"address", "vrf", "tenant", "status", "role", "device", "interface", "description"},
+    }
+    for key, allowed in netbox_fields.items():
+        assert set(HEADERS[key]) <= allowed, key
 
 
 def test_spare_switches_are_not_netbox_devices(project, member, seed, tmp_path, django_capture_on_commit_callbacks):
@@ -388,44 +424,45 @@ def test_spare_switches_are_not_netbox_devices(project, member, seed, tmp_path, 
     path = tmp_path / "netbox.zip"
     version_netbox_write(version=version, path_or_stream=str(path))
     with zipfile.ZipFile(path) as archive:
-        devices = rows(archive.read("devices.csv").decode("utf-8"))
+        devices = tables({n: archive.read(n).decode("utf-8") for n in archive.namelist()})["devices"]
     assert len(devices) == DeviceRecord.objects.filter(version=version).count()
     assert len(devices) == version.summary["servers"] + sum(version.summary["switches"].values())
 
 
-def test_netbox_cables_join_devices_and_interfaces_by_name(netbox_files, version):
-    devices = {row["name"]: row for row in rows(netbox_files["devices.csv"])}
-    interfaces = {(row["device"], row["name"]) for row in rows(netbox_files["interfaces.csv"])}
-    types = {(row["manufacturer"], row["model"]) for row in rows(netbox_files["device_types.csv"])}
-    roles = {row["name"] for row in rows(netbox_files["device_roles.csv"])}
-    sites = {row["name"] for row in rows(netbox_files["sites.csv"])}
-    racks = {row["name"] for row in rows(netbox_files["racks.csv"])}
-    cables = rows(netbox_files["cables.csv"])
+def test_netbox_cables_join_prefixed_devices_and_template_interfaces_by_name(netbox_files, version):
+    t = tables(netbox_files)
+    devices = {row["name"]: row for row in t["devices"]}
+    templates = {(d["manufacturer"], d["model"]): {i["name"] for i in d["interfaces"]}
+                 for d in device_types(netbox_files)}
+    roles = {row["name"] for row in t["device_roles"]}
+    sites = {row["name"] for row in t["sites"]}
+    racks = {(row["location"], row["name"]) for row in t["racks"]}
+    cables = t["cables"]
+    prefix = "fabric-a"
 
     assert len(devices) == DeviceRecord.objects.filter(version=version).count()
+    assert all(name.startswith(f"{prefix}-") for name in devices)
     assert len(cables) == version.summary["total_links"]
     for cable in cables:
         for side in ("a", "b"):
-            assert cable[f"side_{side}_device"] in devices
+            device = devices[cable[f"side_{side}_device"]]
             assert cable[f"side_{side}_type"] == "dcim.interface"
-            assert (cable[f"side_{side}_device"], cable[f"side_{side}_name"]) in interfaces
+            assert cable[f"side_{side}_name"] in templates[(device["manufacturer"], device["device_type"])]
         assert cable["status"] == "planned" and cable["length_unit"] == "m" and float(cable["length"]) > 0
     for device in devices.values():
-        assert (device["manufacturer"], device["device_type"]) in types
-        assert device["role"] in roles and device["site"] in sites and device["rack"] in racks
-        assert device["status"] == "planned"
-    pk_texts = {str(pk) for pk in DeviceRecord.objects.filter(version=version).values_list("pk", flat=True)}
-    assert not pk_texts & {cable["side_a_device"] for cable in cables}  # names, not ids
+        assert (device["manufacturer"], device["device_type"]) in templates
+        assert device["role"] in roles and device["site"] in sites and (device["location"], device["rack"]) in racks
+        assert device["status"] == "planned" and device["location"] == prefix
     link = LinkRecord.objects.filter(version=version, tier=0).select_related("a_device", "b_device").first()
     first = cables[0]
     assert (first["side_a_device"], first["side_a_name"], first["side_b_device"], first["side_b_name"]) == (
-        link.a_device.name, link.a_port, link.b_device.name, link.b_port)
+        f"{prefix}-{link.a_device.name}", link.a_port, f"{prefix}-{link.b_device.name}", link.b_port)
     assert first["label"] == link.label_a
 
 
 def test_netbox_types_are_netbox_slugs(netbox_files):
-    cable_types = {row["type"] for row in rows(netbox_files["cables.csv"])}
-    interface_types = {row["type"] for row in rows(netbox_files["interfaces.csv"])}
+    cable_types = {row["type"] for row in tables(netbox_files)["cables"]}
+    interface_types = {i["type"] for d in device_types(netbox_files) for i in d["interfaces"]}
 
     assert cable_types <= {"dac-passive", "dac-active", "aoc", "mmf-om4", "smf-os2"} and cable_types
     assert interface_types == {"400gbase-x-osfp", "virtual"}  # 2x400G ports of 800G OSFP cages; loopbacks
@@ -435,22 +472,72 @@ def test_netbox_types_are_netbox_slugs(netbox_files):
     assert interface_type(200, "OSFP") == "other"
 
 
-def test_netbox_switch_ports_are_every_logical_port_named_by_first_lane(netbox_files, version):
-    ports = [row["name"] for row in rows(netbox_files["interfaces.csv"]) if row["device"] == "p0-su00-leaf-r0"]
+def test_netbox_switch_templates_are_every_logical_port_named_by_first_lane(netbox_files, version):
     device = DeviceRecord.objects.get(version=version, name="p0-su00-leaf-r0")
+    row = next(r for r in tables(netbox_files)["devices"] if r["name"] == "fabric-a-p0-su00-leaf-r0")
+    (switch_type,) = [d for d in device_types(netbox_files) if d["model"] == row["device_type"]]
+    ports = [i["name"] for i in switch_type["interfaces"]]
 
+    assert row["device_type"].endswith(" 2x400G")  # a split model is a type of its own
     assert ports[:4] == ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]  # 2x400G: two ports per OSFP cage
     assert len(ports) == device.ports + 1 and ports[-1] == "Loopback0"
-    addresses = rows(netbox_files["ip_addresses.csv"])
-    assert {"address": f"{device.loopback}/32", "status": "reserved", "role": "loopback", "device": device.name,
-            "interface": "Loopback0", "description": ""} in addresses
+    addresses = tables(netbox_files)["ip_addresses"]
+    assert {"address": f"{device.loopback}/32", "vrf": "fabric-a", "status": "reserved", "role": "loopback",
+            "device": "fabric-a-p0-su00-leaf-r0", "interface": "Loopback0", "description": ""} in addresses
+
+
+def test_netbox_exports_asns_vrf_and_prefixes_of_the_plan(netbox_files, version):
+    t = tables(netbox_files)
+    asns = {int(row["asn"]): row for row in t["asns"]}
+    switch_asns = set(DeviceRecord.objects.filter(version=version).exclude(role="server")
+                      .values_list("asn", flat=True))
+    assert set(asns) == switch_asns
+    assert {row["rir"] for row in asns.values()} == {"RFC 6996 private ASNs"}
+    assert t["rirs"] == [{"name": "RFC 6996 private ASNs", "slug": "rfc-6996", "is_private": "true"}]
+    assert t["vrfs"][0]["name"] == "fabric-a" and t["vrfs"][0]["enforce_unique"] == "true"
+    pools = version.spec["pools"]
+    assert {row["prefix"] for row in t["prefixes"]} == {pools["host"], pools["p2p"], pools["loopback"]}
+    assert {row["vrf"] for row in t["prefixes"]} == {"fabric-a"}
+    assert {row["vrf"] for row in t["ip_addresses"]} == {"fabric-a"}
+
+
+def test_netbox_parts_stay_within_the_timeout_budget(project, member, seed, tmp_path,
+                                                      django_capture_on_commit_callbacks):
+    from apps.exports.netbox_parts import CABLE_ROWS_PER_PART, INTERFACE_BUDGET
+
+    version = generate(project, member, inputs(seed, gpus=4096), django_capture_on_commit_callbacks, name="Big")
+    path = tmp_path / "big.zip"
+    counts = version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {n: archive.read(n).decode("utf-8") for n in archive.namelist()}
+    cable_parts = sorted(n for n in files if n.startswith("08-cables-part"))
+    assert len(cable_parts) >= 2 and cable_parts[0] == "08-cables-part01.csv"
+    assert all(len(rows(files[n])) <= CABLE_ROWS_PER_PART for n in cable_parts)
+    assert sum(len(rows(files[n])) for n in cable_parts) == counts["cables"] == version.summary["total_links"]
+    ports = {d["model"]: len(d["interfaces"]) for d in device_types(files)}
+    for name in (n for n in files if n.startswith("07-devices-part")):
+        assert sum(1 + ports[r["device_type"]] + 1 for r in rows(files[name])) <= INTERFACE_BUDGET or \
+            len(rows(files[name])) == 1
+
+
+def test_netbox_prefix_chosen_by_the_user_names_devices_location_and_vrf(version, tmp_path):
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=version, path_or_stream=str(path), prefix="hall2.alt")
+    with zipfile.ZipFile(path) as archive:
+        files = {n: archive.read(n).decode("utf-8") for n in archive.namelist()}
+    t = tables(files)
+    assert all(row["name"].startswith("hall2.alt-") for row in t["devices"])
+    assert t["locations"][0]["name"] == "hall2.alt" and {r["location"] for r in t["racks"]} == {"hall2.alt"}
+    assert t["vrfs"][0]["name"] == "hall2.alt"
+    assert 'Prefix:   hall2.alt' in files["README.txt"]
 
 
 def test_netbox_rack_positions_fit_their_racks_without_overlap(netbox_files):
-    heights = {row["model"]: int(row["u_height"]) for row in rows(netbox_files["device_types.csv"])}
-    rack_heights = {row["name"]: int(row["u_height"]) for row in rows(netbox_files["racks.csv"])}
+    heights = {d["model"]: int(d["u_height"]) for d in device_types(netbox_files)}
+    t = tables(netbox_files)
+    rack_heights = {row["name"]: int(row["u_height"]) for row in t["racks"]}
     used: dict[str, set[int]] = {}
-    for device in rows(netbox_files["devices.csv"]):
+    for device in t["devices"]:
         units = set(range(int(device["position"]), int(device["position"]) + heights[device["device_type"]]))
         assert not used.setdefault(device["rack"], set()) & units, device["name"]
         assert max(units) <= rack_heights[device["rack"]]
@@ -466,17 +553,19 @@ def test_netbox_files_of_a_three_tier_design_with_optics(project, member, seed, 
     with zipfile.ZipFile(path) as archive:
         files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
 
-    devices = {row["name"]: row for row in rows(files["devices.csv"])}
-    cables = rows(files["cables.csv"])
+    t = tables(files)
+    devices = {row["name"]: row for row in t["devices"]}
+    cables = t["cables"]
     assert {row["role"] for row in devices.values()} == {"GPU server", "Leaf switch", "Spine switch", "Core switch"}
-    assert counts["cables.csv"] == len(cables) == version.summary["total_links"]
+    assert counts["cables"] == len(cables) == version.summary["total_links"]
     optical = {cable["type"] for cable in cables} & {"mmf-om4", "smf-os2"}
     assert optical, "a 3-tier hall has optical spine-core runs"
-    interfaces = {(row["device"], row["name"]): row["type"] for row in rows(files["interfaces.csv"])}
+    templates = {d["model"]: {i["name"]: i["type"] for i in d["interfaces"]} for d in device_types(files)}
     for cable in cables:
-        assert (cable["side_a_device"], cable["side_a_name"]) in interfaces
-        assert (cable["side_b_device"], cable["side_b_name"]) in interfaces
-    assert set(interfaces.values()) == {"400gbase-x-osfp", "400gbase-x-qsfpdd", "virtual"}  # NICs, switches
+        for side in ("a", "b"):
+            assert cable[f"side_{side}_name"] in templates[devices[cable[f"side_{side}_device"]]["device_type"]]
+    assert {v for ports in templates.values() for v in ports.values()} == {"400gbase-x-osfp", "400gbase-x-qsfpdd",
+                                                                           "virtual"}
     test_netbox_rack_positions_fit_their_racks_without_overlap(files)
 
 

@@ -76,7 +76,22 @@ def test_netbox_export_downloads_as_a_zip_of_csv_files(member_client, version):
     assert download["Content-Type"] == "application/zip"
     assert download["Content-Disposition"] == 'attachment; filename="cluster-a-fabric-a-v1-netbox.zip"'
     names = zipfile.ZipFile(io.BytesIO(body(download))).namelist()
-    assert {"README.txt", "devices.csv", "cables.csv", "device_types.csv", "manufacturers.csv"} <= set(names)
+    assert {"README.txt", "07-devices-part01.csv", "08-cables-part01.csv", "06-device_types.yaml",
+            "01-manufacturers.csv"} <= set(names)
+
+
+def test_netbox_export_takes_a_name_prefix_and_refuses_a_bad_one_by_field(member_client, version):
+    bad = member_client.post(exports_url(version), {"kind": "netbox", "prefix": "a b;rm"}, format="json")
+    assert bad.status_code == 400 and "prefix" in bad.json()
+    long = member_client.post(exports_url(version), {"kind": "netbox", "prefix": "x" * 21}, format="json")
+    assert long.status_code == 400 and "prefix" in long.json()
+    xlsx = member_client.post(exports_url(version), {"kind": "xlsx", "prefix": "alt"}, format="json")
+    assert xlsx.status_code == 400 and "prefix" in xlsx.json()
+    assert not ExportFile.objects.filter(version=version).exists()
+    export = member_client.post(exports_url(version), {"kind": "netbox", "prefix": "alt-1"}, format="json").json()
+    archive = zipfile.ZipFile(io.BytesIO(body(member_client.get(export["download_url"]))))
+    devices = archive.read("07-devices-part01.csv").decode().splitlines()
+    assert devices[1].startswith("alt-1-srv-0000,")
 
 
 def test_a_big_version_answers_202_and_a_background_job_writes_the_file(

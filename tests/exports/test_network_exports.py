@@ -7,6 +7,7 @@ import zipfile
 
 import openpyxl
 import pytest
+import yaml
 
 from apps.designs.models import LinkRecord
 from apps.exports.excel import version_workbook_write
@@ -40,20 +41,36 @@ def test_workbook_has_a_sheet_per_network_with_every_link(cluster, member, tmp_p
     assert bom  # the management switches are in the procurement BOM
 
 
+def _netbox_csv(files: dict[str, str], key: str) -> list[dict]:
+    """Rows of every part of one logical NetBox file (07-devices-part01.csv, ...), in order."""
+    rows = []
+    for name in sorted(n for n in files if n.split("-", 1)[-1].startswith(f"{key}-part") or
+                       n.split("-", 1)[-1] == f"{key}.csv"):
+        rows += list(csv.DictReader(io.StringIO(files[name])))
+    return rows
+
+
 def test_netbox_files_carry_every_network(cluster, tmp_path):
     path = tmp_path / "netbox.zip"
     counts = version_netbox_write(version=cluster, path_or_stream=str(path))
     with zipfile.ZipFile(path) as archive:
         files = {name.rsplit("/", 1)[-1]: archive.read(name).decode("utf-8") for name in archive.namelist()}
-    roles = {row["name"] for row in csv.DictReader(io.StringIO(files["device_roles.csv"]))}
+    roles = {row["name"] for row in _netbox_csv(files, "device_roles")}
     assert {"Front-end leaf switch", "Storage leaf switch", "Storage node", "Management switch"} <= roles
-    devices = list(csv.DictReader(io.StringIO(files["devices.csv"])))
+    devices = _netbox_csv(files, "devices") + _netbox_csv(files, "devices_other_networks")
     assert sum(1 for d in devices if d["role"] == "Storage node") == 8
-    cables = list(csv.DictReader(io.StringIO(files["cables.csv"])))
-    assert counts["cables.csv"] == LinkRecord.objects.filter(version=cluster).count() == len(cables)
+    cables = _netbox_csv(files, "cables")
+    assert counts["cables"] == LinkRecord.objects.filter(version=cluster).count() == len(cables)
     bmc = [c for c in cables if c["side_a_name"] == "bmc"]
     assert len(bmc) == 32 + 8 and {c["type"] for c in bmc} == {"cat6a"}
-    interfaces = {(r["device"], r["name"]) for r in csv.DictReader(io.StringIO(files["interfaces.csv"]))}
+    # every cable end is a port NetBox knows: a template of the backend's device types or a row of the
+    # interfaces file
+    templates = {}
+    for document in yaml.safe_load_all(files["06-device_types.yaml"]):
+        templates[document["model"]] = {i["name"] for i in document["interfaces"]}
+    model_of = {d["name"]: d["device_type"] for d in devices}
+    interfaces = {(r["device"], r["name"]) for r in _netbox_csv(files, "interfaces")}
     for cable in cables:
-        assert (cable["side_a_device"], cable["side_a_name"]) in interfaces
-        assert (cable["side_b_device"], cable["side_b_name"]) in interfaces
+        for side in ("a", "b"):
+            device, port = cable[f"side_{side}_device"], cable[f"side_{side}_name"]
+            assert (device, port) in interfaces or port in templates[model_of[device]]

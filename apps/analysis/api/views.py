@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 
 from apps.analysis.api.serializers import (
@@ -155,7 +155,10 @@ class VersionRoceConfigsZipView(ReadyVersionMixin, generics.GenericAPIView):
 
 @extend_schema(
     summary="One device's RoCE config: a SONiC config_db.json fragment (switch) or an mlnx_qos script (server)",
-    parameters=[OpenApiParameter("device_name", str, OpenApiParameter.PATH, description="device name")],
+    parameters=[OpenApiParameter("device_name", str, OpenApiParameter.PATH, description="device name"),
+                OpenApiParameter("file", str, OpenApiParameter.QUERY, enum=["sonic", "nos"],
+                                 description="sonic (default): the SONiC config_db; nos: the switch vendor's own "
+                                             "NOS file (NVUE for NVIDIA, EOS for Arista), 404 when it has none")],
     responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
                (200, "text/x-shellscript"): OpenApiResponse(OpenApiTypes.STR),
                404: OpenApiResponse(description="no such device"), 409: NOT_READY_OR_INFINIBAND},
@@ -165,11 +168,15 @@ class VersionRoceDeviceConfigView(ReadyVersionMixin, generics.GenericAPIView):
     def get(self, request, *args, **kwargs):
         version = self.version
         plan, settings = _plan_and_settings(version)
-        found = device_config(plan=plan, settings=settings, name=self.kwargs["device_name"])
+        which = request.query_params.get("file", "sonic")
+        if which not in ("sonic", "nos"):
+            raise ValidationError({"file": [_("Choose one of: sonic, nos.")]})
+        found = device_config(plan=plan, settings=settings, name=self.kwargs["device_name"], nos=which == "nos")
         if found is None:
-            raise Http404(_("No such device in this design version."))
+            raise Http404(_("No such device in this design version, or no file of that kind for it."))
         name, text = found
-        content_type = "application/json" if name.endswith(".json") else "text/x-shellscript"
+        content_type = ("application/json" if name.endswith(".json") else
+                        "text/x-shellscript" if name.endswith(".sh") else "text/plain")
         response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{name.rsplit("/", 1)[-1]}"'
         response["X-Config-Path"] = name

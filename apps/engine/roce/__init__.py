@@ -7,9 +7,20 @@
 """
 from .checklist import RULES, SEVERITIES, Finding, present_classes, roce_checklist
 from .configs import roce_configs
+from .host import host_supported, nic_vendor
+from .nos import nos_for_vendor
 from .headroom import LinkClass, PortHeadroom, headroom_bytes, link_classes, port_headroom, tier_gbps
 from .settings import (DEVICE_CLASSES, SWITCH_CLASSES, BufferSettings, ClassOverride, ClassSettings, Dcqcn,
                        EcnThresholds, PfcWatchdog, RoceSettings)
+
+
+def config_formats(spec) -> dict:
+    """What the configs zip holds for a spec: the second NOS per switch role, and whether servers get scripts."""
+    nic = spec.nic_hw
+    roles = ("leaf", "spine", "core")
+    nos = {role: nos_for_vendor(spec.switch_hw(role).vendor) for role in roles}
+    return {"second_nos": sorted({n.label for n in nos.values() if n is not None}),
+            "host_supported": host_supported(nic), "nic": nic.name or nic.sku, "nic_vendor": nic_vendor(nic)}
 
 
 def roce_headroom(plan, settings: RoceSettings) -> list[PortHeadroom]:
@@ -20,7 +31,7 @@ def roce_headroom(plan, settings: RoceSettings) -> list[PortHeadroom]:
 
 
 __all__ = [
-    "DEVICE_CLASSES", "RULES", "SEVERITIES", "SWITCH_CLASSES", "BufferSettings", "ClassOverride", "ClassSettings",
+    "DEVICE_CLASSES", "RULES", "config_formats", "host_supported", "nic_vendor", "nos_for_vendor", "SEVERITIES", "SWITCH_CLASSES", "BufferSettings", "ClassOverride", "ClassSettings",
     "Dcqcn", "EcnThresholds", "Finding", "LinkClass", "PfcWatchdog", "PortHeadroom", "RoceSettings",
     "headroom_bytes", "link_classes", "port_headroom", "present_classes", "roce_checklist", "roce_configs",
     "roce_headroom", "tier_gbps",

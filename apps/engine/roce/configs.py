@@ -19,45 +19,65 @@ Switches get a SONiC config_db.json fragment (merge it into the running configur
 - WRED_PROFILE per port speed with ECN marking (Kmin/Kmax/Pmax), bound to the lossless queue.
 - SCHEDULER/QUEUE: DWRR for data queues, STRICT for the CNP queue.
 - PFC_WD on every port of a class with the watchdog on; CABLE_LENGTH per port.
-Servers get a bash script that sets each backend NIC port (netdev eth<i>, RDMA device mlx5_<i>,
-see engine.names) with mlnx_qos (trust, PFC, DSCP->priority), cma_roce_mode/cma_roce_tos, the
-DCQCN knobs in sysfs, and, with --firmware, the persistent CNP settings through mlxconfig.
-Every value a script line takes from the design (names, settings) is one shell-quoted word and
-every comment goes through safe_text.comment_text, so no user text can become a command.
-
+- Routing (engine.roce.routing, the frrcfgd tables of sonic-buildimage's sonic-bgp-global,
+  sonic-bgp-neighbor and sonic-device_metadata YANG models): DEVICE_METADATA (hostname, bgp_asn,
+  type, frr_mgmt_framework_config so frrcfgd reads the BGP tables), LOOPBACK_INTERFACE (Loopback0
+  /32), INTERFACE (every cabled port and its /31), BGP_GLOBALS "default" (local_asn, router_id,
+  load_balance_mp_relax), BGP_GLOBALS_AF "default|ipv4_unicast" (max_ebgp_paths),
+  ROUTE_REDISTRIBUTE "default|connected|bgp|ipv4", BGP_NEIGHBOR "default|<peer>" (asn, name,
+  local_addr, admin_status) and BGP_NEIGHBOR_AF "default|<peer>|ipv4_unicast" for each
+  switch-to-switch link.
+The second NOS (NVUE or EOS) and the server scripts are engine.roce.nos and engine.roce.host.
 `roce_configs` is a generator: it holds one device's text at a time, so the largest designs
 stream straight into a zip file.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 from typing import Iterator
 
 import numpy as np
 
 from ..model import Plan
 from ..names import port_name_table
-from ..safe_text import comment_text, shell_quote
 from .headroom import PortHeadroom, link_classes, port_headroom
-from .settings import ClassSettings, Dcqcn, RoceSettings
+from .host import host_file_name, host_supported, not_supported_text, server_script
+from .nos import nos_for_vendor
+from .routing import SwitchRouting, switch_routing
+from .settings import ClassSettings, RoceSettings
 
 MAP_NAME = "ROCE"
 CABLE_KEY = "AZURE"  # SONiC's buffer manager reads the CABLE_LENGTH table under this key
 ROLE_CODE = {"server": 0, "leaf": 1, "spine": 2, "core": 3}
+# sonic-device_metadata.yang DEVICE_METADATA.type: SONiC calls the server-facing switch a ToR (T0),
+# the tier above a LeafRouter (T1) and the one above that a SpineRouter (T2).
+SONIC_DEVICE_TYPE = {"leaf": "ToRRouter", "spine": "LeafRouter", "core": "SpineRouter"}
 SCHEDULER_DATA = "scheduler.data"
 SCHEDULER_ROCE = "scheduler.roce"
 SCHEDULER_CNP = "scheduler.cnp"
 
 
 def roce_configs(plan: Plan, settings: RoceSettings) -> Iterator[tuple[str, str]]:
-    """Yield (file name, text) per device: "<role>/<name>.config_db.json" or "server/<name>.roce.sh"."""
+    """Yield (file name, text), device by device.
+
+    Switches: "<role>/<name>.config_db.json" (SONiC), then the same intent for the switch vendor's own
+    NOS when it has a renderer (engine.roce.nos: "<name>.nvue.sh" for NVIDIA, "<name>.eos.cfg" for
+    Arista). Servers: "server/<name>.roce.sh", or "server/<name>.not-supported.txt" for a NIC without
+    a renderer (engine.roce.host).
+    """
     ctx = _Context(plan, settings)
+    nic = plan.spec.nic_hw
+    supported = host_supported(nic)
+    second_nos = {role: nos_for_vendor(plan.spec.switch_hw(role).vendor) for role in ("leaf", "spine", "core")}
     for device in plan.devices:
         if device.role == "server":
-            yield f"server/{device.name}.roce.sh", ctx.server_script(device.index)
+            name = host_file_name(device.name, nic)
+            yield name, server_script(ctx, device.index) if supported else not_supported_text(ctx, device.index)
         else:
             yield f"{device.role}/{device.name}.config_db.json", ctx.switch_config(device.index)
+            nos = second_nos[device.role]
+            if nos is not None:
+                yield f"{device.role}/{device.name}{nos.suffix}", nos.render(ctx, device.index)
 
 
 _ENCODER = json.JSONEncoder(separators=(", ", ": "))
@@ -273,10 +293,13 @@ class _Context:
                 bq_rows.append((f"{name}|{r}", '{"profile": "egress_lossy_profile"}'))
             if cs.pfc_watchdog:
                 wd_rows.append((name, per_port["pfc_wd"]))
-        tables: list[tuple[str, list[tuple[str, str]]]] = []
+        tables: list[tuple[str, list[tuple[str, str]]]] = [("DEVICE_METADATA", [("localhost", _j({
+            "hostname": d.name, "bgp_asn": str(d.asn), "type": SONIC_DEVICE_TYPE[role],
+            "frr_mgmt_framework_config": "true"}))])]
         if ppc > 1:
             tables.append(("BREAKOUT_CFG", self._breakout_rows(role, ppc)))
         tables += [("PORT", port_rows), ("CABLE_LENGTH", [])]
+        tables += self._routing_tables(device)
         tables += list(static["tables"].items())
         tables += [("PORT_QOS_MAP", qos_rows), ("QUEUE", queue_rows), ("BUFFER_PG", pg_rows),
                    ("BUFFER_QUEUE", bq_rows)]
@@ -296,96 +319,34 @@ class _Context:
         out.append("}")
         return "\n".join(out) + "\n"
 
-    # --- servers -------------------------------------------------------------------------
+    def routing(self, device: int) -> SwitchRouting:
+        """The switch's routing intent; the last one is kept, as its second NOS file follows its config_db."""
+        cached = getattr(self, "_routing_last", None)
+        if cached is not None and cached[0] == device:
+            return cached[1]
+        gbps = {lc.tier: lc.gbps for lc in self.classes}
+        routing = switch_routing(self.plan, device, self.ends(device), self.port_names, gbps)
+        self._routing_last = (device, routing)
+        return routing
 
-    def server_script(self, device: int) -> str:
-        d = self.plan.devices[device]
-        s, nic = self.s, self.cls["nic"]
-        dc: Dcqcn = s.dcqcn
-        ports, links, sides = self.ends(device)
-        names = self.port_names[0]
-        lc = self.by_tier.get(0)
-        pfc = ",".join("1" if p in nic.pfc_priorities else "0" for p in range(8))
-        tos = (s.roce_dscp << 2) | 2  # DSCP in the upper six bits, ECT(0) for ECN-capable transport
-        ecn_on = 1 if nic.ecn_enabled else 0
-        rp = 1 if (dc.rp_enable and nic.ecn_enabled) else 0
-        np_ = 1 if (dc.np_enable and nic.ecn_enabled) else 0
-        rp_knobs = [f.name for f in fields(Dcqcn) if f.name not in ("rp_enable", "np_enable", "min_time_between_cnps")]
-        lines = [
-            "#!/usr/bin/env bash",
-            f"# RoCE lossless settings for {comment_text(d.name)} "
-            f"(fabricweb design {comment_text(self.plan.spec.name) or 'unnamed'}).",
-            "# Run as root after every boot: mlnx_qos, cma_roce_* and sysfs settings do not persist.",
-            "# Run once with --firmware to also store the CNP settings in NIC firmware (after a reboot).",
-            "# Needs the NVIDIA OFED tools: mlnx_qos, cma_roce_mode, cma_roce_tos, mlxconfig.",
-            "set -euo pipefail",
-            "",
-            f"TRUST={shell_quote(nic.trust)}",
-            f"PFC={shell_quote(pfc)}  # PFC on priorities 0..7",
-            f"ROCE_DSCP={shell_quote(s.roce_dscp)}",
-            f"ROCE_PRIO={shell_quote(nic.roce_priority)}",
-            f"CNP_DSCP={shell_quote(s.cnp_dscp)}",
-            f"CNP_PRIO={shell_quote(nic.cnp_priority)}",
-            f"TOS={shell_quote(tos)}  # RoCE DSCP {comment_text(s.roce_dscp)} << 2 | ECT(0)",
-            f"MTU={shell_quote(nic.mtu)}",
-            f"CABLE_M={shell_quote(lc.cable_m if lc else 3)}"
-            "  # longest server-leaf cable (m), sizes the NIC's PFC headroom",
-            "",
-            "roce_port() {",
-            '  local ifname="$1" dev="$2"',
-            '  local ecn="/sys/class/net/${ifname}/ecn"',
-            '  ip link set dev "$ifname" mtu "$MTU"',
-            '  mlnx_qos -i "$ifname" --trust "$TRUST"',
-            '  mlnx_qos -i "$ifname" --pfc "$PFC"',
+    def _routing_tables(self, device: int) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Loopback, routed ports and eBGP (frrcfgd's tables, sonic-bgp-global / -neighbor YANG)."""
+        r = self.routing(device)
+        interface_rows: list[tuple[str, str]] = []
+        for p in r.ports:
+            interface_rows += [(p.name, "{}"), (f"{p.name}|{p.address}/31", "{}")]
+        neighbor_rows = [(f"default|{p.peer_address}", _j({
+            "asn": str(p.peer_asn), "name": p.peer_device, "local_addr": p.address, "admin_status": "up"}))
+            for p in r.neighbors]
+        neighbor_af_rows = [(f"default|{p.peer_address}|ipv4_unicast", '{"admin_status": "true"}')
+                            for p in r.neighbors]
+        return [
+            ("LOOPBACK_INTERFACE", [("Loopback0", "{}"), (f"Loopback0|{r.loopback}/32", "{}")]),
+            ("INTERFACE", interface_rows),
+            ("BGP_GLOBALS", [("default", _j({"local_asn": str(r.asn), "router_id": r.loopback,
+                                             "load_balance_mp_relax": "true"}))]),
+            ("BGP_GLOBALS_AF", [("default|ipv4_unicast", _j({"max_ebgp_paths": str(r.max_paths)}))]),
+            ("ROUTE_REDISTRIBUTE", [("default|connected|bgp|ipv4", "{}")]),
+            ("BGP_NEIGHBOR", neighbor_rows),
+            ("BGP_NEIGHBOR_AF", neighbor_af_rows),
         ]
-        if nic.trust == "dscp":
-            lines += [
-                '  mlnx_qos -i "$ifname" --dscp2prio "set,${ROCE_DSCP},${ROCE_PRIO}"',
-                '  mlnx_qos -i "$ifname" --dscp2prio "set,${CNP_DSCP},${CNP_PRIO}"',
-            ]
-        lines += [
-            '  mlnx_qos -i "$ifname" --cable_len "$CABLE_M"',
-            '  cma_roce_mode -d "$dev" -p 1 -m 2',
-            '  cma_roce_tos -d "$dev" -t "$TOS"',
-            '  echo "$TOS" > "/sys/class/infiniband/${dev}/tc/1/traffic_class"',
-            "  # DCQCN: notification point (receiver sends CNPs) and reaction point (sender slows down)",
-            f'  echo {shell_quote(np_)} > "$ecn/roce_np/enable/${{ROCE_PRIO}}"',
-            f'  echo {shell_quote(rp)} > "$ecn/roce_rp/enable/${{ROCE_PRIO}}"',
-            '  echo "$CNP_DSCP" > "$ecn/roce_np/cnp_dscp"',
-            '  echo "$CNP_PRIO" > "$ecn/roce_np/cnp_802p_prio"',
-            f'  echo {shell_quote(dc.min_time_between_cnps)} > "$ecn/roce_np/min_time_between_cnps"',
-        ]
-        for knob in rp_knobs:
-            value = getattr(dc, knob)
-            value = int(value) if isinstance(value, bool) else value
-            lines.append(f'  echo {shell_quote(value)} > "$ecn/roce_rp/{knob}"')
-        lines += [
-            "}",
-            "",
-            "firmware() {",
-            '  local dev="$1"',
-            f'  mlxconfig -y -d "$dev" set ROCE_CC_PRIO_MASK_P1={shell_quote(1 << nic.roce_priority if ecn_on else 0)} '
-            f'CNP_DSCP_P1="$CNP_DSCP" CNP_802P_PRIO_P1="$CNP_PRIO"',
-            "}",
-            "",
-        ]
-        devs = []
-        for port, link, side in zip(ports.tolist(), links.tolist(), sides.tolist()):
-            if side != 0:
-                continue
-            ifname = names[port]
-            rdma = f"mlx5_{port}"
-            devs.append(rdma)
-            peer_dev, peer_port = self.peer(link, side)
-            subnet = int(self.plan.links.subnet[link])
-            ip = f"{subnet + 1 >> 24 & 255}.{subnet + 1 >> 16 & 255}.{subnet + 1 >> 8 & 255}.{subnet + 1 & 255}/31"
-            rail = int(self.plan.links.rail[link])
-            lines.append(f"roce_port {shell_quote(ifname)} {shell_quote(rdma)}   "
-                         f"# rail {rail} -> {comment_text(peer_dev)}:{comment_text(peer_port)}, {ip}")
-        lines += [
-            "",
-            'if [[ "${1:-}" == "--firmware" ]]; then',
-            *(f"  firmware {shell_quote(dev)}" for dev in devs),
-            "fi",
-        ]
-        return "\n".join(lines) + "\n"

@@ -16,6 +16,11 @@ class ExportCreateSerializer(serializers.Serializer):
         choices=ExportFile.Kind.choices, default=ExportFile.Kind.XLSX,
         help_text="xlsx: the procurement workbook; netbox: a zip of NetBox bulk-import CSV files",
     )
+    prefix = serializers.CharField(
+        required=False, allow_blank=True, max_length=100,
+        help_text="netbox only: the name prefix of the design's devices, location and VRF (default: the design's "
+                  "name); letters, digits, '-', '_', '.', at most 20 characters",
+    )
 
 
 class ExportSerializer(serializers.ModelSerializer):

@@ -71,7 +71,8 @@ class VersionExportListView(VersionScopedMixin, generics.ListCreateAPIView):
     def create(self, request, *args, **kwargs):
         serializer = ExportCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        job = version_export_create(version=self.version, user=request.user, kind=serializer.validated_data["kind"])
+        job = version_export_create(version=self.version, user=request.user, kind=serializer.validated_data["kind"],
+                                    prefix=serializer.validated_data.get("prefix", ""))
         export = export_get_for_user(user=request.user, pk=job.export_file.pk)
         answer = status.HTTP_200_OK if job.is_finished else status.HTTP_202_ACCEPTED
         return Response(ExportSerializer(export, context={"request": request}).data, status=answer)

@@ -1,0 +1,103 @@
+"""README.txt of the NetBox handover zip (apps.exports.netbox): import order, parts, re-import, notes.
+
+Rules: every file of the zip is listed in import order with the NetBox page that imports it (parts of
+one file in their order); user text (customer, project, design, prefix) goes through comment_text.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from apps.designs.models import DesignVersion
+from apps.engine.safe_text import comment_text
+
+from .selectors import version_link_count
+
+# (step, logical file, NetBox page), in import order; ASN files only on Ethernet.
+STEPS = (
+    ("01", "manufacturers", "Devices > Manufacturers"),
+    ("02", "device_roles", "Devices > Device Roles"),
+    ("03", "sites", "Organization > Sites"),
+    ("04", "locations", "Organization > Locations"),
+    ("05", "racks", "Racks > Racks"),
+    ("06", "device_types", "Devices > Device Types (YAML)"),
+    ("07", "devices", "Devices > Devices"),
+    ("07", "devices_other_networks", "Devices > Devices (front-end, storage, out-of-band)"),
+    ("07", "interfaces", "Devices > Interfaces (ports of the front-end, storage and out-of-band networks)"),
+    ("08", "cables", "Connections > Cables"),
+    ("09", "rirs", "IPAM > RIRs"),
+    ("10", "asns", "IPAM > ASNs"),
+    ("11", "vrfs", "IPAM > VRFs"),
+    ("12", "prefixes", "IPAM > Prefixes"),
+    ("13", "ip_addresses", "IPAM > IP Addresses"),
+)
+
+
+def readme_text(*, version: DesignVersion, site: str, prefix: str, files: dict[str, list[str]],
+                user: Any = None) -> str:
+    design = version.design
+    project = design.project
+    links = version_link_count(version=version)
+    lines = [
+        "NetBox import files for a fabricweb design",
+        "==========================================",
+        "",
+        f"Customer: {comment_text(project.customer.name)}",
+        f"Project:  {comment_text(project.name)}",
+        f"Design:   {comment_text(design.name)}, version {version.number}",
+        f"Site:     {comment_text(site)}",
+        f"Prefix:   {comment_text(prefix)}  (device names, the location of its racks, its VRF)",
+        f"Links:    {links:,}",
+        f"Written:  {timezone.now():%Y-%m-%d %H:%M %Z}" + (f" for {user.get_username()}" if user is not None else ""),
+        "",
+        "Import the files in this order (NetBox: the object's list page -> Import -> upload the file;",
+        "06-device_types.yaml as YAML, every other file as CSV). Parts of one file go in their order:",
+        "",
+    ]
+    for step, key, page in STEPS:
+        for name in files.get(key, []):
+            lines.append(f"  {name:<34} {page}")
+    lines += [
+        "",
+        "Large files are cut into parts that each import within NetBox's 120 s web-server timeout",
+        "(gunicorn, NetBox's contrib/gunicorn.py). To import a whole file at once instead, tick",
+        "\"Background job\" on the import page: NetBox runs it as a job (the netbox-rq worker must be",
+        "running; RQ_DEFAULT_TIMEOUT, 300 s by default, bounds it) and shows the result under Jobs.",
+        "",
+        "Importing again, and several designs side by side:",
+        f"- Every device name starts with the prefix \"{comment_text(prefix)}-\"; the racks are in the location",
+        f"  \"{comment_text(prefix)}\" of the site, the addresses in the VRF \"{comment_text(prefix)}\" (unique addresses).",
+        "  Another design of the same project, exported with another prefix, imports beside this one.",
+        "- A second import of these files creates nothing twice: NetBox refuses every row that exists",
+        "  already (manufacturers, roles, the site, the location, racks in the location, device types,",
+        "  devices, cables on cabled interfaces, RIRs, ASNs, the VRF, addresses in the VRF). Expect those",
+        "  refusals; skip a file whose rows all exist. Sites, manufacturers, roles, device types, RIRs and",
+        "  ASNs shared with another design are refused the same way: keep the existing ones.",
+        "",
+        "Notes:",
+        "- Every object refers to others by name. Device types carry interface templates, so each",
+        "  device gets all its ports when it is created; cables and addresses use those names.",
+        "  If a device type of the same name already exists WITHOUT these templates, add them (or",
+        "  delete the type) before importing devices.",
+        "- One cable row per link. A 1:2 splitter or a twin-port cable (one item on the bill of",
+        "  materials) is two NetBox cables, one per leg; both carry the design's label.",
+        "- Status is 'planned' (devices, racks, site, location, cables) and 'reserved' (prefixes,",
+        "  addresses) until the fabric is built.",
+    ]
+    if not version.is_infiniband:
+        lines += [
+            "- ASNs: private ASNs (RFC 6996) under the RIR \"RFC 6996 private ASNs\"; a public ASN goes",
+            "  under \"Public ASNs (rename to your RIR)\": rename that RIR to yours.",
+            "- Prefixes: the host, switch-to-switch and loopback pools, in the design's VRF.",
+        ]
+    else:
+        lines += [
+            "- InfiniBand fabric: hosts' ports are ib0.., switch ports the switch's own names (IB1/<cage>,",
+            "  IB1/<cage>/<port> on a split cage), typed infiniband-ndr (or the IB type of their speed);",
+            "  there are no switch loopbacks, /31 links or ASNs (the subnet manager, OpenSM or UFM,",
+            "  assigns LIDs and routes). The addresses are the hosts' IPoIB addresses, never the",
+            "  subnet's network or broadcast address.",
+        ]
+    lines.append("")
+    return "\n".join(lines)

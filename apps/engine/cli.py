@@ -2,10 +2,15 @@
 
     python -m apps.engine plan SPEC.json [--links LINKS.csv] [--alternatives] [--indent N]
     python -m apps.engine size SPEC.json
+    python -m apps.engine asbuilt SPEC.json DUMPS [--indent N]
 
 `plan` prints the JSON report (engine.report) on stdout; --links also writes every link as CSV
 with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m (medium is
 the kind: DAC, ACC, AEC, AOC, SR, DR or FR). `size` prints the counts without building links.
+`asbuilt` checks neighbour dumps (a folder or a zip of SONiC `show lldp table` files, `lldpcli show
+neighbors -f json` files and ibnetdiscover output; engine.asbuilt) against the planned links and prints
+{"planned", "ok", "miswired", "missing", "unverified", "unexpected", "verified_pct", "findings", ...};
+an unreadable dump prints "file line N: message" lines on stderr and exits with status 2.
 SPEC.json "-" reads standard input. A malformed or infeasible spec prints "field: message" lines
 on stderr, nothing on stdout, and exits with status 2.
 """
@@ -19,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .asbuilt import DumpError, asbuilt_check, dumps_from_path, planned_from_plan, read_dumps
 from .model import ROLES, Plan
 from .names import device_name_array, device_role_codes, port_name_table
 from .plan import alternatives, plan, size
@@ -89,12 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     p_size = sub.add_parser("size", help="counts and limits only, without links")
     p_size.add_argument("spec")
     p_size.add_argument("--indent", type=int, default=2)
+    p_asbuilt = sub.add_parser("asbuilt", help="check LLDP / ibnetdiscover dumps against the planned links")
+    p_asbuilt.add_argument("spec")
+    p_asbuilt.add_argument("dumps", help="a folder or a zip of dump files (one per switch or host, named after it)")
+    p_asbuilt.add_argument("--indent", type=int, default=2)
     args = parser.parse_args(argv)
 
     try:
         spec = spec_from_dict(_load(args.spec))
         if args.command == "size":
             out = sizing_dict(size(spec))
+        elif args.command == "asbuilt":
+            dumps = read_dumps(dumps_from_path(args.dumps))
+            out = asbuilt_check(planned_from_plan(plan(spec)), dumps).to_dict()
         else:
             result = plan(spec)
             alts = alternatives(spec) if args.alternatives else None
@@ -103,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                 write_links_csv(result, args.links)
     except SpecError as exc:
         return _fail(exc.errors)
+    except DumpError as exc:
+        for name, line, message in exc.errors:
+            print(f"{name} line {line}: {message}" if line else f"{name}: {message}", file=sys.stderr)
+        return EXIT_BAD_SPEC
     except (OSError, CatalogError) as exc:
         return _fail({"spec": [str(exc)]})
     text = json.dumps(out, indent=args.indent or None) + "\n"

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "apps.designs",
     "apps.analysis",
     "apps.exports",
+    "apps.handover",
     "apps.reviews",
 ]
 
@@ -168,6 +169,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(env("FABRICWEB_MEDIA_ROOT", default=str(BASE_DIR / "media")))
 MEDIA_URL = "media/"
+
+# As-built check uploads (neighbour dumps): the most one upload may hold, its zip unpacked included.
+HANDOVER_UPLOAD_MAX_BYTES = env.int("FABRICWEB_HANDOVER_UPLOAD_MAX_BYTES", default=64 * 1024 * 1024)
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated call answers 401 with "WWW-Authenticate: Token" (DRF takes the

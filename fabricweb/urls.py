@@ -31,6 +31,7 @@ urlpatterns = [
     path("projects/", include("apps.projects.urls")),
     path("designs/exports/", include("apps.exports.urls")),
     path("designs/analysis/", include("apps.analysis.urls")),
+    path("handover/", include("apps.handover.urls")),
     path("designs/", include("apps.designs.urls")),
     path("reviews/", include("apps.reviews.urls")),
     path("api/", include("fabricweb.api_urls")),

@@ -354,7 +354,7 @@ def zip_members(data: bytes, source: str, limits: UploadLimits | None = None) ->
     if len(infos) > limits.max_files:
         raise _fail(source, 0, f"{len(infos):,} files; at most {limits.max_files:,}")
     if sum(i.file_size for i in infos) > limits.max_bytes:
-        raise _fail(source, 0, f"unpacks to more than {limits.max_bytes // (1024 * 1024):,} MB")
+        raise _fail(source, 0, f"unpacks to more than {limits.max_bytes:,} bytes")
     out = []
     for info in infos:
         try:

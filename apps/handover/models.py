@@ -41,3 +41,55 @@ class AsBuiltCheck(models.Model):
 
     def __str__(self) -> str:
         return f"{self.version} as-built {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Status(models.TextChoices):
+    PLANNED = "planned", _("planned")
+    INSTALLED = "installed", _("installed")
+    VERIFIED = "verified", _("verified")
+
+
+# One character per link in FabricHandover.link_status.
+STATUS_CODE = {Status.PLANNED: "p", Status.INSTALLED: "i", Status.VERIFIED: "v"}
+CODE_STATUS = {v: k for k, v in STATUS_CODE.items()}
+
+
+class FabricHandover(models.Model):
+    """A won version: the fabric's inventory. Only an approved version can be marked won.
+
+    `link_status` holds every planned link's status, one character per link in link index order
+    (p planned, i installed, v verified): an as-built check sets its ok links verified and its
+    miswired or formerly verified links installed."""
+
+    version = models.OneToOneField("designs.DesignVersion", on_delete=models.CASCADE, related_name="handover")
+    won_at = models.DateTimeField(_("won at"), auto_now_add=True)
+    won_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+")
+    link_status = models.TextField(_("link status"), blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("won fabric")
+        verbose_name_plural = _("won fabrics")
+
+    def __str__(self) -> str:
+        return f"{self.version} won"
+
+
+class DeviceInventory(models.Model):
+    """A device of a won version as installed: its serial number, asset tag and status, by device name."""
+
+    handover = models.ForeignKey(FabricHandover, on_delete=models.CASCADE, related_name="devices")
+    name = models.CharField(_("device"), max_length=100)
+    serial = models.CharField(_("serial number"), max_length=64, blank=True)
+    asset_tag = models.CharField(_("asset tag"), max_length=64, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["handover_id", "name"]
+        verbose_name = _("inventory device")
+        verbose_name_plural = _("inventory devices")
+        constraints = [models.UniqueConstraint(fields=["handover", "name"], name="handover_device_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name

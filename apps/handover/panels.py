@@ -1,6 +1,6 @@
 """What the handover app adds to other pages (registered from HandoverConfig.ready()).
 
-- design page nav "asbuilt": a link to the version's as-built page;
+- design page nav "asbuilt-nav": links to the version's as-built page and its inventory;
 - design page section "asbuilt": the latest check's counts and % verified, with a link to its findings;
 - design page header "asbuilt-overlay": on the topology page, a toggle that marks miswired and missing
   links on the drawing from GET /api/versions/<id>/asbuilt/link-states/ (static/js/asbuilt_overlay.js);
@@ -24,7 +24,8 @@ def _page_url(version) -> str:
 
 
 def _nav_context(request, version) -> dict[str, Any]:
-    return {"asbuilt_url": _page_url(version)}
+    return {"asbuilt_url": _page_url(version), "inventory_url": reverse(
+        "handover:inventory", kwargs={"project_pk": version.design.project_id, "version_pk": version.pk})}
 
 
 def _section_context(request, version) -> dict[str, Any]:

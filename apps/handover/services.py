@@ -23,6 +23,7 @@ from apps.designs.models import DesignVersion
 from apps.engine.asbuilt import DumpError, UploadLimits, asbuilt_check, read_dumps, zip_members
 from apps.engine.asbuilt.parsers import FORMAT_IBNETDISCOVER
 
+from .inventory import inventory_apply_check
 from .models import AsBuiltCheck
 from .selectors import version_planned_fabric
 from .text import dump_error_text
@@ -82,7 +83,7 @@ def asbuilt_check_create(*, version: DesignVersion, user: Any, uploads: Iterable
     fabric = version_planned_fabric(version=version, port_indexes=numbered)
     result = asbuilt_check(fabric, dumps)
     with transaction.atomic():
-        return AsBuiltCheck.objects.create(
+        check = AsBuiltCheck.objects.create(
             version=version, created_by=user if getattr(user, "is_authenticated", False) else None,
             file_names=[name for name, _data in files][:MAX_FILES], size_bytes=len(archive), archive=archive,
             dumped_devices=result.dumped_devices, planned=result.planned, ok=result.counts["ok"],
@@ -91,3 +92,7 @@ def asbuilt_check_create(*, version: DesignVersion, user: Any, uploads: Iterable
             verified_pct=result.verified_pct, findings=[f.to_dict() for f in result.findings],
             notes=[n.to_dict() | {"text": n.text} for n in result.notes], states=result.state_codes,
         )
+        # A won version's inventory takes the verified links and devices.
+        inventory_apply_check(check=check, fabric_devices=list(zip(fabric.a_device, fabric.b_device)),
+                              dumped=dumps.dumped)
+    return check

@@ -1,6 +1,6 @@
 """What the handover app adds to other pages (registered from HandoverConfig.ready()).
 
-- design page nav "asbuilt-nav": links to the version's as-built page and its inventory;
+- design page nav "asbuilt-nav": links to the version's as-built page, its inventory and install kit;
 - design page section "asbuilt": the latest check's counts and % verified, with a link to its findings;
 - design page header "asbuilt-overlay": on the topology page, a toggle that marks miswired and missing
   links on the drawing from GET /api/versions/<id>/asbuilt/link-states/ (static/js/asbuilt_overlay.js);
@@ -25,7 +25,8 @@ def _page_url(version) -> str:
 
 def _nav_context(request, version) -> dict[str, Any]:
     return {"asbuilt_url": _page_url(version), "inventory_url": reverse(
-        "handover:inventory", kwargs={"project_pk": version.design.project_id, "version_pk": version.pk})}
+        "handover:inventory", kwargs={"project_pk": version.design.project_id, "version_pk": version.pk}),
+        "kit_url": reverse("handover:kit", kwargs={"project_pk": version.design.project_id, "version_pk": version.pk})}
 
 
 def _section_context(request, version) -> dict[str, Any]:

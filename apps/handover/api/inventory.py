@@ -9,6 +9,7 @@ POST versions/<pk>/inventory/links/    {"links": ["link:<id>", ...], "status": "
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -87,7 +88,7 @@ class VersionInventoryImportView(ReadyMixin, generics.GenericAPIView):
     def post(self, request, *args, **kwargs):
         upload = request.FILES.get("file")
         if upload is None:
-            return Response({"file": ["Choose a CSV or Excel file."]}, status=status.HTTP_400_BAD_REQUEST)
+            return Response({"file": [_("Choose a CSV or Excel file.")]}, status=status.HTTP_400_BAD_REQUEST)
         try:
             count = inventory_import(version=self.version, name=upload.name, data=upload.read())
         except ValidationError as exc:
@@ -107,7 +108,7 @@ class VersionInventoryLinksView(ReadyMixin, generics.GenericAPIView):
         for key in data.validated_data["links"]:
             raw = key.removeprefix("link:")
             if not (raw.isascii() and raw.isdigit()) or not base <= int(raw) < base + (1 << ID_SHIFT):
-                return Response({"links": [f"{key} is not a link of this version"]},
+                return Response({"links": [_("%(key)s is not a link of this version") % {"key": key}]},
                                 status=status.HTTP_400_BAD_REQUEST)
             indexes.append(int(raw) - base)
         try:

@@ -93,3 +93,21 @@ class DeviceInventory(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class HostPrecheck(models.Model):
+    """The latest pre-check report of one host of a version (engine.precheck); a new upload replaces it."""
+
+    version = models.ForeignKey("designs.DesignVersion", on_delete=models.CASCADE, related_name="host_prechecks")
+    host = models.CharField(_("host"), max_length=100)
+    report = models.JSONField(_("report"), default=dict)
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now=True)
+
+    class Meta:
+        ordering = ["version_id", "host"]
+        verbose_name = _("host pre-check")
+        verbose_name_plural = _("host pre-checks")
+        constraints = [models.UniqueConstraint(fields=["version", "host"], name="handover_precheck_unique_host")]
+
+    def __str__(self) -> str:
+        return self.host

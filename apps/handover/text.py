@@ -61,3 +61,29 @@ def dump_error_text(file: str, line: int, message: str) -> str:
     if line:
         return _("%(file)s, line %(line)s: %(message)s") % {"file": file, "line": line, "message": message}
     return _("%(file)s: %(message)s") % {"file": file, "message": message}
+
+
+DEVIATION_FIELDS = {
+    "driver_version": gettext_lazy("driver version"),
+    "firmware": gettext_lazy("firmware"),
+    "rate_gbps": gettext_lazy("link speed (Gb/s)"),
+    "ports": gettext_lazy("RDMA ports"),
+    "trust": gettext_lazy("trust mode"),
+    "pfc": gettext_lazy("PFC priorities"),
+    "ecn": gettext_lazy("ECN (notification point, reaction point)"),
+}
+AGAINST = {"majority": gettext_lazy("the majority"), "design": gettext_lazy("the design")}
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return _("not reported")
+    if isinstance(value, list):
+        return ", ".join("–" if v is None else str(v) for v in value) or _("none")
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def deviation_rows(deviations) -> list[dict[str, Any]]:
+    return [{"host": d.host, "port": d.port, "field": str(DEVIATION_FIELDS.get(d.field, d.field)),
+             "value": _value(d.value), "expected": _value(d.expected), "against": str(AGAINST.get(d.against, ""))}
+            for d in deviations]

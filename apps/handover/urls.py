@@ -13,6 +13,8 @@ urlpatterns = [
          name="asbuilt-fixes-csv"),
     path("projects/<int:project_pk>/versions/<int:version_pk>/inventory/", inventory_views.InventoryView.as_view(),
          name="inventory"),
+    path("projects/<int:project_pk>/versions/<int:version_pk>/precheck.sh", inventory_views.PrecheckScriptView.as_view(),
+         name="precheck-script"),
     path(_kit, kit_views.KitView.as_view(), name="kit"),
     path(_kit + "work-orders/", kit_views.KitWorkOrdersView.as_view(), name="kit-orders"),
     path(_kit + "work-orders.csv", kit_views.KitCsvView.as_view(), name="kit-csv"),

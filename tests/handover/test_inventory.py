@@ -76,7 +76,7 @@ def test_excel_import_reports_every_bad_row_and_column_and_imports_nothing(clien
     response = client_for_member.post(inventory_url(won), {"action": "import", "file": upload})
     assert response.status_code == 400
     html = response.content.decode()
-    assert "Nothing was imported" in html
+    assert "Nothing was saved" in html
     assert "Row 3, column Device: no-such-switch is not a device of this design" in html
     assert f"Row 4, column Device: {leaf.name} is already on row 2" in html
     assert "Row 4, column Serial number: serial number SN-1 is already on row 2" in html

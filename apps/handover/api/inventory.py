@@ -5,6 +5,8 @@ POST versions/<pk>/inventory/won/      mark an approved version won (201; 200 wh
 POST versions/<pk>/inventory/import/   multipart "file" (CSV or .xlsx): 200 {"updated": n}, or 400 {"file": ["Row R,
                                        column C: ..."]} with nothing imported
 POST versions/<pk>/inventory/links/    {"links": ["link:<id>", ...], "status": "planned" | "installed"}
+GET  versions/<pk>/precheck/           host pre-check: hosts reported, deviations (from the majority or the design)
+POST versions/<pk>/precheck/           multipart "files": host reports (201), or 400 {"files": [...]} naming file and line
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from apps.designs.models.records import ID_SHIFT
 
 from ..inventory import handover_get, handover_mark_won, inventory_import, link_status_counts, links_mark
 from ..models import DeviceInventory
+from ..precheck import precheck_deviations, precheck_upload
+from ..text import deviation_rows
 from .views import ReadyMixin
 
 
@@ -116,3 +120,44 @@ class VersionInventoryLinksView(ReadyMixin, generics.GenericAPIView):
         except ValidationError as exc:
             return Response(_errors(exc), status=status.HTTP_400_BAD_REQUEST)
         return Response({"updated": count})
+
+
+class DeviationSerializer(serializers.Serializer):
+    host = serializers.CharField()
+    port = serializers.CharField(allow_blank=True)
+    field = serializers.CharField()
+    value = serializers.CharField()
+    expected = serializers.CharField()
+    against = serializers.CharField()
+
+
+class PrecheckSerializer(serializers.Serializer):
+    hosts = serializers.IntegerField()
+    deviations = DeviationSerializer(many=True)
+
+
+class PrecheckUploadSerializer(serializers.Serializer):
+    files = serializers.ListField(child=serializers.FileField())
+
+
+def _precheck_payload(version) -> dict:
+    hosts, deviations = precheck_deviations(version=version)
+    return {"hosts": hosts, "deviations": deviation_rows(deviations)}
+
+
+@extend_schema(summary="Host pre-check: hosts reported and those that differ from the majority or the design",
+               responses={200: PrecheckSerializer}, tags=["handover"])
+class VersionPrecheckView(ReadyMixin, generics.GenericAPIView):
+    serializer_class = PrecheckSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    def get(self, request, *args, **kwargs):
+        return Response(PrecheckSerializer(_precheck_payload(self.version)).data)
+
+    @extend_schema(request={"multipart/form-data": PrecheckUploadSerializer}, responses={201: PrecheckSerializer})
+    def post(self, request, *args, **kwargs):
+        try:
+            precheck_upload(version=self.version, uploads=request.FILES.getlist("files"))
+        except ValidationError as exc:
+            return Response(_errors(exc), status=status.HTTP_400_BAD_REQUEST)
+        return Response(PrecheckSerializer(_precheck_payload(self.version)).data, status=status.HTTP_201_CREATED)

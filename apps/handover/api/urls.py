@@ -16,4 +16,5 @@ urlpatterns = [
          name="api-version-inventory-import"),
     path("versions/<int:pk>/inventory/links/", inventory.VersionInventoryLinksView.as_view(),
          name="api-version-inventory-links"),
+    path("versions/<int:pk>/precheck/", inventory.VersionPrecheckView.as_view(), name="api-version-precheck"),
 ]

@@ -64,3 +64,13 @@ def test_design_page_links_the_install_kit(client_for_member, version):
     assert 'id="tab-kit"' in html and 'id="tab-inventory"' in html
     kit = client_for_member.get(kit_url("kit", version)).content.decode()
     assert 'id="kit-p2p"' in kit and 'id="kit-rack"' in kit
+
+
+def test_kit_and_inventory_pages_speak_chinese(client_for_member, version):
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        kit = client_for_member.get(kit_url("kit", version), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+        inventory = client_for_member.get(kit_url("inventory", version), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "安装套件" in kit and "Install kit of" not in kit
+    assert "主机预检" in inventory and "标记为赢单" in inventory and "Mark won" not in inventory

@@ -13,7 +13,7 @@ from apps.designs.models.records import record_id
 from apps.handover.models import DeviceInventory, FabricHandover
 from apps.reviews.services.review import version_review_act
 
-from .dumps import as_zip, dump_files, planned_pairs, swapped_and_missing
+from .dumps import as_zip, dump_files, swapped_and_missing
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ class AsBuiltCheckSerializer(serializers.Serializer):
     verified_pct = serializers.FloatField()
 
 
-class FindingSerializer(serializers.Serializer):
+class AsBuiltFindingSerializer(serializers.Serializer):
     state = serializers.CharField()
     state_label = serializers.SerializerMethodField()
     kind = serializers.CharField()
@@ -50,7 +50,7 @@ class FindingSerializer(serializers.Serializer):
 
 
 class AsBuiltCheckDetailSerializer(AsBuiltCheckSerializer):
-    findings = FindingSerializer(many=True)
+    findings = AsBuiltFindingSerializer(many=True)
     notes = serializers.SerializerMethodField()
 
     def get_notes(self, obj) -> list[str]:

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "apps.analysis",
     "apps.exports",
     "apps.performance",
+    "apps.handover",
     "apps.reviews",
     "apps.explorer",
 ]
@@ -170,6 +171,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(env("FABRICWEB_MEDIA_ROOT", default=str(BASE_DIR / "media")))
 MEDIA_URL = "media/"
+
+# As-built check uploads (neighbour dumps): the most one upload may hold, its zip unpacked included.
+HANDOVER_UPLOAD_MAX_BYTES = env.int("FABRICWEB_HANDOVER_UPLOAD_MAX_BYTES", default=64 * 1024 * 1024)
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated call answers 401 with "WWW-Authenticate: Token" (DRF takes the

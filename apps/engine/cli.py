@@ -4,6 +4,7 @@
     python -m apps.engine size SPEC.json
     python -m apps.engine explore EXPLORE.json
     python -m apps.engine simulate SPEC.json WORKLOAD.json [--alternatives] [--indent N]
+    python -m apps.engine asbuilt SPEC.json DUMPS [--indent N]
 
 `explore` prints {"candidates": [...]}: every feasible fabric of the catalog for the request, priced as
 `plan` prices it, the Pareto frontier marked (engine.explore.io describes EXPLORE.json and the output).
@@ -18,6 +19,10 @@ the other networks). `size` prints the counts without building links.
 on the planned fabric and prints {"collectives": [{"collective", "bytes", "ranks", "algorithm",
 "routing", "time_s", "algbw_gbps", "busbw_gbps", ...}], "step": {"comm_s", "exposed_s", ...} or
 null, "table", "links", "scenarios", "notes", ...}; a bad workload is reported like a bad spec.
+`asbuilt` checks neighbour dumps (a folder or a zip of SONiC `show lldp table` files, `lldpcli show
+neighbors -f json` files and ibnetdiscover output; engine.asbuilt) against the planned links and prints
+{"planned", "ok", "miswired", "missing", "unverified", "unexpected", "verified_pct", "findings", ...};
+an unreadable dump prints "file line N: message" lines on stderr and exits with status 2.
 SPEC.json "-" reads standard input. A malformed or infeasible spec prints "field: message" lines
 on stderr, nothing on stdout, and exits with status 2.
 """
@@ -34,6 +39,7 @@ import numpy as np
 
 from .explore import explore
 from .explore.io import exploration_dict, request_from_dict
+from .asbuilt import DumpError, asbuilt_check, dumps_from_path, planned_from_plan, read_dumps
 from .model import ROLES, Plan
 from .names import device_name_array, device_role_codes, port_name_table
 from .networks.cluster import plan_cluster
@@ -128,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("workload", help="WORKLOAD.json, or - for standard input")
     p_sim.add_argument("--alternatives", action="store_true", help="also run it on the design's alternatives")
     p_sim.add_argument("--indent", type=int, default=2)
+    p_asbuilt = sub.add_parser("asbuilt", help="check LLDP / ibnetdiscover dumps against the planned links")
+    p_asbuilt.add_argument("spec")
+    p_asbuilt.add_argument("dumps", help="a folder or a zip of dump files (one per switch or host, named after it)")
+    p_asbuilt.add_argument("--indent", type=int, default=2)
     args = parser.parse_args(argv)
 
     try:
@@ -139,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
             out = sizing_dict(size(spec))
         elif args.command == "simulate":
             out = _simulate(spec, _load(args.workload), alternatives=args.alternatives)
+        elif args.command == "asbuilt":
+            dumps = read_dumps(dumps_from_path(args.dumps))
+            out = asbuilt_check(planned_from_plan(plan(spec)), dumps).to_dict()
         else:
             result = plan_cluster(spec)
             alts = alternatives(spec) if args.alternatives else None
@@ -147,6 +160,10 @@ def main(argv: list[str] | None = None) -> int:
                 write_links_csv(result, args.links)
     except SpecError as exc:
         return _fail(exc.errors)
+    except DumpError as exc:
+        for name, line, message in exc.errors:
+            print(f"{name} line {line}: {message}" if line else f"{name}: {message}", file=sys.stderr)
+        return EXIT_BAD_SPEC
     except (OSError, CatalogError) as exc:
         return _fail({"spec": [str(exc)]})
     return _print(out, args.indent)

@@ -175,3 +175,43 @@ DIRECT.update({
         "pk": (kwargs := _comment_kwargs(project))["version_pk"], "comment_pk": kwargs["comment_pk"]},
     "api-version-review": _version_pk,
 })
+
+
+def _asbuilt_check(project: Project) -> dict[str, Any]:
+    from apps.handover.models import AsBuiltCheck
+    from tests.designs.factories import DesignVersionFactory
+
+    version = DesignVersionFactory(design__project=project)
+    check = AsBuiltCheck.objects.create(version=version, archive=b"")
+    return {"version_pk": version.pk, "check_pk": check.pk}
+
+
+def _asbuilt_check_api(project: Project) -> dict[str, Any]:
+    built = _asbuilt_check(project)
+    return {"pk": built["version_pk"], "check_pk": built["check_pk"]}
+
+
+# Handover (apps/handover): pages under the project, API by version id.
+EXTRA_KWARGS.update({
+    "handover:asbuilt": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:asbuilt-fixes": _asbuilt_check,
+    "handover:asbuilt-fixes-csv": _asbuilt_check,
+    "handover:asbuilt-upload": _asbuilt_check,
+    "handover:inventory": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:precheck-script": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:kit": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:kit-orders": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:kit-csv": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:kit-labels": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "handover:kit-p2p": lambda project: {"version_pk": _version_pk(project)["pk"]},
+})
+DIRECT.update({
+    "api-version-asbuilt": _version_pk,
+    "api-version-asbuilt-link-states": _version_pk,
+    "api-version-asbuilt-detail": _asbuilt_check_api,
+    "api-version-inventory": _version_pk,
+    "api-version-inventory-won": _version_pk,
+    "api-version-inventory-import": _version_pk,
+    "api-version-inventory-links": _version_pk,
+    "api-version-precheck": _version_pk,
+})

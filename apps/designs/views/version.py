@@ -6,6 +6,7 @@ from typing import Any
 
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views import View
@@ -13,6 +14,7 @@ from django.views import View
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..api.topology import LEVELS
+from ..api.topology.drawing import PLANE_COLOURS, RAIL_COLOURS, ROLE_FILL
 from ..engine_text import (alternative_label, alternative_notes, alternative_reason, summary_bom_notes,
                            summary_warnings, wiring_verdict)
 from ..fabric_text import underlay_not_applicable
@@ -277,6 +279,13 @@ class VersionTopologyView(VersionPageMixin, View):
                 "topologyUrl": reverse("api-version-topology", kwargs={"pk": version.pk}),
                 "expandUrl": reverse("api-version-topology-expand", kwargs={"pk": version.pk}),
                 "linksUrl": reverse("api-version-link-list", kwargs={"pk": version.pk}),
+                "schematicUrl": reverse("api-version-topology-schematic", kwargs={"pk": version.pk}),
+                "title": _("%(design)s · version %(number)s") % {"design": version.design.name,
+                                                                  "number": version.number},
+                "exportName": f"{slugify(version.design.name) or 'design'}-v{version.number}",
+                "railColours": RAIL_COLOURS,
+                "planeColours": PLANE_COLOURS,
+                "roleFill": ROLE_FILL,
                 "tiers": tiers,
                 "planes": int(summary.get("planes") or 1),
                 "rails": int(summary.get("rails") or 0),

@@ -151,6 +151,10 @@ class VersionTopologyExpandView(VersionScopedMixin, generics.GenericAPIView):
     tags=["designs"],
 )
 class VersionTopologySchematicView(VersionScopedMixin, generics.GenericAPIView):
+    def perform_content_negotiation(self, request, force=False):
+        # The picture is SVG whatever is asked for; errors are JSON (a 400 on the field, a 404).
+        return super().perform_content_negotiation(request, force=True)
+
     def get(self, request, *args, **kwargs):
         topology = _ready_topology(self.version, request)
         key = "fabricweb:schematic:v1:" + first_view_cache_key(self.version, "schematic", topology.plane)

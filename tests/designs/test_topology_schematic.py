@@ -38,10 +38,11 @@ def texts(svg: bytes) -> list[str]:
     return [t.text for t in ElementTree.fromstring(svg).iter(f"{SVG}text")]
 
 
-def test_one_plane_view_holds_that_planes_switches_the_servers_and_that_planes_links(four_planes):
-    whole = Topology(four_planes, level="su").view(expanded=[])
+@pytest.mark.parametrize("level", ["plane", "su", "device"])
+def test_one_plane_view_holds_that_planes_switches_the_servers_and_that_planes_links(four_planes, level):
+    whole = Topology(four_planes, level=level).view(expanded=[])
     for plane in range(4):
-        view = Topology(four_planes, level="su", plane=plane).view(expanded=[])
+        view = Topology(four_planes, level=level, plane=plane).view(expanded=[])
         nodes = nodes_of(view)
         assert {n["plane"] for n in nodes.values() if n["role"] != "server"} == {plane}
         assert any(n["role"] == "server" for n in nodes.values())

@@ -534,7 +534,8 @@ class TopologyBase:
             ids += [f"core:p{p}" for p in sorted(c["core"])]
         else:
             ids = [f"srv:su{s}" for s in sorted(c["server"])]
-            ids += [f"dev:{d.id}" for d in self.fetch_devices(~Q(role="server"))]
+            switches = ~Q(role="server") if self.plane is None else ~Q(role="server") & Q(plane=self.plane)
+            ids += [f"dev:{d.id}" for d in self.fetch_devices(switches)]
         return ids
 
     def _grouped_link_rows(self, columns: list[str], links) -> list[dict]:

@@ -247,10 +247,10 @@ def bench_browser(version, user, repeat: int) -> dict:
             cache.clear()
             for _ in range(repeat + 1):
                 page.goto(page_url)
-                page.wait_for_function("window.fabricwebTopology && window.fabricwebTopology.ready === true",
+                page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true",
                                        timeout=60_000)
                 run = page.evaluate(probe)
-                page.wait_for_function("window.fabricwebSchematic && window.fabricwebSchematic.ready === true",
+                page.wait_for_function("() => window.fabricwebSchematic && window.fabricwebSchematic.ready === true",
                                        timeout=60_000)
                 runs.append({**run, **page.evaluate(after)})
             browser.close()

@@ -156,8 +156,8 @@ def overview(topology: TopologyBase) -> Overview:
     for plane, group in census["core"].items():
         panels[plane].cores = group.count
     if three:
-        rows = topology._links().values("tier", "plane", "pod").annotate(n=Count("id")).order_by()
-        for row in rows:
+        # Hash aggregation, as the first view's (aggregation.TopologyBase._grouped_link_rows).
+        for row in topology._grouped_link_rows(["tier", "plane", "pod"], topology._links()):
             if row["plane"] in panels and row["pod"] is not None:
                 col = column(row["plane"], row["pod"])
                 attribute = ("server_links", "spine_links", "core_links")[row["tier"]]
@@ -167,8 +167,7 @@ def overview(topology: TopologyBase) -> Overview:
         leaf_su = dict(topology._devices().filter(role="leaf").values_list("id", "su"))
         by_leaf: Counter = Counter()
         for tier, leaf_end in ((0, "b_device_id"), (1, "a_device_id")):
-            rows = topology._links().filter(tier=tier).values("plane", leaf_end).annotate(n=Count("id")).order_by()
-            for row in rows:
+            for row in topology._grouped_link_rows(["plane", leaf_end], topology._links().filter(tier=tier)):
                 by_leaf[(tier, row["plane"], leaf_su.get(row[leaf_end]))] += row["n"]
         for (tier, plane, su), n in by_leaf.items():
             if plane in panels and su is not None:

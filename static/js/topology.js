@@ -799,9 +799,9 @@
       api.firstDrawMs = performance.now();
       api.ready = true;
       container.dataset.ready = "true";
-      // The cabling table and the schematic wait for the first picture, so they do not compete for the server.
-      window.fabricwebCabling.load();
-      window.fabricwebSchematic.load();
+      // The schematic waits for the first picture and the cabling table for the schematic (the order of
+      // the page), so they do not compete for the server.
+      window.fabricwebSchematic.load().then(() => window.fabricwebCabling.load());
     });
   });
 })();

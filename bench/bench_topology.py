@@ -14,12 +14,16 @@ with the same inputs. Then, in this process (cache: local memory, cleared for "c
   (median of --repeat);
 - `expand pod ms`: GET .../topology/expand/ of a pod's leaves, then its spines;
   `expand switch ms`: a leaf down to its ports;
+- `schematic ms`: GET .../topology/schematic/ (SVG) with an empty cache, then in the browser from
+  asking for it to having it in the page (cold: the first page load);
 - `first draw ms` in headless Chromium (/usr/bin/chromium): from navigation start to the first
   frame cytoscape.js draws of the topology page, served by a threaded WSGI server in this
-  process; the first load with an empty cache ("cold"), then the median of --repeat loads.
+  process; the first load with an empty cache ("cold"), then the median of --repeat loads;
+- `svg export ms`: window.fabricwebExport.viewSvg() of the first view in the page.
 
-Exit status 1 when the cold first draw takes FIRST_DRAW_LIMIT_MS (2,000 ms) or more, or the
-first view has more than ELEMENT_LIMIT (3,000) elements.
+Exit status 1 when the cold first draw takes FIRST_DRAW_LIMIT_MS (2,000 ms) or more, the first
+view has more than ELEMENT_LIMIT (3,000) elements, the cold schematic takes SCHEMATIC_LIMIT_MS
+(1,000 ms) or more in the browser, or the SVG export SVG_EXPORT_LIMIT_MS (2,000 ms) or more.
 """
 from __future__ import annotations
 
@@ -42,6 +46,8 @@ SERVER_SKU = "DGXH-G640F+P2EDI36"  # DGX H100, 8x 400G ConnectX-7
 SWITCH_SKU = "DCS-7060DX5-64S"  # 64x400G QSFP-DD, Tomahawk 4
 CHROMIUM = os.environ.get("FABRICWEB_CHROMIUM", "/usr/bin/chromium")
 FIRST_DRAW_LIMIT_MS = 2000
+SCHEMATIC_LIMIT_MS = 1000
+SVG_EXPORT_LIMIT_MS = 2000
 ELEMENT_LIMIT = 3000
 PASSWORD = "bench-password-0123"
 
@@ -145,13 +151,22 @@ def bench_api(version, user, repeat: int) -> dict:
         ms, first = _timed_get(client, url)
         cold.append(ms)
     warm = [_timed_get(client, url)[0] for _ in range(repeat)]
-    pod = first["elements"]["nodes"][0]["data"]["pod"] or 0
-    leaf_ms, _ = _timed_get(client, expand, {"node": f"leaf:p0:pod{pod}"})
-    spine_ms, spines = _timed_get(client, expand, {"node": f"spine:p0:pod{pod}", "expanded": f"leaf:p0:pod{pod}"})
+    pod = 0
+    by_pod = {"level": "pod"}  # the first view is the plane level; pods are one choice away
+    leaf_ms, _ = _timed_get(client, expand, {**by_pod, "node": f"leaf:p0:pod{pod}"})
+    spine_ms, spines = _timed_get(client, expand, {**by_pod, "node": f"spine:p0:pod{pod}",
+                                                   "expanded": f"leaf:p0:pod{pod}"})
     leaf = DeviceRecord.objects.filter(version=version, role="leaf").order_by("index").first()
     opened = f"leaf:p0:pod{leaf.pod},leaf:p0:su{leaf.su}"
-    _timed_get(client, expand, {"node": f"leaf:p0:su{leaf.su}", "expanded": f"leaf:p0:pod{leaf.pod}"})
-    switch_ms, ports = _timed_get(client, expand, {"node": f"dev:{leaf.pk}", "expanded": opened})
+    _timed_get(client, expand, {**by_pod, "node": f"leaf:p0:su{leaf.su}", "expanded": f"leaf:p0:pod{leaf.pod}"})
+    switch_ms, ports = _timed_get(client, expand, {**by_pod, "node": f"dev:{leaf.pk}", "expanded": opened})
+    schematic = reverse("api-version-topology-schematic", kwargs={"pk": version.pk})
+    cache.clear()
+    started = time.perf_counter()
+    response = client.get(schematic)
+    schematic_ms = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise SystemExit(f"GET {schematic} answered {response.status_code}")
     return {
         "level": first["level"],
         "nodes": first["counts"]["nodes"],
@@ -166,6 +181,8 @@ def bench_api(version, user, repeat: int) -> dict:
         "expand_pod_elements": spines["counts"]["nodes"] + spines["counts"]["edges"],
         "expand_switch_ms": round(switch_ms),
         "expand_switch_ports": ports["total"],
+        "schematic_api_cold_ms": round(schematic_ms),
+        "schematic_kb": round(len(response.content) / 1024),
     }
 
 
@@ -206,6 +223,12 @@ def bench_browser(version, user, repeat: int) -> dict:
         return {draw: t.firstDrawMs, elements: t.cy.elements().length, api: api ? api.duration : null,
                 html: nav.responseEnd, asked: t.timings.askedAtMs, build: t.timings.buildMs};
     }"""
+    after = """() => {
+        const started = performance.now();
+        const svg = window.fabricwebExport.viewSvg();
+        return {schematic: window.fabricwebSchematic.drawMs, exportMs: performance.now() - started,
+                exportKb: svg.length / 1024};
+    }"""
     errors: list[str] = []
     try:
         with sync_playwright() as playwright:
@@ -224,9 +247,12 @@ def bench_browser(version, user, repeat: int) -> dict:
             cache.clear()
             for _ in range(repeat + 1):
                 page.goto(page_url)
-                page.wait_for_function("window.fabricwebTopology && window.fabricwebTopology.ready === true",
+                page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready === true",
                                        timeout=60_000)
-                runs.append(page.evaluate(probe))
+                run = page.evaluate(probe)
+                page.wait_for_function("() => window.fabricwebSchematic && window.fabricwebSchematic.ready === true",
+                                       timeout=60_000)
+                runs.append({**run, **page.evaluate(after)})
             browser.close()
     finally:
         server.shutdown()
@@ -238,6 +264,10 @@ def bench_browser(version, user, repeat: int) -> dict:
         "html_ms": round(statistics.median(r["html"] for r in warm)),
         "build_ms": round(statistics.median(r["build"] for r in warm)),
         "drawn_elements": cold["elements"],
+        "schematic_cold_ms": round(cold["schematic"]),
+        "schematic_warm_ms": round(statistics.median(r["schematic"] for r in warm)),
+        "svg_export_ms": round(statistics.median(r["exportMs"] for r in runs)),
+        "svg_export_kb": round(cold["exportKb"]),
         "console_errors": errors,
     }
 
@@ -264,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         "first_draw_limit_ms": FIRST_DRAW_LIMIT_MS,
     }
     ok = (result["first_draw_cold_ms"] < FIRST_DRAW_LIMIT_MS and result["elements"] <= ELEMENT_LIMIT
-          and not result["console_errors"] and result["links_drawn"] == result["links"])
+          and not result["console_errors"] and result["links_drawn"] == result["links"]
+          and result["schematic_cold_ms"] < SCHEMATIC_LIMIT_MS and result["svg_export_ms"] < SVG_EXPORT_LIMIT_MS)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -280,10 +311,15 @@ def main(argv: list[str] | None = None) -> int:
                            ("API open a leaf to its ports", "expand_switch_ms"),
                            ("Chromium first draw, cold cache", "first_draw_cold_ms"),
                            ("Chromium first draw, cached", "first_draw_warm_ms"),
-                           ("  of which the HTML page", "html_ms"), ("  of which building the elements", "build_ms")):
+                           ("  of which the HTML page", "html_ms"), ("  of which building the elements", "build_ms"),
+                           ("API schematic (SVG), cold cache", "schematic_api_cold_ms"),
+                           ("Chromium schematic in the page, cold cache", "schematic_cold_ms"),
+                           ("Chromium schematic in the page, cached", "schematic_warm_ms"),
+                           ("Chromium SVG export of the first view", "svg_export_ms")):
             value = r[key] * 1000 if key == "view_s" else r[key]
             print(f"| {label} | {value:,.0f} |")
-        print(f"limit: cold first draw < {FIRST_DRAW_LIMIT_MS} ms with <= {ELEMENT_LIMIT} elements: "
+        print(f"limits: cold first draw < {FIRST_DRAW_LIMIT_MS} ms with <= {ELEMENT_LIMIT} elements, schematic < "
+              f"{SCHEMATIC_LIMIT_MS} ms, SVG export < {SVG_EXPORT_LIMIT_MS} ms: "
               f"{'ok' if ok else 'FAILED'}" + (f"; console errors: {r['console_errors']}" if r["console_errors"] else ""))
     return 0 if ok else 1
 

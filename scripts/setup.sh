@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything, migrate, load the seed catalog and a demo project, start web, worker and beat.
 # Usage: scripts/setup.sh        (then open http://127.0.0.1:8000/, user demo / demo-password)
-# A local demo: DEBUG on and the demo users (published passwords), i.e. FABRICWEB_DEMO=true.
+# A local demo with the demo users (published passwords), i.e. FABRICWEB_DEMO=true. DEBUG stays off
+# (the product's own error pages, as in production) unless asked for: DJANGO_DEBUG=true scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -12,8 +13,18 @@ PY=.venv/bin/python
 if [ -z "${CELERY_BROKER_URL:-}" ] && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   export CELERY_BROKER_URL="redis://127.0.0.1:6379/0"
 fi
-export DJANGO_DEBUG="${DJANGO_DEBUG:-true}"
+export DJANGO_DEBUG="${DJANGO_DEBUG:-false}"
+# Without DEBUG Django needs a secret key: one is made for this machine once and kept in var/ (not in git).
+if [ -z "${DJANGO_SECRET_KEY:-}" ]; then
+  mkdir -p var
+  [ -s var/secret_key ] || $PY -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key
+  chmod 600 var/secret_key
+  DJANGO_SECRET_KEY="$(cat var/secret_key)"
+  export DJANGO_SECRET_KEY
+fi
 command -v msgfmt >/dev/null 2>&1 && $PY manage.py compilemessages --ignore=.venv >/dev/null
+# Without DEBUG the static files are served by WhiteNoise from STATIC_ROOT.
+$PY manage.py collectstatic --noinput >/dev/null
 $PY manage.py migrate --noinput
 $PY manage.py load_seed_catalog
 FABRICWEB_DEMO=true $PY manage.py load_demo

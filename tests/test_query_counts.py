@@ -50,7 +50,7 @@ BASELINES: dict[str, dict[str, int]] = {
     "catalog-switch-list": {"small": 2, "large": 2},
     "api-version-topology": {"small": 8, "large": 8},
     "page projects:project-list": {"small": 5, "large": 5},
-    "page projects:project-detail": {"small": 11, "large": 11},  # +1: the handover install progress
+    "page projects:project-detail": {"small": 12, "large": 12},  # +1 handover install progress, +1 review states
     "page designs:version-detail": {"small": 30, "large": 30},  # +1: the latest as-built check
     "page designs:version-topology": {"small": 11, "large": 11},
     "page design-exports:version-exports": {"small": 6, "large": 6},

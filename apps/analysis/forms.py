@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.engine.roce import DEVICE_CLASSES, RoceSettings
 from apps.engine.roce.settings import DCQCN_RANGES, PFC_WD_ACTIONS, ROCE_MTUS, TRUST_MODES
 
-from .text import class_label
+from .text import class_label, watchdog_action_label
 
 PREFIX = "roce"
 
@@ -173,7 +173,7 @@ def roce_form_build(*, settings: RoceSettings, data: dict[str, Any] | None = Non
             f("pfc_watchdog.poll_ms", _("Polling interval (ms)"), value=s["pfc_watchdog"]["poll_ms"],
               help=_("10-1000")),
             f("pfc_watchdog.action", _("Action on a storm"), "choice", s["pfc_watchdog"]["action"],
-              choices=[(a, a) for a in PFC_WD_ACTIONS]),
+              choices=[(a, watchdog_action_label(a)) for a in PFC_WD_ACTIONS]),
         ]),
         FormSection("buffer", _("Buffers and headroom inputs"), [
             f(f"buffer.{name}", label, kind, s["buffer"][name]) for name, (label, kind) in BUFFER_LABELS.items()

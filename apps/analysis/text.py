@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from apps.engine.roce import RoceSettings
 
@@ -193,21 +193,23 @@ def _problem(f: dict[str, Any], ctx: ReviewContext) -> tuple[str, str, str] | No
             return ("ecn_thresholds.scaled",
                     _("No ECN thresholds for %(gbps)sG ports; scaled from the nearest speed to Kmin %(kmin)s KB, "
                       "Kmax %(kmax)s KB.") % g,
-                    _("Set roce.ecn.%(gbps)s (kmin, kmax, pmax) explicitly.") % g)
+                    _("Enter ECN thresholds (Kmin, Kmax, Pmax) for %(gbps)sG ports in the RoCE settings.") % g)
         if "is not below" in message:
             return ("ecn_thresholds.kmin_above_kmax",
                     _("ECN Kmin %(kmin)s KB is not below Kmax %(kmax)s KB on %(gbps)sG ports: marking jumps from "
                       "none to all packets.") % g,
-                    _("Set roce.ecn.%(gbps)s.kmin below kmax (e.g. %(kmin)s KB).") % {
+                    _("Lower the ECN Kmin of %(gbps)sG ports below Kmax in the RoCE settings, for example to "
+                      "%(kmin)s KB.") % {
                         "gbps": p["gbps"], "kmin": max(1, int(p["kmax"]) // 4)})
         if "Kmin is 0" in message:
             return ("ecn_thresholds.kmin_zero",
                     _("ECN Kmin is 0 on %(gbps)sG ports: every queued packet is marked.") % g,
-                    _("Set roce.ecn.%(gbps)s.kmin to about %(gbps)s KB.") % g)
+                    _("Raise the ECN Kmin of %(gbps)sG ports to about %(gbps)s KB in the RoCE settings.") % g)
         if "Pmax" in message:
             return ("ecn_thresholds.pmax",
                     _("ECN Pmax %(pmax)s%% on %(gbps)sG ports is outside 1-100%%.") % g,
-                    _("Set roce.ecn.%(gbps)s.pmax between 1 and 100 (20 is typical).") % g)
+                    _("Set the ECN Pmax of %(gbps)sG ports between 1 and 100 %% in the RoCE settings (20 %% is "
+                      "typical).") % g)
         return None
     if code == "dcqcn":
         if "reaction point" in message:
@@ -289,7 +291,8 @@ def _problem(f: dict[str, Any], ctx: ReviewContext) -> tuple[str, str, str] | No
                 _("PFC watchdog is off on %(class)s switches: a stuck receiver can pause the fabric indefinitely "
                   "(PFC storm, deadlock).") % {"class": cl},
                 _("Enable PFC_WD on %(class)s ports (action %(action)s, detection %(detect)s ms).") % {
-                    "class": cl, "action": s.pfc_watchdog.action, "detect": s.pfc_watchdog.detection_ms})
+                    "class": cl, "action": watchdog_action_label(s.pfc_watchdog.action),
+                    "detect": s.pfc_watchdog.detection_ms})
     return None
 
 
@@ -493,3 +496,13 @@ def _assumptions() -> dict[str, str]:
 def traffic_assumptions(assumptions) -> list[str]:
     table = _assumptions()
     return [table.get(text, text) for text in assumptions]
+
+
+def watchdog_action_label(action: str) -> str:
+    """What the PFC watchdog does with a stormed queue, in the active language (the engine's word if unknown)."""
+    labels = {
+        "drop": pgettext("PFC watchdog action", "drop"),
+        "forward": pgettext("PFC watchdog action", "forward"),
+        "alert": pgettext("PFC watchdog action", "alert"),
+    }
+    return str(labels.get(action, action))

@@ -105,3 +105,23 @@ def design_panels_render(
         html = render_to_string(panel.template_name, context, request=request)
         rendered[panel.slot].append(RenderedPanel(key=panel.key, title=str(panel.title), html=html))
     return rendered
+
+
+# Version labels on the project page -----------------------------------------------------------------
+#
+# The project page lists every version of every design; another app can put a short label beside each
+# (the reviews app: the review state) without designs importing it. A provider takes the versions
+# shown and answers {version id: {"text": ..., "css": ...}} in one query.
+
+VersionLabelProvider = Callable[[list[DesignVersion]], dict[int, dict[str, str]]]
+_version_label_providers: dict[str, VersionLabelProvider] = {}
+
+
+def version_label_register(key: str, provider: VersionLabelProvider) -> None:
+    """Register (or replace) the provider of one column of version labels on the project page."""
+    _version_label_providers[key] = provider
+
+
+def version_labels(versions: list[DesignVersion]) -> dict[str, dict[int, dict[str, str]]]:
+    """Every registered column's labels for these versions: {column key: {version id: label}}."""
+    return {key: provider(versions) for key, provider in _version_label_providers.items()}

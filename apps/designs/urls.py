@@ -6,6 +6,7 @@ designs:design-detail      projects/<project_pk>/designs/<design_pk>/           
 designs:version-create     projects/<project_pk>/designs/<design_pk>/versions/new/ ?from=<version id>
 designs:version-detail     projects/<project_pk>/versions/<version_pk>/            the design page
 designs:version-topology   projects/<project_pk>/versions/<version_pk>/topology/   topology + cabling
+designs:version-alternative-use  projects/<project_pk>/versions/<version_pk>/alternatives/use/  POST: new version
 designs:job-detail         projects/<project_pk>/jobs/<job_pk>/                    progress bar
 """
 from django.urls import path
@@ -24,5 +25,7 @@ urlpatterns = [
          name="version-detail"),
     path("projects/<int:project_pk>/versions/<int:version_pk>/topology/", views.VersionTopologyView.as_view(),
          name="version-topology"),
+    path("projects/<int:project_pk>/versions/<int:version_pk>/alternatives/use/",
+         views.VersionAlternativeUseView.as_view(), name="version-alternative-use"),
     path("projects/<int:project_pk>/jobs/<int:job_pk>/", views.JobDetailView.as_view(), name="job-detail"),
 ]

@@ -52,7 +52,8 @@ class ProjectCreateForm(forms.ModelForm):
 
     class Meta:
         model = Project
-        fields = ["customer", "new_customer_name", "name", "description", "discount_pct", "currency"]
+        fields = ["customer", "new_customer_name", "name", "description", "discount_pct", "currency",
+                  "review_two_people"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
     clean_discount_pct = _ascii_discount
@@ -87,7 +88,7 @@ class ProjectEditForm(forms.ModelForm):
 
     class Meta:
         model = Project
-        fields = ["customer", "name", "description", "owner", "discount_pct", "currency"]
+        fields = ["customer", "name", "description", "owner", "discount_pct", "currency", "review_two_people"]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
     clean_discount_pct = _ascii_discount

@@ -96,6 +96,11 @@ class Project(models.Model):
         help_text=_("Project discount off list price, 0 to 100."),
     )
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices, default=Currency.USD)
+    # Two people per approval: the approver may not be the person who submitted the version for review.
+    review_two_people = models.BooleanField(
+        _("review by two people"), default=True,
+        help_text=_("The person who approves a version must not be the one who submitted it for review."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

@@ -17,7 +17,7 @@ from .models import Currency, Customer, Project, ProjectMembership
 from .selectors import customer_user_can_manage, project_user_can_manage
 
 CUSTOMER_UPDATE_FIELDS = ("name", "description", "country")
-PROJECT_UPDATE_FIELDS = ("customer", "name", "description", "owner", "discount_pct", "currency")
+PROJECT_UPDATE_FIELDS = ("customer", "name", "description", "owner", "discount_pct", "currency", "review_two_people")
 
 
 def _save_validated(instance: Customer | Project | ProjectMembership) -> None:
@@ -85,6 +85,7 @@ def project_create(
     description: str = "",
     discount_pct: Decimal | int | str = Decimal("0"),
     currency: str = Currency.USD,
+    review_two_people: bool = True,
 ) -> Project:
     """A new project owned (and joined) by ``owner``.
 
@@ -97,6 +98,7 @@ def project_create(
         owner=owner,
         discount_pct=discount_pct,
         currency=currency,
+        review_two_people=review_two_people,
     )
     _save_validated(project)
     project_owner_membership_ensure(project=project, added_by=owner)

@@ -112,6 +112,7 @@ class ProjectListView(LoginRequiredMixin, View):
                 "description": data["description"],
                 "discount_pct": data["discount_pct"],
                 "currency": data["currency"],
+                "review_two_people": data["review_two_people"],
             }
             try:
                 if data["customer"]:

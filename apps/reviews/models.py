@@ -64,6 +64,11 @@ class VersionReview(models.Model):
         related_name="+",
     )
     changed_at = models.DateTimeField(_("changed at"), null=True, blank=True)
+    # Who last submitted the version for review (kept after approval: the record shows both people).
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("submitted by"), on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("version review")

@@ -117,10 +117,20 @@ def project_review_panel_context(request: HttpRequest, project: Project) -> dict
     }
 
 
+def review_state_labels(versions: list) -> dict[int, dict[str, str]]:
+    """The review state of each listed version that has left draft (one query), for the project page."""
+    from .models import ReviewState, VersionReview
+
+    rows = VersionReview.objects.filter(version__in=[v.pk for v in versions]).values_list("version_id", "state")
+    return {version_id: {"text": str(ReviewState(state).label), "css": state}
+            for version_id, state in rows if state != ReviewState.DRAFT}
+
+
 def panels_register() -> None:
-    from apps.designs.panels import DesignPanel, design_panel_register
+    from apps.designs.panels import DesignPanel, design_panel_register, version_label_register
     from apps.projects.panels import ProjectPanel, project_panel_register
 
+    version_label_register("review", review_state_labels)
     design_panel_register(DesignPanel(
         key="review-state", template_name="reviews/_state_badge.html", slot="header", get_context=_badge_context,
         order=10,

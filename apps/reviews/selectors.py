@@ -19,7 +19,7 @@ from .models import AuditEvent, Comment, ReviewEvent, ReviewState, VersionReview
 
 
 def review_for_version(*, version: DesignVersion) -> VersionReview | None:
-    return VersionReview.objects.select_related("changed_by").filter(version=version).first()
+    return VersionReview.objects.select_related("changed_by", "submitted_by").filter(version=version).first()
 
 
 def review_state_for_version(*, version: DesignVersion) -> str:
@@ -96,6 +96,9 @@ def review_overview(*, version: DesignVersion, user: Any) -> dict[str, Any]:
         "locked": review is not None and review.is_locked,
         "changed_by": user_label(review.changed_by) if review is not None else "",
         "changed_at": review.changed_at if review is not None else None,
-        "actions": review_actions_allowed(state=state, user=user, version=version),
+        "submitted_by": user_label(review.submitted_by) if review is not None and review.submitted_by_id else "",
+        "two_people": version.design.project.review_two_people,
+        "actions": review_actions_allowed(state=state, user=user, version=version,
+                                          submitted_by_id=review.submitted_by_id if review is not None else None),
         "history": list(review_event_list_for_version(version=version)),
     }

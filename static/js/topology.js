@@ -1,11 +1,27 @@
-/* The topology of a version with cytoscape.js, and the cabling table beside it.
+/* The topology of a version with cytoscape.js (the cabling table below it: topology_cabling.js).
  *
  * The first view comes aggregated from GET /api/versions/{id}/topology/ (groups with counts,
  * parallel links merged into one edge). Clicking a group or a switch fetches its children from
  * .../topology/expand/?node=<id>; collapsing asks for the whole view without that group.
- * Positions are computed here, cheaply and deterministically: tiers are horizontal layers (cores
- * on top, servers at the bottom) and every node stands in the column of its plane, pod and scale
- * unit, so a pod's spines sit above its leaves and servers. No force layout runs.
+ * Positions come from static/js/topology_layout.js, cheaply and deterministically: tiers are
+ * horizontal layers (cores on top, servers at the bottom) and every node stands in the column of
+ * its plane, pod and scale unit, so a pod's spines sit above its leaves and servers.
+ *
+ * Only the layers a design has are drawn, each as far below the previous one as its wrapped
+ * rows need, so a 2-tier design fills the canvas instead of leaving room for cores.
+ *
+ * Readable at every zoom (level of detail): labels are LABEL_FONT px in the model and never drawn
+ * below MIN_LABEL_PX on screen (cytoscape's min-zoomed-font-size); below that zoom they are not
+ * styled at all. The first view must show every label: when its fit is too small to read, the
+ * next coarser level is asked for (aggregated nodes carry a short name and a count), and details
+ * appear as the user zooms or opens groups. Link counts sit on their edges; a count that would
+ * overlap one already placed is hidden until the zoom makes room (declutterCounts).
+ *
+ * Multi-plane designs are drawn one plane at a time (the plane switcher; the API's `plane`), or
+ * all planes at once as the compact plane-level summary; the schematic below draws the planes
+ * as side-by-side panels. A tap inside a pod box or an open group selects the box unless the
+ * pointer is on an edge's drawn line (pod before edge). Opening a group re-fits the view to it;
+ * a switch's ports are listed in the side panel, grouped into downlinks and uplinks.
  *
  * What keeps the largest first view quick to draw: pods are boxes drawn behind their groups
  * (plain nodes sized here, not compound nodes), cy.fit() is never called (it measures every
@@ -13,7 +29,7 @@
  * when the zoom makes them readable.
  *
  * window.fabricwebTopology exposes the cytoscape instance and, for tests and benchmarks,
- * `ready` and `firstDrawMs` (performance.now() when the first view was drawn).
+ * `ready`, `firstDrawMs` (performance.now() when the first view was drawn) and `labelSizes()`.
  */
 (function () {
   "use strict";
@@ -25,31 +41,26 @@
   const legendEl = document.getElementById("topology-legend");
   const levelSelect = document.getElementById("topology-level");
 
-  const RAIL_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"];
-  const PLANE_COLOURS = ["#1d4ed8", "#b45309", "#047857", "#be123c", "#6d28d9", "#0e7490", "#a16207", "#4d7c0f"];
-  const ROLE_FILL = { server: "#e7ebf0", leaf: "#dbeafe", spine: "#ede9fe", core: "#fde2e2" };
+  // Colours come from the server (apps.designs.api.topology.drawing), shared with the schematic.
+  const RAIL_COLOURS = config.railColours;
+  const PLANE_COLOURS = config.planeColours;
+  const ROLE_FILL = config.roleFill;
   const TIER_COLOURS = ["#8b98a9", "#5b6b82", "#8a5a9e"];
-  const LAYER_Y = { 3: 0, 2: 300, 1: 600, 0: 900 };
-  const BAND_H = 850;  // a band of pods (or scale units) repeats the spine, leaf and server layers
-  const BAND_MIN_COLUMNS = 12;
-  const GAP = 22;
-  const COLUMN_GAP = 56;
-  const ROW_MAX = 16;  // more nodes than this in one layer of a column wrap into rows
-  const ROW_STEP = 56;
   const PORT_W = 58;
   const PORT_H = 20;
-  const PORTS_PER_ROW = 16;
-  const BOX_PAD = 18;
-  const LABEL_ZOOM = 0.6;  // below it an 11 px label is under min-zoomed-font-size anyway
+  const LABEL_FONT = 12;
+  const MIN_LABEL_PX = 11;
+  const LABEL_ZOOM = MIN_LABEL_PX / LABEL_FONT;  // below it no label would be drawn anyway
   const TIER_NAMES = [gettext("server–leaf"), gettext("leaf–spine"), gettext("spine–core")];
   const ROLE_NAMES = { server: gettext("server"), leaf: gettext("leaf"), spine: gettext("spine"), core: gettext("core") };
   const POD_SIDES = new Set(["leafpod", "spinepod"]);
 
-  const state = { level: "auto", expanded: [], busy: false, nextOffset: {}, network: "backend" };
+  const planeSelect = document.getElementById("topology-plane");
+  const state = { level: "auto", plane: config.planes > 1 ? "0" : "all", expanded: [], busy: false, nextOffset: {},
+                  network: "backend" };
   const api = {
     cy: null, ready: false, firstDrawMs: null, loadStartedMs: performance.now(), level: null, state: state,
-    expand: expand, collapse: collapse, reload: reload, select: select,
+    expand: expand, collapse: collapse, reload: reload, select: select, labelSizes: labelSizes, config: config,
   };
   window.fabricwebTopology = api;
 
@@ -70,28 +81,30 @@
     style: [
       { selector: "node", style: {
         "shape": "round-rectangle", "width": "data(w)", "height": "data(h)",
-        "text-wrap": "wrap", "text-valign": "center", "text-halign": "center", "font-size": 11,
+        "text-wrap": "wrap", "text-valign": "center", "text-halign": "center", "font-size": LABEL_FONT,
         "background-color": "data(fill)", "border-width": "data(borderWidth)", "border-color": "data(border)",
-        "color": "#1d2430", "min-zoomed-font-size": 7, "z-index-compare": "manual", "z-index": 10,
+        "color": "#1d2430", "min-zoomed-font-size": MIN_LABEL_PX, "z-index-compare": "manual", "z-index": 10,
       } },
       { selector: "node.labelled", style: { "label": "data(label)" } },
-      { selector: "node[kind = 'port']", style: { "font-size": 8, "shape": "rectangle" } },
+      { selector: "node[kind = 'port']", style: { "shape": "rectangle" } },
       { selector: ":parent", style: {
         "background-opacity": 0.05, "border-style": "dashed", "text-valign": "top", "text-halign": "center",
-        "padding": 14, "font-size": 12, "font-weight": "bold",
+        "padding": 14, "font-size": LABEL_FONT + 1, "font-weight": "bold",
       } },
       { selector: ":parent.labelled", style: { "label": "data(title)" } },
       { selector: "node[kind = 'box']", style: {
         "border-style": "solid", "border-color": "#9aa8ba", "background-color": "#64748b", "background-opacity": 0.06,
-        "text-valign": "top", "font-size": 12, "font-weight": "bold", "z-index": 0,
+        "text-valign": "top", "font-size": LABEL_FONT + 1, "font-weight": "bold", "z-index": 0,
       } },
       { selector: "node:selected", style: { "border-width": 4, "border-color": "#111827" } },
       { selector: "edge", style: {
         "curve-style": "straight", "width": "data(width)", "line-color": "data(colour)", "opacity": 0.7,
-        "font-size": 9, "color": "#334155", "text-background-color": "#ffffff", "text-background-opacity": 0.85,
-        "text-background-padding": 1, "min-zoomed-font-size": 9, "z-index-compare": "manual", "z-index": 5,
+        "font-size": LABEL_FONT, "color": "#334155", "text-background-color": "#ffffff",
+        "text-background-opacity": 0.9, "text-background-padding": 2, "min-zoomed-font-size": MIN_LABEL_PX,
+        "z-index-compare": "manual", "z-index": 5,
       } },
       { selector: "edge.labelled", style: { "label": "data(countLabel)" } },
+      { selector: "edge.labelled.crowded", style: { "label": "" } },
       { selector: "edge:selected", style: { "line-color": "#111827", "width": 4, "opacity": 1 } },
     ],
   });
@@ -112,7 +125,7 @@
     if (data.kind === "port") return { w: PORT_W, h: PORT_H };
     const lines = String(data.label || "").split("\n");
     const longest = Math.max(...lines.map(textUnits));
-    return { w: Math.max(64, Math.round(longest * 6.4 + 18)), h: Math.max(26, lines.length * 14 + 10) };
+    return { w: Math.max(70, Math.round(longest * 7 + 20)), h: Math.max(28, lines.length * 15 + 12) };
   }
 
   let labelsOn = false;
@@ -157,163 +170,70 @@
   }
 
   let labelsPending = false;
-  cy.on("zoom", () => {
+  cy.on("viewport", () => {
     if (labelsPending) return;
     labelsPending = true;
-    requestAnimationFrame(() => { labelsPending = false; syncLabels(); });
+    requestAnimationFrame(() => { labelsPending = false; syncLabels(); declutterCounts(); });
   });
 
-  // Layout ---------------------------------------------------------------------------------
-
-  function newColumn(key) { return { key: key, children: new Map(), items: { 0: [], 1: [], 2: [], 3: [] }, width: 0 }; }
-
-  /* Positions (id -> {x, y}) for every node that is not a compound, from node data alone; pod
-     boxes also get a size (boxes: id -> {w, h}) that covers everything in them. */
-  function computePositions(datas) {
-    const parents = new Set();
-    const portsOf = new Map();
-    const byId = new Map(datas.map((d) => [d.id, d]));
-    const placed = [];
-    for (const d of datas) {
-      if (d.parent) parents.add(d.parent);
-      if (d.kind === "port") {
-        if (!portsOf.has(d.parent)) portsOf.set(d.parent, []);
-        portsOf.get(d.parent).push(d);
-      }
-    }
-    const root = newColumn(null);
-    const loose = { 0: [], 1: [], 2: [], 3: [] };
-    for (const d of datas) {
-      if (d.kind === "port" || d.kind === "box") continue;
-      if (parents.has(d.id) && d.kind !== "dev") continue;
-      const ports = portsOf.get(d.id) || [];
-      const item = { data: d, ports: ports, order: d.order || 0 };
-      if (ports.length) {
-        // Ports cabled upwards fill the top rows, ports cabled downwards the bottom rows.
-        const byNumber = (a, b) => (a.order || 0) - (b.order || 0);
-        const up = ports.filter((p) => p.toward !== "down").sort(byNumber);
-        const down = ports.filter((p) => p.toward === "down").sort(byNumber);
-        item.portRows = [];
-        for (const side of [up, down]) {
-          for (let i = 0; i < side.length; i += PORTS_PER_ROW) item.portRows.push(side.slice(i, i + PORTS_PER_ROW));
+  /* Link counts that would overlap a count already placed (larger counts first) or a node are
+     hidden; zooming in makes room and shows them. */
+  function declutterCounts() {
+    if (!labelsOn) return;
+    const cell = 40;
+    const grid = new Map();
+    const w = cy.width(), h = cy.height();
+    const key = (x, y) => `${x},${y}`;
+    const collides = (box) => {
+      for (let gx = Math.floor(box.x1 / cell); gx <= Math.floor(box.x2 / cell); gx++) {
+        for (let gy = Math.floor(box.y1 / cell); gy <= Math.floor(box.y2 / cell); gy++) {
+          for (const other of grid.get(key(gx, gy)) || []) {
+            if (box.x1 < other.x2 && other.x1 < box.x2 && box.y1 < other.y2 && other.y1 < box.y2) return true;
+          }
         }
-        item.width = Math.min(PORTS_PER_ROW, Math.max(...item.portRows.map((r) => r.length))) * PORT_W;
-      } else {
-        item.width = d.w;
       }
-      const layer = d.layer === null || d.layer === undefined ? 0 : d.layer;
-      if (!Array.isArray(d.col)) { loose[layer].push(item); continue; }
-      let column = root;
-      for (const key of d.col) {
-        const k = key === null ? -1 : key;
-        if (!column.children.has(k)) column.children.set(k, newColumn(k));
-        column = column.children.get(k);
-      }
-      column.items[layer].push(item);
-    }
-    const chunks = (items) => {
-      const out = [];
-      for (let i = 0; i < items.length; i += ROW_MAX) out.push(items.slice(i, i + ROW_MAX));
-      return out;
+      return false;
     };
-    const lineWidth = (items) => items.reduce((sum, item) => sum + item.width, 0) + GAP * Math.max(0, items.length - 1);
-    const rowWidth = (items) => Math.max(0, ...chunks(items).map(lineWidth));
-    const spanWidth = (kids) => kids.reduce((sum, kid) => sum + kid.width, 0) + COLUMN_GAP * Math.max(0, kids.length - 1);
-    const aspect = Math.max(0.5, (container.clientWidth || 1000) / (container.clientHeight || 640));
-    /* Many pods (or scale units) side by side make a thin strip: wrap them into bands whose
-       overall shape is closest to the canvas's. */
-    function bands(kids) {
-      if (kids.length <= BAND_MIN_COLUMNS) return [kids];
-      const average = spanWidth(kids) / kids.length + COLUMN_GAP;
-      let best = kids.length;
-      let bestScore = Infinity;
-      for (let perBand = BAND_MIN_COLUMNS; perBand <= kids.length; perBand++) {
-        const count = Math.ceil(kids.length / perBand);
-        const score = Math.abs(Math.log((perBand * average) / (LAYER_Y[0] + (count - 1) * BAND_H) / aspect));
-        if (score < bestScore) { bestScore = score; best = perBand; }
-      }
-      const out = [];
-      for (let i = 0; i < kids.length; i += best) out.push(kids.slice(i, i + best));
-      return out;
-    }
-    function measure(column, depth) {
-      const kids = [...column.children.values()].sort((a, b) => a.key - b.key);
-      kids.forEach((kid) => measure(kid, depth + 1));
-      column.bands = depth === 1 ? bands(kids) : [kids];
-      const kidsWidth = Math.max(0, ...column.bands.map(spanWidth));
-      let own = 0;
-      for (const layer of [0, 1, 2, 3]) {
-        column.items[layer].sort((a, b) => a.order - b.order);
-        own = Math.max(own, rowWidth(column.items[layer]));
-      }
-      column.width = Math.max(kidsWidth, own, 1);
-      return column.width;
-    }
-    const positions = new Map();
-    // Wrapped rows grow away from the neighbouring layer: spines and cores upwards, the rest down.
-    function placeRow(items, x0, width, y, spread, layer) {
-      const direction = layer >= 2 ? -1 : 1;
-      chunks(items).forEach((line, r) => {
-        const lineY = y + direction * r * ROW_STEP;
-        const total = lineWidth(line);
-        if (spread && total < width) {
-          const slot = width / line.length;
-          line.forEach((item, i) => placeItem(item, x0 + slot * (i + 0.5), lineY));
-        } else {
-          let x = x0 + (width - total) / 2;
-          line.forEach((item) => { placeItem(item, x + item.width / 2, lineY); x += item.width + GAP; });
+    const occupy = (box) => {
+      for (let gx = Math.floor(box.x1 / cell); gx <= Math.floor(box.x2 / cell); gx++) {
+        for (let gy = Math.floor(box.y1 / cell); gy <= Math.floor(box.y2 / cell); gy++) {
+          const k = key(gx, gy);
+          if (!grid.has(k)) grid.set(k, []);
+          grid.get(k).push(box);
         }
-      });
-    }
-    function placeItem(item, cx, y) {
-      positions.set(item.data.id, { x: cx, y: y });
-      placed.push(item);
-      if (!item.ports.length) return;
-      const top = y - ((item.portRows.length - 1) * (PORT_H + 4)) / 2;
-      item.portRows.forEach((row, r) => {
-        const left = cx - (row.length * PORT_W) / 2 + PORT_W / 2;
-        row.forEach((port, i) => positions.set(port.id, { x: left + i * PORT_W, y: top + r * (PORT_H + 4) }));
-      });
-    }
-    let lowest = 0;
-    function place(column, x0, offset) {
-      column.bands.forEach((band, i) => {
-        let x = x0 + (column.width - spanWidth(band)) / 2;
-        for (const kid of band) { place(kid, x, offset + i * BAND_H); x += kid.width + COLUMN_GAP; }
-      });
-      lowest = Math.max(lowest, offset + (column.bands.length - 1) * BAND_H);
-      const spread = column.children.size > 0;
-      for (const layer of [0, 1, 2, 3]) placeRow(column.items[layer], x0, column.width, LAYER_Y[layer] + offset, spread, layer);
-    }
-    measure(root, 0);
-    place(root, 0, 0);
-    for (const layer of [0, 1, 2, 3]) {
-      loose[layer].sort((a, b) => a.order - b.order);
-      placeRow(loose[layer], 0, Math.max(root.width, rowWidth(loose[layer])), LAYER_Y[layer] + lowest, true, layer);
-    }
-    const boxOf = (d) => {
-      for (let cur = d; cur; cur = cur.parent ? byId.get(cur.parent) : null) if (cur.box) return cur.box;
-      return null;
+      }
     };
-    const bounds = new Map();
-    for (const item of placed) {
-      const box = boxOf(item.data);
-      if (!box) continue;
-      const p = positions.get(item.data.id);
-      const h = item.ports.length ? item.portRows.length * (PORT_H + 4) + 30 : item.data.h;
-      const b = bounds.get(box) || { x1: Infinity, y1: Infinity, x2: -Infinity, y2: -Infinity };
-      b.x1 = Math.min(b.x1, p.x - item.width / 2); b.x2 = Math.max(b.x2, p.x + item.width / 2);
-      b.y1 = Math.min(b.y1, p.y - h / 2); b.y2 = Math.max(b.y2, p.y + h / 2);
-      bounds.set(box, b);
-    }
-    const boxes = new Map();
-    for (const [id, b] of bounds) {
-      positions.set(id, { x: (b.x1 + b.x2) / 2, y: (b.y1 + b.y2) / 2 });
-      boxes.set(id, { w: b.x2 - b.x1 + 2 * BOX_PAD, h: b.y2 - b.y1 + 2 * BOX_PAD });
-    }
-    positions.boxes = boxes;
-    return positions;
+    const zoom = cy.zoom();
+    cy.nodes().forEach((n) => {
+      if (n.isParent() || n.data("kind") === "box") return;
+      const p = n.renderedPosition();
+      const hw = (n.data("w") * zoom) / 2, hh = (n.data("h") * zoom) / 2;
+      if (p.x + hw < 0 || p.x - hw > w || p.y + hh < 0 || p.y - hh > h) return;
+      occupy({ x1: p.x - hw, x2: p.x + hw, y1: p.y - hh, y2: p.y + hh });
+    });
+    const px = LABEL_FONT * zoom;
+    const edges = cy.edges().filter((e) => e.data("countLabel")).sort((a, b) => b.data("count") - a.data("count"));
+    const crowded = [];
+    const clear = [];
+    edges.forEach((edge) => {
+      const m = edge.renderedMidpoint();
+      const half = (String(edge.data("countLabel")).length * px * 0.62 + 4) / 2;
+      const box = { x1: m.x - half, x2: m.x + half, y1: m.y - px * 0.75, y2: m.y + px * 0.75 };
+      if (m.x < -half || m.x > w + half || m.y < 0 || m.y > h) { clear.push(edge); return; }
+      if (collides(box)) { crowded.push(edge); return; }
+      occupy(box);
+      clear.push(edge);
+    });
+    cy.batch(() => {
+      cy.collection(crowded).addClass("crowded");
+      cy.collection(clear).removeClass("crowded");
+    });
   }
+
+  // Layout: static/js/topology_layout.js (positions from node data alone).
+  const computePositions = (datas) => window.fabricwebLayout.computePositions(datas, {
+    width: container.clientWidth, height: container.clientHeight, labelZoom: LABEL_ZOOM,
+  });
 
   function applyBoxSize(data, positions) {
     const size = positions.boxes.get(data.id);
@@ -362,8 +282,7 @@
 
   /* Fit the view from the positions and sizes we gave the nodes: cy.fit() would measure every
      label first, which costs more than drawing the largest first view. */
-  function fitBoxes(boxes) {
-    if (!boxes.length) return;
+  function fitFor(boxes) {
     let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
     for (const b of boxes) {
       x1 = Math.min(x1, b.x - b.w / 2); x2 = Math.max(x2, b.x + b.w / 2);
@@ -373,28 +292,44 @@
     const width = cy.width(), height = cy.height();
     const zoom = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), 1.5,
       (width - 2 * pad) / Math.max(1, x2 - x1), (height - 2 * pad) / Math.max(1, y2 - y1)));
-    cy.viewport({ zoom: zoom, pan: { x: width / 2 - zoom * (x1 + x2) / 2, y: height / 2 - zoom * (y1 + y2) / 2 } });
+    return { zoom: zoom, pan: { x: width / 2 - zoom * (x1 + x2) / 2, y: height / 2 - zoom * (y1 + y2) / 2 } };
+  }
+
+  function fitBoxes(boxes) {
+    if (!boxes.length) return;
+    cy.viewport(fitFor(boxes));
+  }
+
+  function boxesOf(collection) {
+    return collection.filter((n) => !n.isParent()).map((n) => {
+      const p = n.position();
+      return { x: p.x, y: p.y, w: n.data("w"), h: n.data("h") };
+    });
   }
 
   function fitAll() {
-    fitBoxes(cy.nodes().filter((n) => !n.isParent()).map((n) => {
-      const p = n.position();
-      return { x: p.x, y: p.y, w: n.data("w"), h: n.data("h") };
-    }));
+    fitBoxes(boxesOf(cy.nodes()));
   }
 
-  function replaceAll(data, fit) {
+  /* Elements ready to add, positioned, and the viewport that fits them. */
+  function prepare(data) {
     const nodes = data.elements.nodes.map((n) => decorateNode(n.data));
     const edges = data.elements.edges.map((e) => decorateEdge(e.data));
+    const positions = computePositions(nodes.map((n) => n.data));
+    nodes.forEach((n) => {
+      const p = positions.get(n.data.id);
+      if (p) n.position = p;
+      applyBoxSize(n.data, positions);
+    });
+    const placed = nodes.filter((n) => n.position).map((n) => ({ x: n.position.x, y: n.position.y, w: n.data.w, h: n.data.h }));
+    return { data: data, nodes: nodes, edges: edges, viewport: placed.length ? fitFor(placed) : null };
+  }
+
+  function replaceAll(prepared, fit) {
+    const { data, nodes, edges } = prepared;
     cy.batch(() => {
       cy.elements().remove();
-      const positions = computePositions(nodes.map((n) => n.data));
-      nodes.forEach((n) => {
-        const p = positions.get(n.data.id);
-        if (p) n.position = p;
-        applyBoxSize(n.data, positions);
-      });
-      if (fit) fitBoxes(nodes.filter((n) => n.position).map((n) => ({ x: n.position.x, y: n.position.y, w: n.data.w, h: n.data.h })));
+      if (fit && prepared.viewport) cy.viewport(prepared.viewport);
       // Styled with labels only when they will be readable at this zoom.
       labelsOn = cy.zoom() >= LABEL_ZOOM;
       for (const element of nodes.concat(edges)) element.classes = labelsOn ? "labelled" : "";
@@ -405,22 +340,40 @@
     state.nextOffset = {};
     api.level = data.level;
     showCounts(data);
+    declutterCounts();
   }
 
-  function path() {
-    const params = new URLSearchParams({ level: state.level });
+  function path(level) {
+    const params = new URLSearchParams({ level: level || (state.level === "auto" && state.autoLevel) || state.level });
+    if (state.plane !== "all") params.set("plane", state.plane);
     if (state.network !== "backend") params.set("network", state.network);
     if (state.expanded.length) params.set("expanded", state.expanded.join(","));
     return params;
+  }
+
+  /* The first view at the automatic level, or a coarser one when its fit leaves labels unreadable. */
+  async function readableView() {
+    state.autoLevel = null;
+    let data = await getJSON(config.topologyUrl + "?" + path().toString());
+    let prepared = prepare(data);
+    while (state.level === "auto" && !state.expanded.length && prepared.viewport
+           && prepared.viewport.zoom < LABEL_ZOOM && data.levels.indexOf(data.level) > 0) {
+      data = await getJSON(config.topologyUrl + "?" + path(data.levels[data.levels.indexOf(data.level) - 1]).toString());
+      prepared = prepare(data);
+      state.autoLevel = data.level;
+    }
+    return prepared;
   }
 
   async function reload(options) {
     setStatus(gettext("Loading the topology…"));
     try {
       const asked = performance.now();
-      const data = await getJSON(config.topologyUrl + "?" + path().toString());
+      const fit = Boolean(options && options.fit);
+      const prepared = fit ? await readableView() : prepare(await getJSON(config.topologyUrl + "?" + path().toString()));
+      const data = prepared.data;
       const received = performance.now();
-      replaceAll(data, Boolean(options && options.fit));
+      replaceAll(prepared, fit);
       api.timings = { requestMs: received - asked, buildMs: performance.now() - received, askedAtMs: asked };
       setStatus("");
       return data;
@@ -431,6 +384,7 @@
   }
 
   async function expand(id, offset) {
+    if (id.startsWith("dev:")) return showPorts(id, offset);
     if (state.busy) return null;
     state.busy = true;
     setStatus(gettext("Opening…"));
@@ -463,8 +417,12 @@
       if (data.next_offset) state.nextOffset[id] = data.next_offset; else delete state.nextOffset[id];
       showCounts(data);
       setStatus("");
+      // Keep the user oriented: fit the view to what was opened (the group, or its children).
+      const opened = cy.collection(nodes.map((n) => cy.getElementById(n.data.id))).union(cy.getElementById(id));
+      if (opened.nonempty()) fitBoxes(boxesOf(opened));
       const target = cy.getElementById(id);
       if (target.nonempty()) showNode(target);
+      declutterCounts();
       return data;
     } catch (error) {
       setStatus(interpolate(gettext("Could not open it: %s"), [error.message]));
@@ -525,7 +483,7 @@
 
   function cablesButton(filters) {
     if (!filters) return null;
-    return button(gettext("Show these cables"), () => applyCablingFilters(filters), "details-cables");
+    return button(gettext("Show these cables"), () => window.fabricwebCabling.apply(filters), "details-cables");
   }
 
   function mediaTable(media) {
@@ -581,7 +539,10 @@
   }
 
   function showEdge(edge) {
-    const d = edge.data();
+    showEdgeData(edge.data());
+  }
+
+  function showEdgeData(d, back) {
     const parts = [];
     if (d.link) {
       parts.push(element("h3", gettext("Link")));
@@ -606,10 +567,95 @@
       parts.push(mediaTable(d.media));
     }
     const actions = element("div", null, "toolbar");
+    if (back) actions.append(button(gettext("Back to the ports"), back, "details-back"));
     const cables = cablesButton(d.filters);
     if (cables) actions.append(cables);
     parts.push(actions);
     detailsEl.replaceChildren(...parts);
+  }
+
+  /* A switch's ports as a list in the side panel, grouped into downlinks and uplinks, each with
+     the device and port at the other end (instead of a box per port in the picture). */
+  const portLists = {};
+
+  async function showPorts(id, offset) {
+    const node = cy.getElementById(id);
+    if (node.empty() || state.busy) return null;
+    state.busy = true;
+    setStatus(gettext("Opening…"));
+    try {
+      const params = path();
+      params.set("node", id);
+      if (offset) params.set("offset", String(offset));
+      const data = await getJSON(config.expandUrl + "?" + params.toString());
+      const device = node.data("label");
+      const list = offset && portLists[id] ? portLists[id] : (portLists[id] = { rows: [], total: 0, next: null });
+      const linkOf = new Map();
+      for (const e of data.elements.edges) {
+        linkOf.set(e.data.source, e.data);
+        linkOf.set(e.data.target, e.data);
+      }
+      for (const n of data.elements.nodes) {
+        if (n.data.kind !== "port") continue;
+        const link = linkOf.get(n.data.id) || null;
+        let peer = "";
+        if (link) {
+          const here = link.a_device === device && link.a_port === n.data.label;
+          peer = here ? `${link.b_device}:${link.b_port}` : `${link.a_device}:${link.a_port}`;
+        }
+        list.rows.push({ port: n.data.label, toward: n.data.toward, speed: n.data.speed_gbps, peer: peer, link: link });
+      }
+      list.total = data.total;
+      list.next = data.next_offset;
+      if (list.next) state.nextOffset[id] = list.next; else delete state.nextOffset[id];
+      renderPorts(node, list);
+      setStatus("");
+      return data;
+    } catch (error) {
+      setStatus(interpolate(gettext("Could not open it: %s"), [error.message]));
+      return null;
+    } finally {
+      state.busy = false;
+    }
+  }
+
+  function renderPorts(node, list) {
+    showNode(node);
+    const groups = [
+      ["down", gettext("Downlinks"), list.rows.filter((r) => r.toward === "down")],
+      ["up", gettext("Uplinks"), list.rows.filter((r) => r.toward !== "down")],
+    ];
+    const section = element("div", null, "port-list");
+    section.id = "details-ports";
+    section.append(element("p", interpolate(gettext("%(shown)s of %(total)s ports"),
+      { shown: fmt(list.rows.length), total: fmt(list.total) }, true), "muted"));
+    for (const [key, title, rows] of groups) {
+      if (!rows.length) continue;
+      section.append(element("h4", `${title} (${fmt(rows.length)})`));
+      const table = element("table", null, "data compact");
+      table.dataset.toward = key;
+      const head = element("tr");
+      head.append(element("th", gettext("Port")), element("th", gettext("Other end")), element("th", gettext("Medium")));
+      table.append(head);
+      for (const row of rows) {
+        const tr = element("tr");
+        const peer = element("td");
+        if (row.link) {
+          const link = element("a", row.peer);
+          link.href = "#";
+          link.addEventListener("click", (event) => {
+            event.preventDefault();
+            showEdgeData(row.link, () => renderPorts(node, list));
+          });
+          peer.append(link);
+        }
+        tr.append(element("td", row.port), peer,
+          element("td", row.link ? `${row.link.medium_kind || ""} ${row.link.length_m} m` : ""));
+        table.append(tr);
+      }
+      section.append(table);
+    }
+    detailsEl.append(section);
   }
 
   function podSides(box) {
@@ -637,9 +683,41 @@
     return true;
   }
 
+  /* Distance in screen pixels from a point to an edge's drawn segment. */
+  function distanceToEdge(edge, p) {
+    const a = edge.renderedSourceEndpoint(), b = edge.renderedTargetEndpoint();
+    const dx = b.x - a.x, dy = b.y - a.y;
+    const length2 = dx * dx + dy * dy;
+    const t = length2 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2)) : 0;
+    return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+  }
+
+  /* What the pointer is on: an edge only where its line is drawn; elsewhere inside a pod box or an
+     open group, that box (the innermost one). */
+  function pointerTarget(target, event) {
+    if (target === cy || !target.isEdge()) return target;
+    const zoom = cy.zoom();
+    if (distanceToEdge(target, event.renderedPosition) <= Math.max(3, (target.data("width") * zoom) / 2 + 2)) return target;
+    const p = event.position;
+    const around = cy.nodes().filter((n) => {
+      if (!(n.data("kind") === "box" || n.isParent())) return false;
+      const bb = n.boundingBox({ includeLabels: false, includeOverlays: false });
+      return p.x >= bb.x1 && p.x <= bb.x2 && p.y >= bb.y1 && p.y <= bb.y2;
+    });
+    if (around.empty()) return target;
+    return around.sort((a, b) => a.boundingBox().w * a.boundingBox().h - b.boundingBox().w * b.boundingBox().h)[0];
+  }
+  api.pointerTarget = (id, renderedPosition) => {
+    const ele = cy.getElementById(id);
+    const pan = cy.pan(), zoom = cy.zoom();
+    const position = { x: (renderedPosition.x - pan.x) / zoom, y: (renderedPosition.y - pan.y) / zoom };
+    return pointerTarget(ele, { renderedPosition: renderedPosition, position: position }).id();
+  };
+
   cy.on("tap", (event) => {
-    const target = event.target;
+    const target = pointerTarget(event.target, event);
     if (target === cy) { showNothing(); return; }
+    if (target !== event.target) { cy.elements(":selected").unselect(); target.select(); }
     if (target.isEdge()) { showEdge(target); return; }
     showNode(target);
     const d = target.data();
@@ -674,97 +752,6 @@
     legendEl.replaceChildren(...items);
   }
 
-  // Cabling table ---------------------------------------------------------------------------
-
-  const cablingForm = document.getElementById("cabling-filters");
-  const cablingBody = document.querySelector("#cabling-table tbody");
-  const cablingRange = document.getElementById("cabling-range");
-  const prevButton = document.getElementById("cabling-prev");
-  const nextButton = document.getElementById("cabling-next");
-  const cabling = { offset: 0, limit: 25, count: 0, filters: {}, sequence: 0 };
-
-  function readFilters() {
-    const filters = {};
-    for (const [name, value] of new FormData(cablingForm).entries()) {
-      if (String(value).trim() !== "") filters[name] = String(value).trim();
-    }
-    return filters;
-  }
-
-  async function loadCabling() {
-    const mine = ++cabling.sequence;
-    const params = new URLSearchParams(Object.assign({}, cabling.filters, {
-      limit: String(cabling.limit), offset: String(cabling.offset),
-    }));
-    cablingRange.textContent = gettext("Loading…");
-    try {
-      const data = await getJSON(config.linksUrl + "?" + params.toString());
-      if (mine !== cabling.sequence) return;
-      cabling.count = data.count;
-      const rows = data.results.map((link) => {
-        const tr = element("tr");
-        tr.dataset.link = String(link.id);
-        const cells = [
-          `${link.a_device_name}:${link.a_port}`, `${link.b_device_name}:${link.b_port}`, TIER_NAMES[link.tier],
-          link.plane, link.rail, link.pod, link.medium_kind + (link.fiber ? " " + link.fiber : ""), link.length_m,
-          link.label_a, link.subnet, link.a_ip, link.b_ip,
-        ];
-        cells.forEach((value, i) => {
-          const td = element("td", value === null || value === undefined ? "" : String(value));
-          if ([2, 3, 4, 5, 7].includes(i)) td.className = "num";
-          if (i === 6) td.title = link.medium;
-          tr.append(td);
-        });
-        return tr;
-      });
-      if (!rows.length) {
-        const tr = element("tr");
-        const td = element("td", gettext("No links match these filters."), "muted");
-        td.colSpan = 12;
-        tr.append(td);
-        rows.push(tr);
-      }
-      cablingBody.replaceChildren(...rows);
-      const first = data.count ? cabling.offset + 1 : 0;
-      const last = Math.min(cabling.offset + cabling.limit, data.count);
-      cablingRange.textContent = interpolate(gettext("%(first)s–%(last)s of %(count)s links"),
-        { first: fmt(first), last: fmt(last), count: fmt(data.count) }, true);
-      prevButton.disabled = cabling.offset === 0;
-      nextButton.disabled = cabling.offset + cabling.limit >= data.count;
-      cablingForm.dataset.count = String(data.count);
-    } catch (error) {
-      if (mine === cabling.sequence) cablingRange.textContent = interpolate(gettext("Could not load the cabling: %s"), [error.message]);
-    }
-  }
-
-  function applyCablingFilters(filters) {
-    for (const control of cablingForm.elements) {
-      if (!control.name) continue;
-      const value = filters[control.name];
-      control.value = value === undefined || value === null ? "" : String(value);
-    }
-    cabling.filters = readFilters();
-    cabling.offset = 0;
-    loadCabling();
-    document.getElementById("cabling").scrollIntoView({ behavior: "smooth", block: "start" });
-  }
-
-  cablingForm.addEventListener("submit", (event) => {
-    event.preventDefault();
-    cabling.filters = Object.assign(readFilters(), state.network !== "backend" ? { network: state.network } : {});
-    cabling.offset = 0;
-    loadCabling();
-  });
-  cablingForm.addEventListener("reset", () => {
-    setTimeout(() => {
-      cabling.filters = state.network !== "backend" ? { network: state.network } : {};
-      cabling.offset = 0;
-      loadCabling();
-    }, 0);
-  });
-  prevButton.addEventListener("click", () => { cabling.offset = Math.max(0, cabling.offset - cabling.limit); loadCabling(); });
-  nextButton.addEventListener("click", () => { cabling.offset += cabling.limit; loadCabling(); });
-
   // Start ----------------------------------------------------------------------------------
 
   document.getElementById("topology-fit").addEventListener("click", fitAll);
@@ -779,6 +766,33 @@
     await reload({ fit: true });
     showNothing();
   });
+  if (planeSelect) {
+    planeSelect.value = state.plane;
+    planeSelect.addEventListener("change", async () => {
+      state.plane = planeSelect.value;
+      // All planes at once only as the compact summary (one group per tier and plane).
+      if (state.plane === "all") state.level = "plane";
+      else if (state.level === "plane") state.level = "auto";
+      levelSelect.value = state.level;
+      state.expanded = [];
+      await reload({ fit: true });
+      showNothing();
+    });
+  }
+
+  /* Every label drawn now: its text, its size on screen (px) and whether it is drawn at all. */
+  function labelSizes() {
+    const zoom = cy.zoom();
+    const out = [];
+    cy.elements().forEach((ele) => {
+      const text = ele.pstyle("label").strValue;
+      const wanted = ele.isNode() ? ele.data("label") : ele.data("countLabel");
+      const px = ele.pstyle("font-size").pfValue * zoom;
+      out.push({ id: ele.id(), text: text, wanted: wanted || "", px: px, drawn: Boolean(text) && px >= MIN_LABEL_PX,
+        node: ele.isNode() });
+    });
+    return out;
+  }
 
   // The network switcher: the cluster's other networks are drawn one node per group; the cabling table follows.
   const networkSelect = document.getElementById("topology-network");
@@ -789,29 +803,30 @@
       networkSelect.value = asked;
       state.network = asked;
       levelSelect.disabled = asked !== "backend";
-      if (asked !== "backend") cabling.filters = { network: asked };
+      if (planeSelect) planeSelect.disabled = asked !== "backend";
+      window.fabricwebCabling.setNetwork(asked, false);
     }
     networkSelect.addEventListener("change", async () => {
       state.network = networkSelect.value;
       state.expanded = [];
       levelSelect.disabled = state.network !== "backend";
+      if (planeSelect) planeSelect.disabled = state.network !== "backend";
       await reload({ fit: true });
       showNothing();
-      cabling.filters = Object.assign(readFilters(), state.network !== "backend" ? { network: state.network } : {});
-      cabling.offset = 0;
-      loadCabling();
+      window.fabricwebCabling.setNetwork(state.network, true);
     });
   }
 
   legend();
   reload({ fit: true }).then((data) => {
-    if (!data) { loadCabling(); return; }
+    if (!data) { window.fabricwebCabling.load(); window.fabricwebSchematic.load(); return; }
     cy.one("render", () => {
       api.firstDrawMs = performance.now();
       api.ready = true;
       container.dataset.ready = "true";
-      // The cabling table waits for the first picture, so both do not compete for the server.
-      loadCabling();
+      // The schematic waits for the first picture and the cabling table for the schematic (the order of
+      // the page), so they do not compete for the server.
+      window.fabricwebSchematic.load().then(() => window.fabricwebCabling.load());
     });
   });
 })();

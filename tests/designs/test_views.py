@@ -92,19 +92,27 @@ def test_design_form_starts_from_a_server_and_a_leaf_switch_at_its_speed(client_
     assert 'data-error-for="gpus"' in page.content.decode()
 
 
-def test_creating_a_design_goes_to_its_job_page_which_shows_it_done(client_for_member, project, seed,
-                                                                      django_capture_on_commit_callbacks):
+def test_creating_a_design_goes_to_its_job_page_which_redirects_to_the_version_once_done(
+        client_for_member, project, seed, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for_member.post(url("design-create", project), form_data(seed))
     design = Design.objects.get(project=project, name="Fabric A")
     job = Job.objects.get(version__design=design)
     assert response.status_code == 302
     assert response["Location"] == url("job-detail", project, job_pk=job.pk)
-    page = client_for_member.get(response["Location"])
-    body = page.content.decode()
     assert job.status == Job.Status.SUCCEEDED
-    assert 'aria-valuenow="100"' in body and "width: 100%" in body
-    assert url("version-detail", project, version_pk=job.version_id) in body
+    page = client_for_member.get(response["Location"])
+    assert page.status_code == 302
+    assert page["Location"] == url("version-detail", project, version_pk=job.version_id)
+
+
+def test_a_running_job_page_shows_its_progress(client_for_member, project):
+    job = JobFactory(version__design__project=project, version__status=DesignVersion.Status.GENERATING,
+                     status=Job.Status.RUNNING, stage="topology", percent=40)
+    page = client_for_member.get(url("job-detail", project, job_pk=job.pk))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert 'aria-valuenow="40"' in body
     assert reverse("api-job-detail", kwargs={"pk": job.pk}) in body
 
 

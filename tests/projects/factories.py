@@ -31,6 +31,9 @@ class ProjectFactory(factory.django.DjangoModelFactory):
     owner = factory.SubFactory(UserFactory)
     discount_pct = Decimal("10.00")
     currency = "USD"
+    # One person may submit and approve in factory projects; tests of the two-person review opt in
+    # (new projects made by the product review with two people: see tests/reviews/test_two_people.py).
+    review_two_people = False
 
     @classmethod
     def _create(cls, model_class, *args, **kwargs):

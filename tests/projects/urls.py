@@ -83,6 +83,7 @@ EXTRA_KWARGS.update({
     "designs:version-create": lambda project: {"design_pk": _design_pk(project)["pk"]},
     "designs:version-detail": lambda project: {"version_pk": _version_pk(project)["pk"]},
     "designs:version-topology": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "designs:version-alternative-use": lambda project: {"version_pk": _version_pk(project)["pk"]},
     "designs:job-detail": lambda project: {"job_pk": _job_pk(project)["pk"]},
 })
 
@@ -90,6 +91,7 @@ EXTRA_KWARGS.update({
 DIRECT.update({
     "api-version-topology": _version_pk,
     "api-version-topology-expand": _version_pk,
+    "api-version-topology-schematic": _version_pk,
 })
 
 

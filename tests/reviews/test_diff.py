@@ -261,3 +261,28 @@ def test_diff_workbook_writes_formula_like_names_as_text(version, version_2, pro
     assert summary[0][0] == f"Diff: {FORMULAS['design']} v1 → {FORMULAS['design']} v2"
     assert ("Project", f"{FORMULAS['customer']} / {FORMULAS['project']}") == summary[1][:2]
     assert assert_user_text_is_text(path) >= 5
+
+
+@pytest.mark.parametrize("key, a, b, tone", [
+    ("discount", Decimal("100"), Decimal("250"), "better"),   # a larger discount is a saving
+    ("discount", Decimal("250"), Decimal("100"), "worse"),
+    ("total_cost", Decimal("900"), Decimal("800"), "better"),
+    ("total_cost", Decimal("800"), Decimal("900"), "worse"),
+    ("power_typical_w", Decimal("10"), Decimal("12"), "worse"),
+    ("total_cost", Decimal("800"), Decimal("800"), ""),
+])
+def test_diff_colours_each_total_by_what_it_means_for_the_customer(key, a, b, tone):
+    from apps.reviews.services.diff import TotalRow
+
+    assert TotalRow(key, key, a, b, "USD", True).tone == tone
+
+
+def test_diff_page_shows_a_larger_discount_as_a_saving(version, generate, project, member):
+    version_2 = generate(project, member, design=version.design, discount_pct="25")
+    client = Client()
+    client.force_login(member)
+    body = client.get(reverse("reviews:diff", kwargs={"project_pk": project.pk}),
+                      {"a": version.pk, "b": version_2.pk}).content.decode()
+    row = body[body.index('data-total="discount"'):]
+    row = row[:row.index("</tr>")]
+    assert "delta up better" in row

@@ -1,4 +1,5 @@
-"""Topology routes (included at /api/): api-version-topology and api-version-topology-expand, by version id."""
+"""Topology routes (included at /api/): api-version-topology, api-version-topology-expand and
+api-version-topology-schematic, by version id."""
 from django.urls import path
 
 from .topology import views as topology
@@ -9,5 +10,10 @@ urlpatterns = [
         "versions/<int:pk>/topology/expand/",
         topology.VersionTopologyExpandView.as_view(),
         name="api-version-topology-expand",
+    ),
+    path(
+        "versions/<int:pk>/topology/schematic/",
+        topology.VersionTopologySchematicView.as_view(),
+        name="api-version-topology-schematic",
     ),
 ]

@@ -159,9 +159,11 @@ def _inputs_carried_over(latest: DesignVersion, data: dict[str, Any]) -> dict[st
     return carried
 
 
-def design_version_create(*, design: Design, user: Any, data: dict[str, Any]) -> Job:
-    """A new version of `design`: the latest version's inputs with `data` applied, queued for generation."""
-    latest = design.versions.order_by("-number").first()
+def design_version_create(*, design: Design, user: Any, data: dict[str, Any],
+                          source: DesignVersion | None = None) -> Job:
+    """A new version of `design`: the inputs of `source` (default: the latest version) with `data`
+    applied, queued for generation."""
+    latest = source if source is not None else design.versions.order_by("-number").first()
     merged = _inputs_carried_over(latest, data) if latest is not None else {}
     merged.update(data)
     inputs = design_inputs_clean(project=design.project, data=merged)
@@ -315,3 +317,28 @@ def design_estimate(*, project: Project, data: dict[str, Any]) -> dict[str, Any]
         result["errors"] = spec_error_fields(exc)
     result["alternatives"] = alternatives_estimate(spec)
     return result
+
+
+def version_alternative_use(*, version: DesignVersion, user: Any, planes: Any, tiers: Any) -> Job:
+    """A new version with `version`'s inputs built as one of its feasible alternatives (planes, tiers).
+
+    Only an alternative the version lists as feasible, not blocking and not its own structure can be
+    used (a blocking wiring is not an input: it would not deliver the stated oversubscription).
+    """
+    def whole(value: Any) -> int | None:
+        text = str(value if value is not None else "").strip()
+        return int(text) if text.isascii() and text.isdigit() else None
+
+    planes_n, tiers_n = whole(planes), whole(tiers)
+    usable = [
+        alt for alt in (version.summary or {}).get("alternatives") or []
+        if alt.get("feasible") and not alt.get("blocking") and not alt.get("current")
+        and (alt.get("planes"), alt.get("tiers")) == (planes_n, tiers_n)
+    ]
+    if not usable:
+        raise ValidationError({"alternative": [
+            _("Version %(number)s has no such alternative to use: choose one from its table of alternatives.")
+            % {"number": version.number}
+        ]})
+    return design_version_create(design=version.design, user=user, source=version,
+                                 data={"planes": planes_n, "tiers": tiers_n})

@@ -9,13 +9,14 @@ Importing this package registers the designs panel on the project page (see proj
 from . import project_panel  # noqa: F401  (registers the project page's designs panel)
 from .design_form import DesignCreateView, DesignEstimateView, VersionCreateView
 from .job import JobDetailView
-from .version import DesignDetailView, VersionDetailView, VersionTopologyView
+from .version import DesignDetailView, VersionAlternativeUseView, VersionDetailView, VersionTopologyView
 
 __all__ = [
     "DesignCreateView",
     "DesignDetailView",
     "DesignEstimateView",
     "JobDetailView",
+    "VersionAlternativeUseView",
     "VersionCreateView",
     "VersionDetailView",
     "VersionTopologyView",

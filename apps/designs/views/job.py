@@ -9,7 +9,7 @@ worker runs the job later or it already ran inside the request (eager tasks).
 """
 from __future__ import annotations
 
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
@@ -39,6 +39,9 @@ class JobDetailView(ProjectScopedViewMixin, View):
     def get(self, request, project_pk, job_pk):
         job = project_job(user=request.user, project=self.project, pk=job_pk)
         version = job.version
+        if job.status == Job.Status.SUCCEEDED and version is not None and version.is_ready:
+            # A finished job's page is its version's page (a bookmark or a shared link lands there).
+            return redirect("designs:version-detail", project_pk=self.project.pk, version_pk=version.pk)
         labels = field_labels()
         context = {
             "project": self.project,

@@ -4,8 +4,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views import View
@@ -13,6 +16,7 @@ from django.views import View
 from apps.projects.views import ProjectScopedViewMixin
 
 from ..api.topology import LEVELS
+from ..api.topology.drawing import PLANE_COLOURS, RAIL_COLOURS, ROLE_FILL
 from ..engine_text import (alternative_label, alternative_notes, alternative_reason, summary_bom_notes,
                            summary_warnings, wiring_verdict)
 from ..fabric_text import underlay_not_applicable
@@ -20,6 +24,7 @@ from ..job_text import job_error
 from ..models import DesignVersion
 from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
 from ..panels import design_panels_render
+from ..services.design import version_alternative_use
 from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
 from .common import project_design, project_version
 
@@ -267,6 +272,26 @@ def structure_rows(version: DesignVersion) -> list[tuple[str, str]]:
     return rows
 
 
+def cheaper_alternative_points(version: DesignVersion) -> list[str]:
+    """A review point when another structure meets the same request (feasible, not blocking) for less."""
+    alternatives = (version.summary or {}).get("alternatives") or []
+    current = next((a for a in alternatives if a.get("current") and a.get("feasible")), None)
+    if current is None:
+        return []
+    cheaper = [a for a in alternatives if a.get("feasible") and not a.get("blocking") and not a.get("current")
+               and float(a.get("total_cost") or 0) < float(current.get("total_cost") or 0)]
+    if not cheaper:
+        return []
+    best = min(cheaper, key=lambda a: float(a["total_cost"]))
+    saving = float(current["total_cost"]) - float(best["total_cost"])
+    label = alternative_label(best.get("planes"), best.get("tiers"), str(best.get("label") or ""), blocking=False)
+    return [_("A cheaper structure meets the same request: %(label)s costs %(saving)s %(currency)s less "
+              "(%(percent)s %%). Use it from the table of alternatives.") % {
+        "label": label, "saving": f"{saving:,.0f}", "currency": version.currency,
+        "percent": f"{100 * saving / max(1.0, float(current['total_cost'])):.1f}",
+    }]
+
+
 def _alternatives(version: DesignVersion) -> list[dict[str, Any]]:
     alternatives = [dict(alt) for alt in (version.summary or {}).get("alternatives") or []]
     for alt in alternatives:
@@ -276,6 +301,7 @@ def _alternatives(version: DesignVersion) -> list[dict[str, Any]]:
                                               blocking=bool(alt.get("blocking")))
         alt["wiring_text"] = wiring_verdict(alt)["text"] if alt.get("feasible") else ""
         alt["notes_text"] = alternative_notes(alt)
+        alt["usable"] = bool(alt.get("feasible") and not alt.get("blocking") and not alt.get("current"))
         if not alt.get("feasible"):
             alt["reason_text"] = alternative_reason(alt)
     return alternatives
@@ -325,7 +351,7 @@ class VersionDetailView(VersionPageMixin, View):
                 scope_labels=scope_labels(),
                 cost_breakdown=cost_breakdown(lines),
                 alternatives=_alternatives(version),
-                warnings=summary_warnings(version.summary),
+                warnings=summary_warnings(version.summary) + cheaper_alternative_points(version),
                 bom_notes=summary_bom_notes(version.summary),
                 structure_rows=structure_rows(version),
                 scale_up_rows=scale_up_rows(version.summary) + split_rows(version.summary),
@@ -362,6 +388,13 @@ class VersionTopologyView(VersionPageMixin, View):
                 "topologyUrl": reverse("api-version-topology", kwargs={"pk": version.pk}),
                 "expandUrl": reverse("api-version-topology-expand", kwargs={"pk": version.pk}),
                 "linksUrl": reverse("api-version-link-list", kwargs={"pk": version.pk}),
+                "schematicUrl": reverse("api-version-topology-schematic", kwargs={"pk": version.pk}),
+                "title": _("%(design)s · version %(number)s") % {"design": version.design.name,
+                                                                  "number": version.number},
+                "exportName": f"{slugify(version.design.name) or 'design'}-v{version.number}",
+                "railColours": RAIL_COLOURS,
+                "planeColours": PLANE_COLOURS,
+                "roleFill": ROLE_FILL,
                 "tiers": tiers,
                 "planes": int(summary.get("planes") or 1),
                 "rails": int(summary.get("rails") or 0),
@@ -378,3 +411,19 @@ class VersionTopologyView(VersionPageMixin, View):
             else [],
         )
         return render(request, self.template_name, context)
+
+
+class VersionAlternativeUseView(VersionPageMixin, View):
+    """POST: a new version with this version's inputs built as one of its alternatives (planes, tiers)."""
+
+    def post(self, request, project_pk, version_pk):
+        version = project_version(project=self.project, pk=version_pk)
+        try:
+            job = version_alternative_use(version=version, user=request.user, planes=request.POST.get("planes"),
+                                          tiers=request.POST.get("tiers"))
+        except ValidationError as exc:
+            for messages_ in exc.message_dict.values():
+                for message in messages_:
+                    messages.error(request, message)
+            return redirect("designs:version-detail", project_pk=self.project.pk, version_pk=version.pk)
+        return redirect("designs:job-detail", project_pk=self.project.pk, job_pk=job.pk)

@@ -72,6 +72,7 @@ class ProjectSerializer(AsciiNumbersMixin, serializers.ModelSerializer):
             "owner",
             "discount_pct",
             "currency",
+            "review_two_people",
             "members_url",
             "can_manage",
             "created_at",

@@ -58,6 +58,8 @@ class ReviewSerializer(serializers.Serializer):
     locked = serializers.BooleanField()
     changed_by = serializers.CharField(allow_blank=True)
     changed_at = serializers.DateTimeField(allow_null=True)
+    submitted_by = serializers.CharField(allow_blank=True, help_text="Who last submitted the version for review.")
+    two_people = serializers.BooleanField(help_text="The project's approver may not be the submitter.")
     actions = serializers.ListField(child=serializers.ChoiceField(choices=ReviewAction.choices),
                                     help_text="What the requesting user may do now.")
     history = ReviewEventSerializer(many=True)

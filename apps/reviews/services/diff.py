@@ -113,6 +113,20 @@ class TotalRow:
     def changed(self) -> bool:
         return self.a != self.b
 
+    @property
+    def tone(self) -> str:
+        """"better" or "worse" for the customer: a larger discount is a saving, a larger cost, power or
+        height is not; "" when nothing comparable changed."""
+        delta = self.delta
+        if not delta:
+            return ""
+        higher_is_better = self.key in HIGHER_IS_BETTER
+        return "better" if (delta > 0) == higher_is_better else "worse"
+
+
+# Totals where more is better for the customer (every other total costs more when it grows).
+HIGHER_IS_BETTER = frozenset({"discount"})
+
 
 @dataclass
 class VersionDiff:

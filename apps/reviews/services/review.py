@@ -4,7 +4,9 @@ States: draft (no VersionReview row yet means draft), in review, approved, rejec
 
     action    from                  to          who
     submit    draft, rejected       in review   any member
-    approve   in review             approved    the project owner or staff
+    approve   in review             approved    the project owner or staff; with the project's
+                                                "review by two people" (the default for new projects),
+                                                not the person who submitted it
     reject    in review             rejected    the project owner or staff (a note saying why is required)
     reopen    in review, rejected   draft       any member (withdraw, or rework after a rejection)
 
@@ -36,7 +38,7 @@ from apps.designs.models import Design, DesignVersion
 from apps.projects.selectors import project_user_can_manage
 
 from ..models import USER_ACTIONS, AuditAction, ReviewAction, ReviewEvent, ReviewState, VersionReview
-from .audit import audit_record, version_label
+from .audit import audit_record, user_label, version_label
 
 NOTE_MAX_LENGTH = 2000
 
@@ -62,14 +64,18 @@ AUDIT_ACTIONS = {
 }
 
 
-def review_actions_allowed(*, state: str, user: Any, version: DesignVersion) -> list[str]:
+def review_actions_allowed(*, state: str, user: Any, version: DesignVersion,
+                           submitted_by_id: int | None = None) -> list[str]:
     """The actions this user may take on a version in `state` (what the UI offers as buttons)."""
     if not version.is_ready:
         return []
-    can_manage = project_user_can_manage(user=user, project=version.design.project)
+    project = version.design.project
+    can_manage = project_user_can_manage(user=user, project=project)
+    own_submission = project.review_two_people and submitted_by_id is not None and submitted_by_id == user.pk
     return [
         action for action, transition in TRANSITIONS.items()
         if state in transition.sources and (can_manage or not transition.managers_only)
+        and not (action == ReviewAction.APPROVE and own_submission)
     ]
 
 
@@ -134,15 +140,24 @@ def version_review_act(
             raise _not_applicable(action, source, version)
         now = timezone.now()
         if action == ReviewAction.APPROVE:
+            if project.review_two_people and review.submitted_by_id == user.pk:
+                raise ValidationError({"action": [
+                    _("You submitted %(version)s for review: in this project another person approves it.")
+                    % {"version": version_label(version)}
+                ]})
             _supersede_approved(version=version, user=user, supersede=supersede, at=now)
         review.state = transition.target
         review.changed_by = user
         review.changed_at = now
-        review.save(update_fields=["state", "changed_by", "changed_at"])
+        if action == ReviewAction.SUBMIT:
+            review.submitted_by = user
+        review.save(update_fields=["state", "changed_by", "changed_at", "submitted_by"])
         _event(version=version, action=action, source=source, target=transition.target, user=user, note=note, at=now)
+        data = {"from": source, "to": transition.target, "note": note}
+        if action == ReviewAction.APPROVE:
+            data["submitted_by"] = user_label(review.submitted_by) if review.submitted_by_id else ""
         audit_record(
-            project=project, actor=user, action=AUDIT_ACTIONS[action], version=version, at=now,
-            data={"from": source, "to": transition.target, "note": note},
+            project=project, actor=user, action=AUDIT_ACTIONS[action], version=version, at=now, data=data,
         )
     return review
 

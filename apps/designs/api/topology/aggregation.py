@@ -14,8 +14,13 @@ Rules:
   draws more than BLOCK devices at once.
 - A level names the group each chain starts from in the first view: "plane", "pod" (3 tiers),
   "su" or "device". "auto" picks the finest level whose estimated element count fits
-  ELEMENT_BUDGET: a 65,536-GPU fabric (196,608 links) opens at pod level with 449 elements
-  (257 nodes, 192 edges). Numbers (plane, pod, SU, rail) are 0-based, as in device names.
+  ELEMENT_BUDGET and whose estimated node count fits READABLE_NODES, so that the first view
+  fits a meeting-room screen with every label at a readable size: a 65,536-GPU fabric (196,608
+  links) opens at plane level (servers, leaves, spines and cores with their counts) and its pods
+  are one choice away. Numbers (plane, pod, SU, rail) are 0-based, as in device names.
+- With `plane`, the view holds one plane: its leaves, spines and cores, the servers, and only
+  the links of that plane (every server reaches every plane, so each plane is a whole picture).
+  Multi-plane designs are drawn one plane at a time; without `plane` they are drawn together.
 - A device is drawn as its deepest visible group: from the level's group, walk down its chain
   while the group is expanded. Links between the same two visible nodes merge into one edge with
   a count and a media breakdown (kind, length -> links). Server-leaf edges to a single leaf (one
@@ -47,6 +52,7 @@ from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord, record_
 
 BLOCK = 64
 ELEMENT_BUDGET = 1000
+READABLE_NODES = 40
 PORT_PAGE = 256
 PORT_PAGE_MAX = 1024
 MAX_EXPANDED = 200
@@ -183,11 +189,14 @@ class EdgeAcc:
 
 class TopologyBase:
     """A ready version's groups and its aggregated first view (the Topology class adds expansion and elements)."""
-    def __init__(self, version: DesignVersion, *, level: str = "auto"):
+    def __init__(self, version: DesignVersion, *, level: str = "auto", plane: int | None = None):
         self.version = version
         summary = version.summary or {}
         self.tiers = int(summary.get("tiers") or 2)
         self.planes = int(summary.get("planes") or 1)
+        if plane is not None and not 0 <= plane < self.planes:
+            raise TopologyError("plane", _("Choose a plane from 0 to %(last)s.") % {"last": self.planes - 1})
+        self.plane = plane
         self.rails = int(summary.get("rails") or 0)
         self.summary = summary
         self.first_id, self.last_id = record_id_range(version.pk)
@@ -209,7 +218,13 @@ class TopologyBase:
         return DeviceRecord.objects.filter(version=self.version, pk__gte=self.first_id, pk__lte=self.last_id)
 
     def _links(self):
-        return LinkRecord.objects.filter(version=self.version, pk__gte=self.first_id, pk__lte=self.last_id)
+        links = LinkRecord.objects.filter(version=self.version, pk__gte=self.first_id, pk__lte=self.last_id)
+        return links if self.plane is None else links.filter(plane=self.plane)
+
+    @property
+    def planes_drawn(self) -> int:
+        """How many planes this view draws side by side (one when a plane is chosen)."""
+        return 1 if self.plane is not None else self.planes
 
     @cached_property
     def census(self) -> dict[str, dict]:
@@ -222,6 +237,8 @@ class TopologyBase:
         for row in rows:
             group = Group(row["n"], row["lo"], row["hi"], row["pod"])
             role = row["role"]
+            if self.plane is not None and role != "server" and row["plane"] != self.plane:
+                continue
             if role == "server":
                 out["server"][row["su"]] = group
             elif role == "leaf":
@@ -270,17 +287,35 @@ class TopologyBase:
             nodes = sus * (1 + planes) + spine_groups + planes + planes * pods
             return nodes + planes * sus + planes * sus + spine_groups
         switches = self.summary.get("switches") or {}
-        links = self.summary.get("links") or {}
-        leaves, spines, cores = (int(switches.get(r) or 0) for r in ("leaf", "spine", "core"))
+        share = max(1, self.planes // planes)  # one plane drawn: its share of the fabric's counts
+        links = {k: int(v or 0) // share for k, v in (self.summary.get("links") or {}).items()}
+        leaves, spines, cores = (int(switches.get(r) or 0) // share for r in ("leaf", "spine", "core"))
         per_spine_group = spines / max(1, spine_groups)
         leaf_spine_pairs = min(int(links.get("leaf-spine") or 0), int(leaves * per_spine_group))
         spine_core_pairs = min(int(links.get("spine-core") or 0), spines * max(1, cores // planes))
         return sus + leaves + spines + cores + planes * sus + planes * pods + sus * rails + leaf_spine_pairs \
             + spine_core_pairs
 
+    def estimate_nodes(self, level: str) -> int:
+        """Roughly how many labelled nodes (groups, devices and pod boxes) the first view at `level` has."""
+        c = self.census
+        sus = len(c["server"])
+        planes = max(1, len(self.plane_numbers))
+        pods = len(self._server_pods())
+        cores = 1 if c["core"] else 0
+        if level == "plane":
+            return 1 + planes * (2 + cores)
+        if level == "pod":
+            return pods + 3 * planes * pods + planes * cores
+        if level == "su":
+            return sus * (1 + planes) + len(c["spine"]) + planes * pods + planes * cores
+        switches = self.summary.get("switches") or {}
+        share = max(1, self.planes // planes)
+        return sus + sum(int(switches.get(r) or 0) // share for r in ("leaf", "spine", "core"))
+
     def auto_level(self) -> str:
         for level in reversed(self.levels()):
-            if self.estimate(level) <= ELEMENT_BUDGET:
+            if self.estimate(level) <= ELEMENT_BUDGET and self.estimate_nodes(level) <= READABLE_NODES:
                 return level
         return "plane"
 
@@ -499,7 +534,8 @@ class TopologyBase:
             ids += [f"core:p{p}" for p in sorted(c["core"])]
         else:
             ids = [f"srv:su{s}" for s in sorted(c["server"])]
-            ids += [f"dev:{d.id}" for d in self.fetch_devices(~Q(role="server"))]
+            switches = ~Q(role="server") if self.plane is None else ~Q(role="server") & Q(plane=self.plane)
+            ids += [f"dev:{d.id}" for d in self.fetch_devices(switches)]
         return ids
 
     def _grouped_link_rows(self, columns: list[str], links) -> list[dict]:
@@ -578,9 +614,9 @@ class TopologyBase:
 
     def first_view(self) -> dict[str, Any]:
         """The first view at this level, from the cache when it was computed before."""
-        keys = {first_view_cache_key(self.version, self.level)}
+        keys = {first_view_cache_key(self.version, self.level, self.plane)}
         if self.requested_level == "auto":
-            keys.add(first_view_cache_key(self.version, "auto"))
+            keys.add(first_view_cache_key(self.version, "auto", self.plane))
         view = self.view(expanded=[])
         cache.set_many({key: view for key in keys}, CACHE_SECONDS)
         return view
@@ -609,10 +645,11 @@ class TopologyBase:
         return self._response(nodes, edges, expanded_ids)
 
 
-def first_view_cache_key(version: DesignVersion, level: str) -> str:
+def first_view_cache_key(version: DesignVersion, level: str, plane: int | None = None) -> str:
     """Generated versions never change; the key still carries when it was generated and the language."""
     generated = int(version.generated_at.timestamp() * 1000) if version.generated_at else 0
-    return f"fabricweb:topology:v3:{version.pk}:{generated}:{level}:{translation.get_language() or ''}"
+    drawn = "all" if plane is None else plane
+    return f"fabricweb:topology:v4:{version.pk}:{generated}:{level}:{drawn}:{translation.get_language() or ''}"
 
 
 def _kind(node_id: str) -> str:

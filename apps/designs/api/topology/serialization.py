@@ -29,7 +29,7 @@ class SerializationMixin:
     def box_data(self, box_id: str) -> dict[str, Any]:
         ref = parse_node(box_id)
         label = _("Pod %(pod)s") % {"pod": ref.pod}
-        if self.planes > 1:
+        if self.planes_drawn > 1:
             label += " · " + _("plane %(plane)s") % {"plane": ref.plane}
         return {
             "id": box_id, "kind": "box", "label": label, "role": "", "layer": None, "plane": ref.plane,
@@ -38,7 +38,7 @@ class SerializationMixin:
         }
 
     def _plane_suffix(self, plane: int | None) -> str:
-        if self.planes > 1 and plane is not None:
+        if self.planes_drawn > 1 and plane is not None:
             return "\n" + _("plane %(plane)s") % {"plane": plane}
         return ""
 
@@ -137,8 +137,8 @@ class SerializationMixin:
         return base
 
     def _server_col(self, pod: int | None, su: int | None) -> list[int] | None:
-        # With several planes the servers stand apart under all of them (spread in order).
-        if self.planes > 1:
+        # With several planes drawn the servers stand apart under all of them (spread in order).
+        if self.planes_drawn > 1:
             return None
         col = [self.plane_numbers[0] if self.plane_numbers else 0]
         if pod is not None:
@@ -187,6 +187,7 @@ class SerializationMixin:
             "levels": list(self.levels()),
             "tiers": self.tiers,
             "planes": self.planes,
+            "plane": self.plane,
             "rails": self.rails,
             "expanded": expanded,
             "legend": {"rails": list(range(self.rails)), "planes": self.plane_numbers},

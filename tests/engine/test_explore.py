@@ -15,6 +15,7 @@ from apps.engine.explore import Bar, ExploreRequest, explore, quote
 from apps.engine.explore.io import exploration_dict, request_from_dict
 from apps.engine.explore.search import mark_pareto
 from apps.engine.plan import _plan, plan
+from apps.engine.report import report
 from apps.engine.seedcatalog import seed_catalog
 from apps.engine.spec import SpecError
 from apps.engine.specio import spec_from_dict
@@ -202,3 +203,29 @@ def test_catalog_switches_default_to_every_seed_switch():
     req = request(1000)
     modes = sum(len(m.breakouts) for m in seed_catalog().switches.values())
     assert len(req.switches) == modes
+
+
+def test_split_nic_ports_explore_planes_in_multiples_of_the_split_at_the_part_speed():
+    # GB300 NVL72 trays with ConnectX-8 split 2x400G (NVIDIA's two-plane B300 / GB300 SuperPOD): every
+    # candidate puts each part on a plane of its own, and its spec plans to the same total.
+    data = exploration_dict(explore(request_from_dict(
+        {"gpus": 1152, "server": "ARS-121GL-NB3-LCC-R1", "nic_split": 2})))
+    assert data["candidates"]
+    for candidate in data["candidates"]:
+        assert candidate["planes"] % 2 == 0
+        assert candidate["spec"]["nic_split"] == 2
+        planned = plan(spec_from_dict(candidate["spec"]))
+        assert planned.spec.port_gbps == 400
+        assert report_total(planned) == pytest.approx(candidate["total_cost"])
+
+
+def report_total(planned) -> float:
+    return report(planned)["total_cost"]
+
+
+def test_rack_scale_candidates_plan_to_their_totals():
+    data = exploration_dict(explore(request_from_dict(
+        {"gpus": 1152, "server": "DGX-GB200-NVL72-TRAY", "fabric": "infiniband"})))
+    assert data["candidates"]
+    for candidate in data["candidates"]:
+        assert report_total(plan(spec_from_dict(candidate["spec"]))) == pytest.approx(candidate["total_cost"])

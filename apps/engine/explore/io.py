@@ -127,6 +127,10 @@ def request_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> Explo
     spec_data = {k: v for k, v in data.items() if k not in EXPLORE_KEYS}
     for key in ("planes", "tiers", "oversubscription", "spine", "core"):
         spec_data.pop(key, None)
+    # With a split NIC port the explored planes are multiples of the split; the base stands on the least.
+    split = spec_data.get("nic_split", 1)
+    if isinstance(split, int) and not isinstance(split, bool) and split > 1:
+        spec_data["planes"] = split
     switches = catalog_switches(catalog, data.get("switches"), errors)
     bar = bar_from_dict(data.get("bar"), errors)
     overs = oversubscriptions_from(data.get("oversubscriptions"), errors)
@@ -161,8 +165,11 @@ def _stand_in_leaf(data: dict, fabric: str, catalog: SeedCatalog) -> dict:
         sku = server if isinstance(server, str) else server.get("sku")
         found = catalog.servers.get(sku) if isinstance(sku, str) else None
         gbps = found.nic_gbps if found is not None else None
-    return {"ports": 64, "gbps": gbps if isinstance(gbps, int) and not isinstance(gbps, bool) else 400,
-            "fabric": fabric}
+    gbps = gbps if isinstance(gbps, int) and not isinstance(gbps, bool) else 400
+    split = data.get("nic_split", 1)
+    if isinstance(split, int) and not isinstance(split, bool) and split > 1 and gbps % split == 0:
+        gbps //= split  # each part of a split port runs at the part's speed
+    return {"ports": 64, "gbps": gbps, "fabric": fabric}
 
 
 def switch_ref(hw: SwitchHw | None) -> dict | None:

@@ -6,7 +6,8 @@ which builds no link table):
   request's fabric (Ethernet or InfiniBand: one design never mixes them);
 - spine: the same list (the leaf's model, or a different one: mixed tiers); core (3 tiers only): the
   same list again, so a different core model is tried as well;
-- planes: every p dividing the server's backend ports (rails);
+- planes: every p dividing the server's backend ports (rails; with a split NIC port, each part is a rail
+  at the part's speed, and p is a multiple of the split: every part on a plane of its own);
 - tiers: 2 and 3 (a structure infeasible in 2 tiers, too many leaves for the spine radix, is dropped);
 - oversubscription: every o:1 the request asks for (1:1 by default).
 Structures the engine refuses (radix, pods, no qualified optic or cable for two ends, a run longer
@@ -51,10 +52,10 @@ def switch_options(switches: tuple[SwitchHw, ...], *, fabric: str, gbps: int) ->
 def structures(request: ExploreRequest):
     """Every spec to try, in a stable order (leaf, spine, core, planes, tiers, oversubscription)."""
     base = request.base
-    options = [hw for hw in switch_options(request.switches, fabric=base.fabric, gbps=base.server.nic_gbps)
-               if _valid(replace(base, leaf=hw))]  # checked once here, so quote() need not check every structure
-    rails = base.server.nic_ports
-    planes = [p for p in range(1, rails + 1) if rails % p == 0]
+    options = [hw for hw in switch_options(request.switches, fabric=base.fabric, gbps=base.port_gbps)
+               if _valid(replace(base, leaf=hw, planes=base.nic_split))]  # once here, not in quote()
+    rails = base.rails
+    planes = [p for p in range(1, rails + 1) if rails % p == 0 and p % base.nic_split == 0]
     for leaf in options:
         for spine in options:
             for tiers in (2, 3):

@@ -217,3 +217,6 @@ DIRECT.update({
     "api-version-inventory-links": _version_pk,
     "api-version-precheck": _version_pk,
 })
+
+# Performance model (apps/performance): the page under the project, by version.
+EXTRA_KWARGS["performance:version"] = lambda project: {"version_pk": _version_pk(project)["pk"]}

@@ -170,7 +170,8 @@ def test_ecn_kmin_above_kmax_is_an_error_on_every_switch_class_with_that_speed(
                         roce={"ecn": {"400": {"kmin": 2000, "kmax": 1000}}})
     findings = [f for f in roce(member_client, version)["findings"] if f["variant"] == "ecn_thresholds.kmin_above_kmax"]
     assert {f["device_class"] for f in findings} == {"leaf", "spine"}
-    assert findings[0]["fix"] == "Set roce.ecn.400.kmin below kmax (e.g. 250 KB)."
+    assert findings[0]["fix"] == ("Lower the ECN Kmin of 400G ports below Kmax in the RoCE settings, for example to "
+                                  "250 KB.")
 
 
 def test_roce_review_lists_headroom_per_switch_class_and_link_class(member_client, version):

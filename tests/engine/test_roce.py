@@ -204,16 +204,17 @@ def test_ecn_kmin_above_kmax_is_flagged_on_every_switch_class_with_that_speed(th
     s = RoceSettings.from_dict({"ecn": {"400": {"kmin": 2000, "kmax": 1000}}})
     errors = by_code(roce_checklist(three_tier, s), "ecn_thresholds", "error")
     assert {f.device_class for f in errors} == {"leaf", "spine", "core"}
-    assert all("roce.ecn.400.kmin" in f.fix and f.params["kmin"] == 2000 for f in errors)
+    assert all(f.fix == "Lower the ECN Kmin of 400G ports below Kmax in the RoCE settings, for example to 250 KB."
+               and f.params["kmin"] == 2000 for f in errors)
 
 
 def test_ecn_pmax_zero_and_missing_speed_are_flagged(three_tier):
     s = RoceSettings.from_dict({"ecn": {"400": {"pmax": 0}}})
     errors = by_code(roce_checklist(three_tier, s), "ecn_thresholds", "error")
-    assert errors and all("pmax" in f.fix for f in errors)
+    assert errors and all("ECN Pmax of 400G ports between 1 and 100" in f.fix for f in errors)
     s = RoceSettings.from_dict({"ecn": {"400": None}})
     warnings = by_code(roce_checklist(three_tier, s), "ecn_thresholds", "warning")
-    assert warnings and all("roce.ecn.400" in f.fix for f in warnings)
+    assert warnings and all("ECN thresholds (Kmin, Kmax, Pmax) for 400G ports" in f.fix for f in warnings)
 
 
 def test_dcqcn_disabled_on_the_nic_is_flagged(three_tier):

@@ -184,17 +184,19 @@ class _Context:
             if lc.gbps not in s.ecn:
                 problems.append(("warning", f"No ECN thresholds for {lc.gbps}G ports; scaled from the nearest "
                                  f"speed to Kmin {t.kmin} KB, Kmax {t.kmax} KB.",
-                                 f"Set roce.ecn.{lc.gbps} (kmin, kmax, pmax) explicitly."))
+                                 f"Enter ECN thresholds (Kmin, Kmax, Pmax) for {lc.gbps}G ports in the RoCE settings."))
             if t.kmin >= t.kmax:
                 problems.append(("error", f"ECN Kmin {t.kmin} KB is not below Kmax {t.kmax} KB on {lc.gbps}G ports: "
                                  f"marking jumps from none to all packets.",
-                                 f"Set roce.ecn.{lc.gbps}.kmin below kmax (e.g. {max(1, t.kmax // 4)} KB)."))
+                                 f"Lower the ECN Kmin of {lc.gbps}G ports below Kmax in the RoCE settings, for example to "
+                                 f"{max(1, t.kmax // 4)} KB."))
             if t.kmin <= 0:
                 problems.append(("error", f"ECN Kmin is 0 on {lc.gbps}G ports: every queued packet is marked.",
-                                 f"Set roce.ecn.{lc.gbps}.kmin to about {lc.gbps} KB."))
+                                 f"Raise the ECN Kmin of {lc.gbps}G ports to about {lc.gbps} KB in the RoCE settings."))
             if not 1 <= t.pmax <= 100:
                 problems.append(("error", f"ECN Pmax {t.pmax}% on {lc.gbps}G ports is outside 1-100%.",
-                                 f"Set roce.ecn.{lc.gbps}.pmax between 1 and 100 (20 is typical)."))
+                                 f"Set the ECN Pmax of {lc.gbps}G ports between 1 and 100 % in the RoCE settings (20 % is "
+                                 "typical)."))
             for severity, message, fix in problems:
                 for c in classes:
                     out.append(Finding(severity, "ecn_thresholds", c, message, fix, params))

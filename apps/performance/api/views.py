@@ -10,25 +10,32 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.response import Response
 
 from apps.designs.api.views import VersionScopedMixin
+from apps.designs.models import DesignVersion
 from apps.performance.selectors import performance_run_get, performance_run_list
 from apps.performance.services import performance_run_request
 
 from .serializers import PerformanceRequestSerializer, PerformanceRunListSerializer, PerformanceRunSerializer
 
+# The request serializer is not a model's: the schema is told what the path's pk is.
+VERSION_PK = OpenApiParameter("pk", OpenApiTypes.INT, OpenApiParameter.PATH, description="Design version id")
+
 
 @extend_schema_view(
-    get=extend_schema(summary="A version's performance runs", tags=["performance"],
+    get=extend_schema(summary="A version's performance runs", tags=["performance"], parameters=[VERSION_PK],
                       responses=PerformanceRunListSerializer(many=True)),
     post=extend_schema(summary="Run the training-job performance model (background job)", tags=["performance"],
-                       request=PerformanceRequestSerializer, responses={202: PerformanceRunSerializer}),
+                       parameters=[VERSION_PK], request=PerformanceRequestSerializer,
+                       responses={202: PerformanceRunSerializer}),
 )
 class VersionPerformanceView(VersionScopedMixin, generics.GenericAPIView):
     serializer_class = PerformanceRequestSerializer
+    queryset = DesignVersion.objects.none()  # for the schema only: the path's pk is a version's
 
     def get(self, request, *args, **kwargs):
         runs = performance_run_list(version=self.version)

@@ -107,11 +107,17 @@ def _role_speed(plan: Plan) -> np.ndarray:
 
 def device_table(*, version_id: int, plan: Plan) -> Table:
     devices = plan.devices
+    return device_rows_table(ids=_ids(version_id, len(devices)), version_id=version_id,
+                             index=np.array([d.index for d in devices], dtype=np.int64), devices=devices)
+
+
+def device_rows_table(*, ids: np.ndarray, version_id: int, index: np.ndarray, devices: list) -> Table:
+    """The DeviceRecord columns of engine devices (any network's), with the ids and indexes given."""
     count = len(devices)
     table = Table(DeviceRecord)
-    table.add("id", _ids(version_id, count))
+    table.add("id", ids)
     table.add("version_id", np.full(count, version_id, dtype=np.int64))
-    table.add("index", np.array([d.index for d in devices], dtype=np.int64))
+    table.add("index", index)
     table.add("name", [d.name for d in devices])
     table.add("role", [d.role for d in devices])
     table.add("sku", [d.sku for d in devices])

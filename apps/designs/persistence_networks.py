@@ -16,9 +16,9 @@ import numpy as np
 
 from apps.engine.model import Plan
 
-from .models import BomLineRecord, DeviceRecord, LinkRecord, PortRecord
+from .models import BomLineRecord, LinkRecord, PortRecord
 from .models.records import ID_SHIFT, NETWORK_CODES, NETWORK_SHIFT
-from .persistence import Table, _money, _nullable_int, ipv4_text, table_write
+from .persistence import Table, _money, _nullable_int, device_rows_table, ipv4_text, table_write
 
 ORDER = ("frontend", "storage", "oob")
 
@@ -40,27 +40,8 @@ def cluster_record_ids(*, version_id: int, plan: Plan) -> np.ndarray:
 
 def network_device_table(*, version_id: int, key: str, devices: list) -> Table:
     count = len(devices)
-    table = Table(DeviceRecord)
-    table.add("id", _base(version_id, key) + np.arange(count, dtype=np.int64))
-    table.add("version_id", np.full(count, version_id, dtype=np.int64))
-    table.add("index", np.arange(count, dtype=np.int64))
-    table.add("name", [d.name for d in devices])
-    table.add("role", [d.role for d in devices])
-    table.add("sku", [d.sku for d in devices])
-    table.add("model", [d.model for d in devices])
-    table.add("ports", np.array([d.ports for d in devices], dtype=np.int64))
-    for attr in ("plane", "pod", "su", "rail", "group"):
-        values, null = _nullable_int([getattr(d, attr) for d in devices])
-        table.add(attr, values, null)
-    table.add("row", np.array([d.row for d in devices], dtype=np.int64))
-    table.add("rack", [d.rack for d in devices])
-    table.add("rack_unit", np.array([d.rack_unit for d in devices], dtype=np.int64))
-    asn = np.array([d.asn for d in devices], dtype=np.int64)
-    table.add("asn", asn, asn <= 0)
-    loopback = np.array([d.loopback for d in devices], dtype=np.uint32)
-    text = ipv4_text(loopback)
-    text[loopback == 0] = None
-    table.add("loopback", text)
+    table = device_rows_table(ids=_base(version_id, key) + np.arange(count, dtype=np.int64), version_id=version_id,
+                              index=np.arange(count, dtype=np.int64), devices=devices)
     table.add("network", np.full(count, key, dtype=object))
     return table
 

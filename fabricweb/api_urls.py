@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("apps.designs.api.topology_urls")),
     path("", include("apps.reviews.api.urls")),
     path("", include("apps.explorer.api.urls")),
+    path("", include("apps.design_templates.api.urls")),
 ]

@@ -36,6 +36,7 @@ urlpatterns = [
     path("designs/", include("apps.designs.urls")),
     path("reviews/", include("apps.reviews.urls")),
     path("explore/", include("apps.explorer.urls")),
+    path("templates/", include("apps.design_templates.urls")),
     path("api/", include("fabricweb.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),

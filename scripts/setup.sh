@@ -27,6 +27,7 @@ command -v msgfmt >/dev/null 2>&1 && $PY manage.py compilemessages --ignore=.ven
 $PY manage.py collectstatic --noinput >/dev/null
 $PY manage.py migrate --noinput
 $PY manage.py load_seed_catalog
+$PY manage.py load_design_templates
 FABRICWEB_DEMO=true $PY manage.py load_demo
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true' EXIT INT TERM

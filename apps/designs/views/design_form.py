@@ -23,6 +23,7 @@ from apps.catalog.models import parse_breakout
 from apps.catalog.selectors import server_list, switch_breakout_choices, switch_list
 from apps.projects.views import ProjectScopedViewMixin
 
+from ..form_initial import design_form_initial
 from ..forms import DesignCreateForm, DesignInputsForm, form_add_service_errors, service_errors_by_field
 from ..services.design import design_create, design_estimate, design_version_create
 from .common import project_design, project_version
@@ -62,6 +63,7 @@ class DesignFormMixin(ProjectScopedViewMixin):
     template_name = "designs/design_form.html"
     design = None
     source_version = None
+    form_notes: tuple[str, ...] = ()
 
     def render_form(self, form, status: int = 200) -> HttpResponse:
         context = {
@@ -72,6 +74,7 @@ class DesignFormMixin(ProjectScopedViewMixin):
             "catalog_data": catalog_picker_data(),
             "estimate_url": reverse("designs:design-estimate", kwargs={"project_pk": self.project.pk}),
             "cancel_url": self.cancel_url(),
+            "form_notes": self.form_notes,
         }
         return render(self.request, self.template_name, context, status=status)
 
@@ -97,6 +100,11 @@ class DesignCreateView(DesignFormMixin, View):
 
     def _form(self, data=None) -> DesignCreateForm:
         initial = _first_choices()
+        if data is None:
+            # Other apps may fill the form in (a reference template, say): apps.designs.form_initial.
+            provided = design_form_initial(request=self.request, project=self.project)
+            initial.update(provided.values)
+            self.form_notes = provided.notes
         return DesignCreateForm(data, project=self.project, initial=initial)
 
     def get(self, request, project_pk):

@@ -214,8 +214,10 @@ def template_form_initial(*, template: DesignTemplate) -> tuple[dict[str, Any], 
             initial[key] = f"{float(value):g}"
         else:
             initial[key] = value
-    if template.inputs.get("name") is None:
-        initial.setdefault("name", template.display_name[:NAME_MAX_LENGTH])
+    if initial.get("server") and not initial.get("nic"):
+        # The form may hold another server's NIC: the template's server brings its own default.
+        initial["nic"] = ServerModel.objects.filter(pk=initial["server"]).values_list("default_nic", flat=True).first()
+    initial.setdefault("name", template.display_name[:NAME_MAX_LENGTH])
     return initial, errors
 
 

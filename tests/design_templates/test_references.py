@@ -1,0 +1,104 @@
+"""Each built-in template generates through the engine and matches its published reference.
+
+Both sides are pinned: the counts the reference publishes (as the seed file carries them) and what the
+engine plans from the template's inputs on the seed catalog (design_template_counts(full=True) runs the
+whole plan, as generating a version does). Sources (apps/design_templates/seed/templates.yaml):
+- NVIDIA DGX SuperPOD RA, DGX H100 (RA-11333-001): Network Fabrics, Table 4 (4 SU: 127 nodes, 32 leaf,
+  16 spine, 1,020 compute-and-UFM cables, 1,024 spine-leaf cables) and DGX SuperPOD Architecture,
+  Table 3 (16 SU: 512 nodes, 128 leaf, 128 spine, 64 core, 4,096 cables per tier).
+- NVIDIA DGX SuperPOD RA, DGX B200: Network Fabrics, Table 4 (the same 4-SU row).
+- NVIDIA DGX SuperPOD RA, DGX GB200: 8 racks per SU, 18 compute trays and 9 NVLink switch trays per rack,
+  4 ConnectX-7 400G per tray.
+- DeepSeek-AI, Insights into DeepSeek-V3 (ISCA 2025, arXiv:2505.09343): MPFT, 8 planes, 16,384
+  endpoints, 768 switches.
+- fabricweb's brief: 5,000 GPUs on 128x400G, 80 leaves, 64 spines.
+"""
+from __future__ import annotations
+
+import pytest
+
+from apps.design_templates.services import design_template_counts
+
+pytestmark = pytest.mark.django_db
+
+PUBLISHED = {
+    "dgx-superpod-h100-4su": {"scale_units": 4, "servers": 127, "gpus": 1016, "leaf": 32, "spine": 16, "core": 0,
+                              "server_leaf_links": 1020, "leaf_spine_links": 1024},
+    "dgx-superpod-h100-16su": {"scale_units": 16, "servers": 512, "gpus": 4096, "leaf": 128, "spine": 128,
+                               "core": 64, "server_leaf_links": 4096, "leaf_spine_links": 4096,
+                               "spine_core_links": 4096},
+    "dgx-superpod-b200-4su": {"scale_units": 4, "servers": 127, "gpus": 1016, "leaf": 32, "spine": 16, "core": 0,
+                              "server_leaf_links": 1020, "leaf_spine_links": 1024},
+    "dgx-superpod-gb200-nvl72-1su": {"racks": 8, "gpus": 576, "servers": 144, "nvlink_switch_trays": 72,
+                                     "server_leaf_links": 576},
+    "deepseek-v3-multi-plane-16k": {"gpus": 16384, "planes": 8, "tiers": 2, "switches": 768},
+    "roce-5000-gpus": {"gpus": 5000, "leaf": 80, "spine": 64},
+}
+
+GENERATED = {
+    # 127 DGX x 8 ports; NVIDIA's 1,020 adds the UFM appliance's 4 links (not in the catalog).
+    "dgx-superpod-h100-4su": {"scale_units": 4, "servers": 127, "gpus": 1016, "tiers": 2, "leaf": 32, "spine": 16,
+                              "core": 0, "server_leaf_links": 1016, "leaf_spine_links": 1024},
+    "dgx-superpod-h100-16su": {"scale_units": 16, "servers": 512, "gpus": 4096, "tiers": 3, "leaf": 128,
+                               "spine": 128, "core": 64, "server_leaf_links": 4096, "leaf_spine_links": 4096,
+                               "spine_core_links": 4096},
+    "dgx-superpod-b200-4su": {"scale_units": 4, "servers": 127, "gpus": 1016, "tiers": 2, "leaf": 32, "spine": 16,
+                              "core": 0, "server_leaf_links": 1016, "leaf_spine_links": 1024},
+    # Leaf and spine counts are this tool's rule (not published): 8 scale units of one NVL72 rack each.
+    "dgx-superpod-gb200-nvl72-1su": {"racks": 8, "gpus": 576, "servers": 144, "nvlink_switch_trays": 72,
+                                     "server_leaf_links": 576, "scale_units": 8, "leaf": 32, "spine": 16},
+    # 8 planes of 64 leaves and 32 spines.
+    "deepseek-v3-multi-plane-16k": {"gpus": 16384, "servers": 2048, "planes": 8, "tiers": 2, "leaf": 512,
+                                    "spine": 256, "core": 0, "switches": 768, "server_leaf_links": 16384,
+                                    "leaf_spine_links": 16384},
+    "roce-5000-gpus": {"gpus": 5000, "servers": 625, "scale_units": 10, "tiers": 2, "leaf": 80, "spine": 64,
+                       "core": 0, "server_leaf_links": 5000, "leaf_spine_links": 5120},
+}
+
+# Where the generated counts may differ from the published ones, and the words that explain it.
+EXPLAINED = {
+    ("dgx-superpod-h100-4su", "server_leaf_links"): "UFM",
+    ("dgx-superpod-b200-4su", "server_leaf_links"): "UFM",
+}
+
+
+def test_every_built_in_template_is_pinned(templates):
+    assert set(templates) == set(PUBLISHED) == set(GENERATED)
+
+
+@pytest.mark.parametrize("slug", sorted(PUBLISHED))
+def test_template_carries_the_counts_its_reference_publishes(templates, slug):
+    template = templates[slug]
+    assert template.published_counts == PUBLISHED[slug]
+    assert template.reference_title
+
+
+@pytest.mark.parametrize("slug", sorted(GENERATED))
+def test_template_generates_through_the_engine_and_matches_its_reference(templates, slug):
+    template = templates[slug]
+    counts = design_template_counts(template=template, full=True)
+    assert {key: counts.get(key) for key in GENERATED[slug]} == GENERATED[slug]
+    for key, published in template.published_counts.items():
+        if counts.get(key) != published:
+            word = EXPLAINED.get((slug, key))
+            assert word is not None, f"{slug}.{key}: generated {counts.get(key)}, published {published}, unexplained"
+            assert word in template.leaves_out
+
+
+def test_superpod_4su_node_cables_differ_by_the_ufm_appliances_links(templates):
+    template = templates["dgx-superpod-h100-4su"]
+    counts = design_template_counts(template=template, full=True)
+    assert template.published_counts["server_leaf_links"] - counts["server_leaf_links"] == 4
+    assert counts["server_leaf_links"] == 127 * 8
+
+
+def test_deepseek_template_says_dgx_h100_stands_in_for_h800(templates):
+    template = templates["deepseek-v3-multi-plane-16k"]
+    assert "H800" in template.leaves_out and "DGX H100" in template.leaves_out
+    assert "H800" in template.text("leaves_out", "zh-hans")
+
+
+def test_gb200_template_says_its_switch_counts_are_not_published(templates):
+    template = templates["dgx-superpod-gb200-nvl72-1su"]
+    assert "leaf" not in template.published_counts and "spine" not in template.published_counts
+    assert "not in the RA's text" in template.leaves_out

@@ -162,3 +162,23 @@ def test_bad_template_name_and_url_are_field_errors_and_nothing_is_saved(staff_v
     assert "already exists" in errors["name"][0]
     assert "https://" in errors["reference_url"][0]
     assert DesignTemplate.objects.filter(name=existing).count() == 1
+
+
+def test_every_template_page_shows_its_counts(templates, member):
+    client = browser(member)
+    for slug in templates:
+        response = client.get(reverse("design_templates:template-detail", kwargs={"slug": slug}))
+        assert response.status_code == 200 and not response.context["errors"], slug
+        assert all(row["ours"] is not None for row in response.context["rows"]), slug
+
+
+def test_a_template_part_missing_from_the_catalog_is_named_on_the_form_and_its_page(templates, member, project):
+    DesignTemplate.objects.filter(slug="roce-5000-gpus").update(
+        inputs={**templates["roce-5000-gpus"].inputs, "leaf_switch": "GONE-123"})
+    client = browser(member)
+    form_page = client.get(reverse("designs:design-create", kwargs={"project_pk": project.pk}),
+                           {"template": "roce-5000-gpus"})
+    assert "GONE-123" in form_page.content.decode()
+    assert form_page.context["form"]["gpus"].value() == 5000  # what it could fill in, it did
+    detail = client.get(reverse("design_templates:template-detail", kwargs={"slug": "roce-5000-gpus"}))
+    assert detail.status_code == 200 and "GONE-123" in detail.content.decode()

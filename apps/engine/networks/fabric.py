@@ -28,7 +28,7 @@ from ..bom import bill
 from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
-from ..plan import interconnects, make_devices, review_notes
+from ..plan import interconnects, make_devices, power_notes, review_notes
 from ..racks import raw_lengths
 from ..spec import AddressPools, DesignSpec, ServerHw, SwitchHw
 from ..topology import build_links, device_layout, size_fabric
@@ -146,6 +146,7 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     )
     notes = [n for n in review_notes(derived, sz, wiring)
              if n.code not in ("warning.spare_gpu_slots", "note.nics_built_in", "warning.partial_scale_unit")]
+    notes += power_notes(b.lines)
     result = NetworkPlan(
         key=key, devices=devices, links=net_links, media=cabling.media, bom=b.lines, subtotal=b.subtotal,
         discount=b.discount, total_cost=b.total_cost, spares_subtotal=b.spares_subtotal,

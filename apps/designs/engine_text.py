@@ -72,7 +72,7 @@ MESSAGES = {
     "catalog.breakout_not_offered": gettext_lazy("%(switch)s offers %(modes)s, not %(breakout)s"),
     "spec.fabric_choice": gettext_lazy("must be \"ethernet\" or \"infiniband\", not %(value)s"),
     "spec.backend_switch_class": gettext_lazy(
-        "%(switch)s is a %(switch_class)s switch; the backend fabric takes fabric-class switches"),
+        "%(switch)s is a switch of class %(switch_class)s; the backend fabric takes fabric-class switches"),
     "warning.power_not_published": gettext_lazy(
         "%(skus)s: the vendor publishes no power figure, so the power totals leave out %(count)s device(s); ask "
         "the vendor for typical and maximum power"),
@@ -226,7 +226,7 @@ MESSAGES = {
     "network.choice": gettext_lazy(
         "must be one of %(choices)s, not %(value)s"),
     "network.switch_class": gettext_lazy(
-        "%(switch)s is a %(switch_class)s switch; the %(network)s network takes %(allowed)s switches"),
+        "%(switch)s is a switch of class %(switch_class)s; the %(network)s network takes %(allowed)s switches"),
     "network.uplink_spine": gettext_lazy(
         "the leaf's uplinks run at %(uplink_gbps)s Gb/s; give a spine switch whose ports run at %(uplink_gbps)s Gb/s"),
     "network.oob_uplink_group": gettext_lazy(

@@ -194,6 +194,9 @@ MESSAGES = {
     "note.nics_built_in": gettext_lazy(
         "the %(ports)s backend NIC ports (%(nic)s) are built into the %(servers)s %(server)s servers and included "
         "in their price and power: the BOM lists no NIC cards"),
+    "note.power_unpublished": gettext_lazy(
+        "the vendor publishes no power figure for %(parts)s: the power totals count them as 0 W until the figure "
+        "is known"),
     # The other networks (engine.networks).
     "network.no_frontend_ports": gettext_lazy(
         "the server model %(server)s has no front-end ports; choose a server with front-end ports or leave "

@@ -158,6 +158,8 @@ TEMPLATES: dict[str, str] = {
                                       "hashing to plan. Hosts get one IPoIB address per NIC port from {cidr}",
     "note.nics_built_in": "the {ports:,} backend NIC ports ({nic}) are built into the {servers:,} {server} servers "
                           "and included in their price and power: the BOM lists no NIC cards",
+    "note.power_unpublished": "the vendor publishes no power figure for {parts}: the power totals count them as "
+                              "0 W until the figure is known",
 }
 
 

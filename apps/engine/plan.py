@@ -17,7 +17,7 @@ from itertools import repeat
 import numpy as np
 
 from .addressing import assign, check_pools
-from .bom import bill, switch_sku
+from .bom import bill, power_unpublished_note, switch_sku
 from .cabling import cable_links
 from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
@@ -84,6 +84,9 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
     notes = review_notes(spec, sz, wiring)
+    unpublished = power_unpublished_note(b.lines)
+    if unpublished is not None:
+        notes.append(unpublished)
     return Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),

@@ -163,6 +163,7 @@ def seen_codes() -> dict[str, list[Message]]:
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
     found.extend(plan(spec(1_000, server=dgx())).notes)
+    found.extend(plan(spec(1_000, nic=replace(NIC, power_w=None))).notes)  # a NIC without a published power
     nvl72_2u = replace(server(), gpus=4, nic_ports=4, rack_units=3, scale_up_kind="rack-scale", scale_up_gpus=72,
                        scale_up_racks=1, scale_up_switch_trays=9)
     found.extend(plan(spec(144, server=nvl72_2u)).notes)

@@ -24,7 +24,7 @@ from math import gcd
 import numpy as np
 
 from ..addressing import assign, check_pools
-from ..bom import bill
+from ..bom import bill, power_unpublished_note
 from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
@@ -146,6 +146,9 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     )
     notes = [n for n in review_notes(derived, sz, wiring)
              if n.code not in ("warning.spare_gpu_slots", "note.nics_built_in", "warning.partial_scale_unit")]
+    unpublished = power_unpublished_note(b.lines)
+    if unpublished is not None:
+        notes.append(unpublished)
     result = NetworkPlan(
         key=key, devices=devices, links=net_links, media=cabling.media, bom=b.lines, subtotal=b.subtotal,
         discount=b.discount, total_cost=b.total_cost, spares_subtotal=b.spares_subtotal,

@@ -35,7 +35,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from .cabling import Cabling
-from .messages import Message, message
 from .model import SCOPE_BOTH, SCOPE_IN_SERVER, SCOPE_NETWORK, SCOPE_SPARE, BomLine, Sizing
 from .spec import SPARE_CATEGORIES, CableAssembly, DesignSpec, FiberCord, Optic, SparesPolicy, SwitchHw
 
@@ -64,14 +63,6 @@ class Bill:
     in_server_max_w: float = 0.0
     spares_subtotal: float = 0.0  # included in subtotal
     power_missing: tuple[str, ...] = ()  # SKUs whose vendor publishes no power: left out of the totals
-
-
-def power_unpublished_note(lines: list[BomLine]) -> Message | None:
-    """The note naming the parts of `lines` whose vendor publishes no power (their watts count 0), or None."""
-    parts = [line.sku for line in lines if not line.spare and not line.power_published]
-    if not parts:
-        return None
-    return message("note.power_unpublished", parts=", ".join(dict.fromkeys(parts)))
 
 
 def _money(value: float) -> float:

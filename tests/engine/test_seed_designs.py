@@ -45,7 +45,7 @@ def assert_unpublished_power_is_named(result) -> None:
     """Each BOM line whose power the vendor does not publish is named in a note of its network."""
     for bom, notes in [(result.bom, result.notes)] + [(n.bom, n.notes) for n in result.networks.values()]:
         missing = {line.sku for line in bom if not line.spare and not line.power_published}
-        named = " ".join(note.params.get("parts", "") for note in notes if note.code == "note.power_unpublished")
+        named = " ".join(note.params.get("skus", "") for note in notes if note.code == "warning.power_not_published")
         assert all(sku in named for sku in missing), (missing, named)
 
 
@@ -86,14 +86,29 @@ def test_every_seed_switch_plans_a_design_of_its_class(sku):
         assert result.switches["leaf"] > 0 and result.spec.fabric == model.fabric
     elif model.switch_class == "frontend":
         gbps = switch_speeds(sku)[0]
+        frontend = {"ports_per_server": 2, "gbps": gbps, "leaf": {"sku": sku}}
+        if model.uplink_cages:
+            frontend["spine"] = spine_for(sku)
         result = plan_qualified({"gpus": 128, "server": FRONTEND_SERVER, "leaf": {"sku": BACKEND_LEAF},
-                                 "frontend": {"ports_per_server": 2, "gbps": gbps, "leaf": {"sku": sku}}})
+                                 "frontend": frontend})
         assert result.networks["frontend"].switches["leaf"] > 0
     else:
         result = plan_qualified({"gpus": 128, "server": FRONTEND_SERVER, "leaf": {"sku": BACKEND_LEAF},
                                  "oob": {"leaf": {"sku": sku}}})
         assert result.networks["oob"].switches["leaf"] > 0
     assert_unpublished_power_is_named(result)
+
+
+def spine_for(sku: str) -> dict:
+    """A spine for a leaf with an uplink group: a seed switch whose cages are the uplink cages' type and speed,
+    else an inline switch of that type (the catalog need not hold a spine of every speed)."""
+    model = CATALOG.switches[sku]
+    for code, other in sorted(CATALOG.switches.items()):
+        if (code != sku and other.switch_class != "management" and other.cage_gbps == model.uplink_gbps
+                and other.form_factor == model.uplink_form_factor):
+            return {"sku": code}
+    return {"ports": 32, "gbps": model.uplink_gbps, "cages": 32, "cage_gbps": model.uplink_gbps,
+            "form_factor": model.uplink_form_factor, "switch_class": "frontend"}
 
 
 # The figures a design of each kind reads; a figure a vendor does not publish is null (None) and only those
@@ -127,6 +142,6 @@ def test_a_rack_scale_tray_states_the_rack_power_nvidia_publishes():
 
 def test_a_design_names_the_nic_whose_power_is_not_published():
     result = plan_cluster(spec_from_dict({"gpus": 128, "server": "AS-4126GS-NMR-LCC", "leaf": {"sku": BACKEND_LEAF}}))
-    notes = [note for note in result.notes if note.code == "note.power_unpublished"]
-    assert len(notes) == 1 and "POLLARA-400" in notes[0].params["parts"]
-    assert "POLLARA-400" in notes[0].text and "0 W" in notes[0].text
+    notes = [note for note in result.notes if note.code == "warning.power_not_published"]
+    assert len(notes) == 1 and "POLLARA-400" in notes[0].params["skus"]
+    assert "POLLARA-400" in notes[0].text and "no power figure" in notes[0].text

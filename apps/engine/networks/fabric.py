@@ -6,10 +6,6 @@ Rules:
   "endpoint" whose r ports go to r different leaves (rail i of the group to leaf rail i), so a
   server's or node's ports never share a leaf when r > 1 (the parallel pathways the NVIDIA DGX
   SuperPOD reference architectures give each DGX's pair of in-band and of storage ports).
-- Endpoint cages: the catalog models no front-end or storage NIC, so an endpoint port below 400G takes the
-  usual host cage of its speed (ENDPOINT_CAGE: 10G SFP+, 25G SFP28, 50G SFP56, 100G QSFP28, 200G QSFP56),
-  which is what a 25G or 100G front-end leaf is cabled to (straight, or through a 1:4 breakout from a QSFP28
-  cage); at 400G and above it takes an OSFP cage like the backend NICs.
 - Counting, wiring proof, cabling, BOM and addressing are the backend's rules (engine.topology,
   engine.wiring, engine.cabling, engine.bom, engine.addressing) applied to that fabric: leaves have
   `leaf.ports x o/(o+1)` endpoint ports, spines are the smallest count that divides the leaf uplinks,
@@ -28,21 +24,17 @@ from math import gcd
 import numpy as np
 
 from ..addressing import assign, check_pools
-from ..bom import bill, power_unpublished_note
+from ..bom import bill
 from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
-from ..plan import interconnects, make_devices, review_notes
+from ..plan import interconnects, make_devices, power_notes, review_notes
 from ..racks import raw_lengths
 from ..spec import AddressPools, DesignSpec, NicHw, ServerHw, SwitchHw
 from ..topology import build_links, device_layout, size_fabric
 from ..wiring import prove
 from ..racks import place
 from .model import DEVICE_PREFIX, PORT_BASE, PORT_PREFIX, NetworkLinks, NetworkPlan
-
-
-# The usual host cage of a front-end / storage port below 400G (SFF / QSFP MSAs); 400G and above: OSFP.
-ENDPOINT_CAGE = {10: "SFP+", 25: "SFP28", 50: "SFP56", 100: "QSFP28", 200: "QSFP56"}
 
 
 @dataclass(slots=True)
@@ -73,8 +65,8 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     derived = DesignSpec(
         gpus=endpoints_count,
         server=ServerHw(gpus=1, nic_ports=r, nic_gbps=gbps, nics_built_in=True, name=f"{key} endpoint"),
-        nic=NicHw(ports=1, gbps=gbps, form_factor=ENDPOINT_CAGE.get(gbps, "OSFP"), sku=f"NIC-{gbps}G",
-                  name=f"{gbps}G {key} NIC port"),
+        # The endpoint's port takes the leaf's access cage type (SFP28 on a 25G leaf; no catalog NIC is named).
+        nic=NicHw(ports=1, gbps=gbps, form_factor=leaf.form_factor, sku=f"NIC-{gbps}G", name=f"{gbps}G {key} port"),
         leaf=leaf, spine=spine, planes=1, oversubscription=oversubscription, tiers="auto",
         layout=spec.layout, pools=pools, optics=spec.optics, cables=spec.cables, fibers=spec.fibers,
         discount_pct=spec.discount_pct, currency=spec.currency, spares=spec.spares,
@@ -156,9 +148,7 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     )
     notes = [n for n in review_notes(derived, sz, wiring)
              if n.code not in ("warning.spare_gpu_slots", "note.nics_built_in", "warning.partial_scale_unit")]
-    unpublished = power_unpublished_note(b.lines)
-    if unpublished is not None:
-        notes.append(unpublished)
+    notes += power_notes(b.lines)
     result = NetworkPlan(
         key=key, devices=devices, links=net_links, media=cabling.media, bom=b.lines, subtotal=b.subtotal,
         discount=b.discount, total_cost=b.total_cost, spares_subtotal=b.spares_subtotal,

@@ -359,8 +359,17 @@ def catalog_rows_upsert(*, rows: Iterable[CatalogRow], create_manufacturers: boo
     return upserter.result
 
 
+def _has_source(value: Any) -> bool:
+    """A seed item's `source` names a data sheet or reference architecture (non-blank text)."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def seed_rows(*, path: Path) -> list[CatalogRow]:
-    """Rows from seed YAML files: `path` is a directory of <kind>.yaml files or one such file."""
+    """Rows from seed YAML files: `path` is a directory of <kind>.yaml files or one such file.
+
+    Every seed item must name its `source` (the seed is the catalog a presales engineer trusts without
+    checking): an item without one is refused like any bad row, by file, row and column.
+    """
     files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
     issues: list[ImportIssue] = []
     rows: list[CatalogRow] = []
@@ -391,6 +400,10 @@ def seed_rows(*, path: Path) -> list[CatalogRow]:
             unknown = sorted(set(item) - set(kind.columns))
             for column in unknown:
                 issues.append(ImportIssue(file.name, number, column, _("Unknown field.")))
+            if kind.key != "manufacturers" and not _has_source(item.get("source")):
+                issues.append(ImportIssue(file.name, number, "source", _(
+                    "Name where this item's figures come from: the data sheet or reference architecture, its "
+                    "title and URL.")))
             rows.append(CatalogRow(kind, file.name, number, {k: v for k, v in item.items() if k in kind.columns}))
     if issues:
         raise CatalogImportError(issues)

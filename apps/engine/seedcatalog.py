@@ -14,7 +14,8 @@ cables and cords). Every transceiver, cable and fibre states `fabrics` (a list o
 "infiniband"), and may list `compatible_vendors` (switch vendors it is declared compatible with).
 A switch also carries `switch_class` (fabric / frontend / management, default fabric) and its uplink group
 (uplink_cages, uplink_gbps, uplink_form_factor; uplinks = uplink_cages); power left out or null in the
-file is None (not published), never 0. Every item may name its `source` (data sheet title and URL).
+file is None (not published), never 0. Every item must name its `source` (data sheet or reference
+architecture, title and URL): an item without one is refused (CatalogError names it).
 """
 from __future__ import annotations
 
@@ -274,6 +275,10 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                                         connector=str(row.get("connector") or ""), name=_name(row),
                                         price=r.num("list_price", 0), fabrics=r.fabrics(),
                                         vendor=str(row.get("manufacturer") or "")))
+            source = row.get("source")
+            if not isinstance(source, str) or not source.strip():
+                raise CatalogError(f"{path.name}[{i}] ({sku}).source: missing: name the data sheet or reference "
+                                   "architecture the item's figures come from (title and URL)")
     cat.optics, cat.cables, cat.fibers = tuple(optics), tuple(cables), tuple(fibers)
     cat.patch_panels = tuple(panels)
     return cat

@@ -153,3 +153,57 @@ def test_seed_has_a_switch_of_every_class_with_uplinks_on_front_end_and_manageme
         assert switch.uplink_cages > 0 and switch.uplink_gbps > switch.cage_gbps, switch.sku
     management = SwitchModel.objects.get(switch_class="management")
     assert (management.cages, management.cage_form_factor, management.cage_gbps) == (48, "RJ45", 1)
+
+
+def test_every_seed_item_of_every_kind_names_its_source():
+    catalog_seed_load()
+    for model in (SwitchModel, NicModel, ServerModel, Transceiver, Cable, FiberCord, PatchPanel):
+        assert model.objects.exists(), model
+        for item in model.objects.all():
+            assert item.source.strip(), f"{model.__name__} {item.sku} names no source"
+            assert "http" in item.source, f"{model.__name__} {item.sku}: give the source's URL"
+
+
+def test_a_seed_item_without_a_source_is_refused_by_file_row_and_column(tmp_path: Path, capsys):
+    rows = yaml.safe_load((SEED_DIR / "nics.yaml").read_text())
+    del rows[0]["source"]
+    rows[2]["source"] = "   "
+    (tmp_path / "nics.yaml").write_text(yaml.safe_dump(rows))
+    with pytest.raises(CommandError, match="2 problem"):
+        call_command("load_seed_catalog", path=tmp_path)
+    err = capsys.readouterr().err
+    assert "nics.yaml, row 1, column source" in err and "nics.yaml, row 3, column source" in err
+    assert "data sheet or reference architecture" in err
+    assert NicModel.objects.count() == 0
+
+
+def test_the_seed_quotes_the_nvl72_rack_power_nvidia_publishes_and_leaves_the_rest_empty():
+    catalog_seed_load()
+    gb300 = ServerModel.objects.get(sku="ARS-121GL-NB3-LCC-R1")
+    assert gb300.scale_up_rack_power_w == 142_000  # "Full rack requiring up to 142 kW"
+    assert gb300.scale_up_switch_tray_power_w is None
+    gb200 = ServerModel.objects.get(sku="DGX-GB200-NVL72-TRAY")
+    assert gb200.scale_up_rack_power_w is None and gb200.scale_up_switch_tray_power_w is None
+    # Vendors that publish no card power: empty, not 0 W.
+    assert NicModel.objects.get(sku="POLLARA-400").power_w is None
+    assert NicModel.objects.get(sku="BCM957608-P1400GDF00").power_w is None
+
+
+def test_the_seed_has_the_amd_platforms_and_their_400g_nics():
+    catalog_seed_load()
+    amd = ServerModel.objects.filter(gpu_model__startswith="Instinct")
+    assert {s.default_nic.sku for s in amd} == {"POLLARA-400", "BCM957608-P1400GDF00"}
+    assert all(s.gpus == 8 and s.backend_ports == 8 and s.backend_gbps == 400 for s in amd)
+    assert all(s.scale_up_kind == "in-server" and s.scale_up_domain_gpus == 8 for s in amd)
+
+
+def test_the_seed_cables_front_end_and_management_speeds():
+    catalog_seed_load()
+    for form, gbps in (("SFP+", 10), ("SFP28", 25), ("QSFP28", 100)):
+        assert Transceiver.objects.filter(form_factor=form, gbps=gbps, media="SR").exists(), form
+        assert Cable.objects.filter(form_factor_a=form, gbps=gbps, media="DAC").exists(), form
+    assert Transceiver.objects.filter(form_factor="QSFP28", media="DR").exists()
+    assert Transceiver.objects.filter(form_factor="QSFP28", media="FR", reach_m__gte=2000).exists()
+    assert Cable.objects.filter(form_factor_a="QSFP28", form_factor_b="SFP28", legs=4, leg_gbps=25).exists()
+    assert Transceiver.objects.filter(form_factor="OSFP", gbps=1600).count() >= 2
+    assert FiberCord.objects.filter(connector__startswith="MPO-24").values("fiber").distinct().count() == 2

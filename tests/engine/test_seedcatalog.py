@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
-from apps.engine.seedcatalog import CatalogError, load, seed_catalog
+from apps.engine.seedcatalog import SEED_DIR, CatalogError, load, seed_catalog
 from apps.engine.spec import SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
 
@@ -103,3 +104,18 @@ def test_a_json_spec_carries_fabrics_vendor_and_the_third_party_option_both_ways
         spec_from_dict({**data, "third_party_optics": "maybe",
                         "optics": [{**data["optics"][0], "fabrics": ["fddi"]}]})
     assert set(err.value.errors) == {"third_party_optics", "optics[0].fabrics"}
+
+
+def test_a_seed_item_without_a_source_is_refused(tmp_path):
+    (tmp_path / "nics.yaml").write_text("- sku: X1\n  ports: 1\n  port_gbps: 400\n  form_factor: OSFP\n")
+    with pytest.raises(CatalogError) as err:
+        load(tmp_path)
+    assert "nics.yaml[0] (X1).source" in str(err.value) and "data sheet" in str(err.value)
+
+
+def test_every_item_of_the_shipped_seed_names_its_source():
+    for name in ("switches", "nics", "servers", "transceivers", "cables", "fibers", "patch_panels"):
+        rows = yaml.safe_load((SEED_DIR / f"{name}.yaml").read_text(encoding="utf-8")) or []
+        assert rows, name
+        for row in rows:
+            assert isinstance(row.get("source"), str) and "http" in row["source"], f"{name}.yaml {row['sku']}"

@@ -73,6 +73,7 @@ LINE_CARD_BAY = re.compile(r"line\s*card|linecard|\blpu\b|-lpu|\bslot\s*\d", re.
 NOT_LINE_CARD_BAY = re.compile(r"psu|power|pwr|fan|supervisor|\bsup\b|\bmpu\b|\bsfu\b|fabric|\bps\s*\d",
                                re.IGNORECASE)
 URL = re.compile(r"https?://[^\s)\]>'\"]+")
+SOURCE_LINE = re.compile(r"^Source: (?P<source>.+)$", re.MULTILINE)  # written by the catalog's export
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,7 @@ class Reading:
     slug: str = ""
     description: str = ""
     comments: str = ""
+    source_note: str = ""  # the "Source: ..." line of a file the catalog exported
     values: dict[str, Any] = field(default_factory=dict)  # switch fields the file carries
     warnings: list[str] = field(default_factory=list)
     issues: list[ImportIssue] = field(default_factory=list)
@@ -209,6 +211,10 @@ def device_type_reading(doc: dict, *, source: str, document: int) -> Reading:
     reading.manufacturer, reading.model = _text(doc.get("manufacturer")), _text(doc.get("model"))
     reading.part_number, reading.slug = _text(doc.get("part_number")), _text(doc.get("slug"))
     reading.description, reading.comments = _text(doc.get("description")), _text(doc.get("comments"))
+    note = SOURCE_LINE.search(reading.comments)
+    if note:
+        reading.source_note = note["source"].strip()
+        reading.comments = SOURCE_LINE.sub("", reading.comments).strip()
 
     u_height = _number(doc.get("u_height", 1))
     if u_height is None or u_height <= 0:

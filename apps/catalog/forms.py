@@ -9,7 +9,7 @@ UPLOAD_LIMIT = 20 * 1024 * 1024
 
 KIND_TITLES = {
     "switches": _("Switches"), "nics": _("NICs"), "servers": _("GPU servers"), "transceivers": _("Transceivers"),
-    "cables": _("Cables"), "fibers": _("Fibre patch cords"),
+    "cables": _("Cables"), "fibers": _("Fibre patch cords"), "patch_panels": _("Patch panels"),
 }
 
 

@@ -18,6 +18,7 @@ from .services import CatalogImportError, ImportResult
 LISTS = {
     "switches": selectors.switch_list, "nics": selectors.nic_list, "servers": selectors.server_list,
     "transceivers": selectors.transceiver_list, "cables": selectors.cable_list, "fibers": selectors.fiber_list,
+    "patch_panels": selectors.patch_panel_list,
 }
 
 

@@ -71,6 +71,7 @@ MESSAGES = {
     "catalog.unknown_sku": gettext_lazy("no %(kind)s %(sku)s in the seed catalog"),
     "catalog.breakout_not_offered": gettext_lazy("%(switch)s offers %(modes)s, not %(breakout)s"),
     "spec.fabric_choice": gettext_lazy("must be \"ethernet\" or \"infiniband\", not %(value)s"),
+    "spec.switch_class_choice": gettext_lazy("must be \"fabric\", \"frontend\" or \"management\", not %(value)s"),
     "spec.fabrics_list": gettext_lazy(
         'must list the fabrics the part is qualified for ("ethernet", "infiniband"), not %(value)s'),
     "spec.vendor_name": gettext_lazy("must be the vendor's name, not %(value)s"),

@@ -42,6 +42,7 @@ TEMPLATES: dict[str, str] = {
     "spec.placement_choice": "must be \"middle\" or \"end\", not {value}",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
     "spec.fabric_choice": "must be \"ethernet\" or \"infiniband\", not {value}",
+    "spec.switch_class_choice": "must be \"fabric\", \"frontend\" or \"management\", not {value}",
     "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
                          "not {value}",
     "spec.vendor_name": "must be the vendor's name, not {value}",

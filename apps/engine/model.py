@@ -110,6 +110,9 @@ class BomLine:
     # server-leaf cable) or "spare" (unpowered stock).
     scope: str = "network"
     spare: bool = False
+    # False when the vendor publishes no power for the part: the line's watts leave it out (counted as 0),
+    # and the plan's totals name it among the parts missing power.
+    power_published: bool = True
 
     @property
     def network_typical_w(self) -> float:

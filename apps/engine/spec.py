@@ -57,6 +57,13 @@ class SwitchHw:
     `gbps` is the logical port speed. `cages`/`cage_gbps` describe the physical cages;
     `ports_per_cage` > 1 means two (or four) logical ports share a cage and its module.
     `fabric` is "ethernet" (RoCEv2) or "infiniband"; every tier of a design runs the same fabric.
+
+    `switch_class` says what the switch is for (SWITCH_CLASSES): "fabric" (backend leaf, spine, core),
+    "frontend" (front-end / storage leaves and spines) or "management" (out-of-band). `ports` / `gbps` /
+    `cages` are its access ports; front-end and management switches may have an uplink group beside them:
+    `uplinks` ports of `uplink_gbps` in `uplink_cages` cages of `uplink_form_factor` (0 = none; the
+    access ports carry the uplinks too). `power_typical_w` / `power_max_w` are None when the vendor does
+    not publish them: the BOM then names the switch among those missing power instead of counting 0 W.
     """
 
     ports: int
@@ -68,13 +75,22 @@ class SwitchHw:
     name: str = ""
     breakout: str = ""
     rack_units: int = 1
-    power_typical_w: float = 0.0
-    power_max_w: float = 0.0
+    power_typical_w: float | None = 0.0
+    power_max_w: float | None = 0.0
     price: float = 0.0
     fabric: str = ETHERNET
     # Who makes it ("NVIDIA", "Arista"): optics and cables in its cages must be made by them or declared
     # compatible with them (see engine.cabling); "" = unknown, any vendor's parts qualify.
     vendor: str = ""
+    switch_class: str = "fabric"
+    uplinks: int = 0
+    uplink_gbps: int = 0
+    uplink_cages: int = 0
+    uplink_form_factor: str = ""
+
+    @property
+    def power_published(self) -> bool:
+        return self.power_typical_w is not None and self.power_max_w is not None
 
     @property
     def physical_cages(self) -> int:
@@ -122,9 +138,13 @@ class ServerHw:
     scale_up_gb_s: float = 0.0  # per GPU, both directions; 0 = not published
     scale_up_racks: int = 0  # racks one rack-scale domain fills (1 for NVL72, 2 for NVL36x2)
     scale_up_switch_trays: int = 0  # NVLink switch trays per rack-scale domain (inside its racks)
+    # Rack-scale only, as published (None = not published): one NVLink switch tray's draw, one whole rack's draw.
+    scale_up_switch_tray_power_w: float | None = None
+    scale_up_rack_power_w: float | None = None
 
 
 SCALE_UP_KINDS = ("in-server", "rack-scale")
+SWITCH_CLASSES = ("fabric", "frontend", "management")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +162,7 @@ class NicHw:
     form_factor: str = "OSFP"
     sku: str = ""
     name: str = ""
-    power_w: float = 0.0
+    power_w: float | None = 0.0  # None: not published
     price: float = 0.0
     splits: tuple[int, ...] = (1,)
     vendor: str = ""
@@ -167,7 +187,7 @@ class Optic:
     fiber: str  # MMF or SMF
     reach_m: float
     name: str = ""
-    power_w: float = 0.0
+    power_w: float | None = 0.0  # None: not published
     price: float = 0.0
     # e.g. "MPO-12/APC" or "2x MPO-12/APC" (one per port); "" = match fibre cords by fibre type only.
     connector: str = ""
@@ -196,7 +216,7 @@ class CableAssembly:
     legs: int
     length_m: float
     name: str = ""
-    power_w: float = 0.0
+    power_w: float | None = 0.0  # None: not published
     price: float = 0.0
     fabrics: tuple[str, ...] = FABRICS
     vendor: str = ""
@@ -218,6 +238,36 @@ class FiberCord:
     price: float = 0.0
     fabrics: tuple[str, ...] = FABRICS
     vendor: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PatchPanelHw:
+    """A fibre patch panel for structured cabling: `ports` front adapters of `connector` on `fiber`.
+
+    `connector` is one of PANEL_CONNECTOR_FIBERS ("MPO-16", "MPO-24", "LC duplex", ...); `fibers` is what the
+    panel terminates (ports x fibres per connector). MPO trunks between rows end on panels; cords run to devices.
+    """
+
+    sku: str
+    ports: int
+    connector: str
+    fiber: str  # MMF or SMF
+    rack_units: int = 1
+    name: str = ""
+    price: float = 0.0
+    vendor: str = ""
+
+    @property
+    def fibers_per_port(self) -> int:
+        return PANEL_CONNECTOR_FIBERS.get(self.connector, 0)
+
+    @property
+    def fibers(self) -> int:
+        return self.ports * self.fibers_per_port
+
+
+PANEL_CONNECTOR_FIBERS = {"MPO-8": 8, "MPO-12": 12, "MPO-16": 16, "MPO-24": 24, "LC duplex": 2, "SN duplex": 2,
+                          "MDC duplex": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,6 +431,9 @@ class DesignSpec:
             _check_int(bad, "server.nic_gbps", server.nic_gbps, 1, 3200)
             _check_number(bad, "server.price", server.price, 0)
             _check_number(bad, "server.power_w", server.power_w, 0)
+            for name in ("scale_up_switch_tray_power_w", "scale_up_rack_power_w"):
+                if getattr(server, name) is not None:
+                    _check_number(bad, f"server.{name}", getattr(server, name), 0)
             if not isinstance(server.nics_built_in, bool):
                 bad("server.nics_built_in", message("value.boolean", value=repr(server.nics_built_in)))
             _check_scale_up(bad, server)
@@ -402,7 +455,8 @@ class DesignSpec:
                 _check_int(bad, "nic.ports", self.nic.ports, 1, 16)
                 _check_int(bad, "nic.gbps", self.nic.gbps, 1, 3200)
                 _check_number(bad, "nic.price", self.nic.price, 0)
-                _check_number(bad, "nic.power_w", self.nic.power_w, 0)
+                if self.nic.power_w is not None:
+                    _check_number(bad, "nic.power_w", self.nic.power_w, 0)
                 splits = self.nic.splits
                 if not isinstance(splits, (tuple, list)) or not splits or not all(
                         _is_int(v) and v in NIC_SPLITS for v in splits):
@@ -468,7 +522,8 @@ class DesignSpec:
                 _check_int(bad, f"{where}.{attr}", getattr(optic, attr), 1, 3200)
             _check_number(bad, f"{where}.reach_m", optic.reach_m, 0.0, 100_000.0, open_low=True)
             _check_number(bad, f"{where}.price", optic.price, 0)
-            _check_number(bad, f"{where}.power_w", optic.power_w, 0)
+            if optic.power_w is not None:
+                _check_number(bad, f"{where}.power_w", optic.power_w, 0)
             if optic.fiber not in ("MMF", "SMF"):
                 bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(optic.fiber)))
             if not isinstance(optic.flat_top, bool):
@@ -483,7 +538,8 @@ class DesignSpec:
                 _check_int(bad, f"{where}.{attr}", getattr(cable, attr), 1, 3200)
             _check_number(bad, f"{where}.length_m", cable.length_m, 0.0, 100_000.0, open_low=True)
             _check_number(bad, f"{where}.price", cable.price, 0)
-            _check_number(bad, f"{where}.power_w", cable.power_w, 0)
+            if cable.power_w is not None:
+                _check_number(bad, f"{where}.power_w", cable.power_w, 0)
             _check_qualification(bad, where, cable)
         for i, fiber in enumerate(self.fibers):
             where = f"fibers[{i}]"
@@ -646,8 +702,13 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
         bad(f"{role}.vendor", message("spec.vendor_name", value=_short_repr(hw.vendor)))
     _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
     _check_number(bad, f"{role}.price", hw.price, 0)
-    _check_number(bad, f"{role}.power_typical_w", hw.power_typical_w, 0)
-    _check_number(bad, f"{role}.power_max_w", hw.power_max_w, 0)
+    for name in ("power_typical_w", "power_max_w"):
+        if getattr(hw, name) is not None:  # None: not published (the BOM says so)
+            _check_number(bad, f"{role}.{name}", getattr(hw, name), 0)
+    if hw.switch_class not in SWITCH_CLASSES:
+        bad(f"{role}.switch_class", message("spec.switch_class_choice", value=_short_repr(hw.switch_class)))
+    _check_int(bad, f"{role}.uplinks", hw.uplinks, 0, 4096)
+    _check_int(bad, f"{role}.uplink_gbps", hw.uplink_gbps, 0, 3200)
 
 
 def _check_qualification(bad, where: str, item: Optic | CableAssembly | FiberCord) -> None:

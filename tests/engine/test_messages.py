@@ -93,6 +93,7 @@ def seen_codes() -> dict[str, list[Message]]:
     refused(optics=(replace(OPTICS[0], fabrics=(), vendor=3, compatible_vendors=("",)),), third_party_optics="yes",
             leaf=replace(twin, vendor=None))
     refused(leaf=replace(twin, fabric="omni-path"))
+    refused(leaf=replace(twin, switch_class="access"))
     refused(leaf=replace(twin, fabric="infiniband"), spine=twin)
     # Planes from a split NIC port; scale-up domains.
     cx8 = NicHw(ports=1, gbps=800, splits=(1, 2))

@@ -208,10 +208,12 @@ def _bill(spec: DesignSpec, oob: OobSpec, leaves: int, spines: int, media: list[
           ) -> list[BomLine]:
     lines: dict[str, BomLine] = {}
 
-    def add(sku: str, description: str, category: str, qty: int, price: float, typical: float, peak: float,
-            ru: int) -> None:
+    def add(sku: str, description: str, category: str, qty: int, price: float, typical: float | None,
+            peak: float | None, ru: int) -> None:
         if qty <= 0:
             return
+        published = typical is not None and peak is not None
+        typical, peak = typical or 0.0, peak or 0.0
         line = lines.setdefault(sku, BomLine(sku=sku, description=description, category=category, qty=0,
                                              unit_price=round(price, 2), total=0.0, scope=SCOPE_NETWORK))
         line.qty += qty
@@ -219,6 +221,7 @@ def _bill(spec: DesignSpec, oob: OobSpec, leaves: int, spines: int, media: list[
         line.power_typical_w += typical * qty
         line.power_max_w += peak * qty
         line.rack_units += ru * qty
+        line.power_published = line.power_published and published
 
     for hw, qty in ((oob.leaf, leaves), (oob.spine_hw, spines)):
         mode = hw.breakout or f"{hw.ports}x{hw.gbps}G"

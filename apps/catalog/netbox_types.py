@@ -87,7 +87,8 @@ def port_type(slug: str) -> PortType | None:
     text = slug.strip().lower()
     if text in INFINIBAND_TYPES:
         gbps, cage, per_cage = INFINIBAND_TYPES[text]
-        return PortType(DATA, gbps, cage, INFINIBAND, per_cage, "" if cage else text.removeprefix("infiniband-").upper())
+        generation = "" if cage else text.removeprefix("infiniband-").upper()  # SDR..FDR: no cage the catalog stocks
+        return PortType(DATA, gbps, cage, INFINIBAND, per_cage, generation)
     if text.startswith("infiniband-"):
         return None
     if text in NOT_PORTS:

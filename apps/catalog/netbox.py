@@ -347,6 +347,8 @@ def netbox_import_plan(*, sources: list[NetboxSource], user) -> ImportPlan:
     plans: list[SwitchPlan] = []
     seen: dict[str, SwitchPlan] = {}
     for source in sources:
+        # A browser posts the preview's hidden copy back with CRLF line ends: the plan must not change for that.
+        source = NetboxSource(source.name, source.text.replace("\r\n", "\n"))
         file_plan = FilePlan(source.name)
         files.append(file_plan)
         for number, document in _documents(source, file_plan):

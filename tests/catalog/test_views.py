@@ -90,9 +90,9 @@ def test_staff_excel_import_errors_are_shown_in_place(client, seeded):
 
 def test_staff_netbox_import_from_the_page_shows_the_changes_and_saves_them_on_confirm(client):
     signed_in(client, staff=True)
-    text = "manufacturer: Arista\nmodel: 7060X6-64PE\npart_number: DCS-7060X6-64PE\nu_height: 2\ninterfaces:\n" + "".join(
-        f"  - {{name: Ethernet{i}/1, type: 800gbase-x-osfp}}\n" for i in range(1, 65)
-    )
+    text = "manufacturer: Arista\nmodel: 7060X6-64PE\npart_number: DCS-7060X6-64PE\nu_height: 2\n" \
+           "comments: |\n  Two lines\n  of comments\ninterfaces:\n" + "".join(
+               f"  - {{name: Ethernet{i}/1, type: 800gbase-x-osfp}}\n" for i in range(1, 65))
     upload = SimpleUploadedFile("arista.yaml", text.encode(), content_type="application/yaml")
     response = client.post(reverse("catalog:import-netbox"), {"files": [upload]})
     assert response.status_code == 200
@@ -100,8 +100,10 @@ def test_staff_netbox_import_from_the_page_shows_the_changes_and_saves_them_on_c
     assert 'id="netbox-plan"' in html and 'data-sku="DCS-7060X6-64PE"' in html and "price missing" in html
     assert not SwitchModel.objects.exists()  # the preview saves nothing
     plan = response.context["plan"]
+    # a browser sends the hidden copy back with CRLF line ends
     response = client.post(reverse("catalog:import-netbox-confirm"), {
-        "digest": plan.digest, "source_name": ["arista.yaml"], "source_text": [text]}, follow=True)
+        "digest": plan.digest, "source_name": ["arista.yaml"], "source_text": [text.replace("\n", "\r\n")]},
+        follow=True)
     assert response.status_code == 200
     assert "NetBox device types imported: 2 created, 0 updated." in response.content.decode()  # with Arista
     assert SwitchModel.objects.get(sku="DCS-7060X6-64PE").cages == 64

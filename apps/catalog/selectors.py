@@ -151,6 +151,21 @@ def patch_panel_list(*, search: str = "", active_only: bool = False) -> QuerySet
     return _search(qs.filter(active=True) if active_only else qs, search)
 
 
+def catalog_filter(qs: QuerySet, *, vendor: str = "", fabric: str = "", switch_class: str = "") -> QuerySet:
+    """Items of one kind by vendor (manufacturer slug or name), fabric (a switch's own; the fabrics an optic,
+    cable or cord is qualified for; NICs, servers and panels serve any) and switch class (switches only)."""
+    if vendor:
+        qs = qs.filter(Q(manufacturer__slug__iexact=vendor) | Q(manufacturer__name__iexact=vendor))
+    fields = {f.name for f in qs.model._meta.get_fields()}
+    if fabric and "fabric" in fields:
+        qs = qs.filter(fabric=fabric)
+    elif fabric and "fabrics" in fields:
+        qs = qs.filter(fabrics__icontains=f'"{fabric}"')
+    if switch_class and "switch_class" in fields:
+        qs = qs.filter(switch_class=switch_class)
+    return qs
+
+
 def switch_breakout_choices(*, switch: SwitchModel) -> list[tuple[str, str]]:
     """(mode, label) pairs for a form, e.g. ("2x400G", "2x400G: 128 x 400G")."""
     return [

@@ -158,6 +158,9 @@ class Sizing:
     free_ports: dict[str, int]
     estimated_cost: float = 0.0  # the plan's total (engine.plan.size prices it as plan() does)
     currency: str = "USD"
+    # A leaf with an uplink group (front-end / management switches): its first uplink port (its access port
+    # count); 0 = uplinks follow the downlinks on the same ports (fabric switches).
+    leaf_uplink_port: int = 0
 
 
 @dataclass(slots=True)

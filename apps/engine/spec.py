@@ -82,7 +82,7 @@ class SwitchHw:
     # Who makes it ("NVIDIA", "Arista"): optics and cables in its cages must be made by them or declared
     # compatible with them (see engine.cabling); "" = unknown, any vendor's parts qualify.
     vendor: str = ""
-    switch_class: str = "fabric"
+    switch_class: str = ""  # "" = not stated (an inline switch): any network may use it
     uplinks: int = 0
     uplink_gbps: int = 0
     uplink_cages: int = 0
@@ -145,6 +145,24 @@ class ServerHw:
 
 SCALE_UP_KINDS = ("in-server", "rack-scale")
 SWITCH_CLASSES = ("fabric", "frontend", "management")
+# How a message names a class (translated by the web app from these English words).
+CLASS_WORDS = {"fabric": "backend fabric", "frontend": "front-end / storage", "management": "out-of-band management"}
+
+
+def switch_label(hw: "SwitchHw") -> str:
+    return hw.name or hw.sku or f"{hw.ports}x{hw.gbps}G switch"
+
+
+def backend_class_check(spec: "DesignSpec") -> None:
+    """The backend fabric takes fabric-class switches (or ones of no stated class); SpecError names the tier."""
+    errors: dict[str, list[Message]] = {}
+    for role, hw in (("leaf", spec.leaf), ("spine", spec.spine), ("core", spec.core)):
+        if hw is not None and hw.switch_class not in ("", "fabric"):
+            errors.setdefault(f"{role}.switch_class", []).append(message(
+                "spec.backend_switch_class", switch=switch_label(hw),
+                switch_class=CLASS_WORDS.get(hw.switch_class, hw.switch_class)))
+    if errors:
+        raise SpecError(errors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,10 +595,13 @@ class DesignSpec:
             bad("nic_split", message("nic.split_mode", nic=nic.name or nic.sku, split=split, gbps=nic.gbps,
                                      modes=", ".join(f"{n}x{nic.gbps // n}G" for n in splits)))
         port_gbps = nic_gbps // split
+        # Tiers above a leaf with an uplink group run at its uplink speed (a 25G leaf's 100G uplinks).
+        upper_gbps = self.leaf.uplink_gbps if self.leaf.uplinks else port_gbps
         for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
             # A tier without its own model uses the tier below it, already reported.
-            if hw is not None and hw.gbps != port_gbps:
-                bad(*_speed_mismatch(role, hw, port_gbps))
+            expected = port_gbps if role == "leaf" else upper_gbps
+            if hw is not None and hw.gbps != expected:
+                bad(*_speed_mismatch(role, hw, expected))
         if nic.gbps != nic_gbps:
             bad("nic.gbps", message("nic.speed", gbps=nic.gbps, server_gbps=nic_gbps))
         elif server.nic_ports % nic.ports:
@@ -705,7 +726,7 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
     for name in ("power_typical_w", "power_max_w"):
         if getattr(hw, name) is not None:  # None: not published (the BOM says so)
             _check_number(bad, f"{role}.{name}", getattr(hw, name), 0)
-    if hw.switch_class not in SWITCH_CLASSES:
+    if hw.switch_class not in SWITCH_CLASSES + ("",):
         bad(f"{role}.switch_class", message("spec.switch_class_choice", value=_short_repr(hw.switch_class)))
     _check_int(bad, f"{role}.uplinks", hw.uplinks, 0, 4096)
     _check_int(bad, f"{role}.uplink_gbps", hw.uplink_gbps, 0, 3200)

@@ -153,7 +153,10 @@ def seen_codes() -> dict[str, list[Message]]:
                   {"frontend": dict(fe, pools={"host": "10.0.0.0/14"})}, {"storage": 7},
                   {"oob": {"leaf": {"ports": 4, "gbps": 1}, "uplinks": 9}},
                   {"oob": {"leaf": {"ports": 4, "gbps": 1}}},
-                  {"oob": {"leaf": {"ports": 48, "gbps": 1}, "pools": {"host": "172.16.0.0/30"}}}):
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1}, "pools": {"host": "172.16.0.0/30"}}},
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1, "uplinks": 4, "uplink_gbps": 10}, "uplinks": 9}},
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1, "switch_class": "fabric"}}},
+                  {"frontend": dict(fe, leaf={"ports": 48, "gbps": 400, "uplinks": 8, "uplink_gbps": 800})}):
         found.extend(refusal(lambda: plan_cluster(spec_from_dict({**DICT_SPEC, **extra}))))
     # Points to raise in a review.
     for kwargs in ({"gpus": 5_001, "leaf": switch(128)}, {"gpus": 1_000, "oversubscription": 1.5},
@@ -163,6 +166,8 @@ def seen_codes() -> dict[str, list[Message]]:
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
     found.extend(plan(spec(1_000, server=dgx())).notes)
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, switch_class="management")))))
+    found.extend(plan(spec(1_000, leaf=replace(twin, power_typical_w=None, power_max_w=None))).notes)
     nvl72_2u = replace(server(), gpus=4, nic_ports=4, rack_units=3, scale_up_kind="rack-scale", scale_up_gpus=72,
                        scale_up_racks=1, scale_up_switch_trays=9)
     found.extend(plan(spec(144, server=nvl72_2u)).notes)

@@ -6,7 +6,8 @@ Rules:
   (the NVIDIA DGX SuperPOD reference architectures put each DGX's BMC port and every device's
   management port on the out-of-band fabric; their OOB switch is the SN2201, 48 x 1GBASE-T).
 - A management switch gives `uplinks` of its ports to the aggregation switches (`oob.spine`, by
-  default the same model) and the rest to devices; a rack with more devices than that is refused
+  default the same model) and the rest to devices (a switch with an uplink group, 48x1G + 4x10G, keeps
+  all its access ports for devices and takes the uplinks from its group, numbered after them); a rack with more devices than that is refused
   (field oob.leaf.ports, naming the rack). Management switches themselves are not managed in-band
   of another network, so they have no OOB link of their own.
 - Aggregation: n = max(uplinks, ceil(leaves x uplinks / aggregation ports)) switches; uplink k of
@@ -36,6 +37,7 @@ from ..model import SCOPE_NETWORK, SCOPE_SPARE, TIER_NAMES, BomLine, Device, Med
 from ..racks import rack_name
 from ..spec import DesignSpec, InfeasibleSpec, parse_cidr
 from ..bom import switch_sku
+from ..plan import power_notes
 from .model import DEVICE_PREFIX, PORT_BASE, NetworkLinks, NetworkPlan
 from .spec import OobSpec
 
@@ -67,7 +69,7 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
              ) -> tuple[NetworkPlan, int]:
     layout = spec.layout
     leaf_hw, spine_hw, u = oob.leaf, oob.spine_hw, oob.uplinks
-    access = leaf_hw.ports - u
+    access = leaf_hw.ports if leaf_hw.uplinks else leaf_hw.ports - u
     key = managed.row.astype(np.int64) * (1 << 20) + managed.col.astype(np.int64)
     order = np.lexsort((managed.device, key))
     racks, first, counts = np.unique(key[order], return_index=True, return_counts=True)
@@ -88,7 +90,8 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
         rack = rack_name(int(leaf_row[i]), int(leaf_col[i]))
         devices.append(Device(index=switch_base + i, name=f"{DEVICE_PREFIX['oob']}{rack}", role="leaf",
                               sku=switch_sku(leaf_hw), model=leaf_hw.name or f"{leaf_hw.ports}x{leaf_hw.gbps}G switch",
-                              ports=leaf_hw.ports, row=int(leaf_row[i]), rack=rack, rack_unit=layout.rack_units,
+                              ports=leaf_hw.ports + leaf_hw.uplinks, row=int(leaf_row[i]), rack=rack,
+                              rack_unit=layout.rack_units,
                               col=int(leaf_col[i]), lanes_per_port=1))
     swr = layout.switches_per_rack
     spine_row = np.full(n, row_offset, dtype=np.int64)
@@ -194,7 +197,7 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
                        "last": _dotted(p2p + 2 * leaves * u - 1) if leaves else None}},
         tiers=2, endpoints={"servers": managed.servers, "storage_nodes": managed.storage_nodes,
                             "switches": managed.switches, "managed": m},
-        gbps=leaf_hw.gbps,
+        gbps=leaf_hw.gbps, notes=power_notes(bom),
     )
     return result, 1 if n else 0
 

@@ -174,19 +174,21 @@ def test_every_library_file_becomes_what_is_pinned_and_the_batch_imports_the_goo
 def test_library_files_of_seed_switches_update_them_instead_of_adding_duplicates(staff_client):
     catalog_seed_load()
     seed_count = SwitchModel.objects.count()
-    files = [DEVICE_TYPES / "Nvidia/SN5600.yaml", DEVICE_TYPES / "Nvidia/QM9700.yaml"]
+    files = [DEVICE_TYPES / "Nvidia" / name for name in ("SN5600.yaml", "QM9700.yaml", "SN2201.yaml")]
     data = lambda: {"file": [SimpleUploadedFile(p.name, p.read_bytes()) for p in files]}  # noqa: E731
     url = reverse("catalog-import-netbox")
     plan = staff_client.post(url, data(), format="multipart").json()
     found = {f["file"]: (f["switches"][0]["sku"], f["switches"][0]["matched_by"]) for f in plan["files"]}
-    assert found == {"SN5600.yaml": ("920-9N42F-00RI-7C0", "model"), "QM9700.yaml": ("MQM9700-NS2F", "model")}
-    before = {s.sku: (s.model, s.description, s.power_typical_w, s.power_max_w, s.source, s.list_price)
-              for s in SwitchModel.objects.filter(sku__in=["920-9N42F-00RI-7C0", "MQM9700-NS2F"])}
+    skus = ["920-9N42F-00RI-7C0", "MQM9700-NS2F", "SN2201"]
+    assert found == {"SN5600.yaml": (skus[0], "model"), "QM9700.yaml": (skus[1], "model"),
+                     "SN2201.yaml": (skus[2], "model")}
+    before = {s.sku: (s.model, s.description, s.power_typical_w, s.power_max_w, s.source, s.list_price,
+                      s.switch_class, s.cages, s.uplink_cages) for s in SwitchModel.objects.filter(sku__in=skus)}
     response = staff_client.post(url, data() | {"confirm": plan["digest"]}, format="multipart")
     assert response.status_code == 200, response.json()
     assert SwitchModel.objects.count() == seed_count
-    after = {s.sku: (s.model, s.description, s.power_typical_w, s.power_max_w, s.source, s.list_price)
-             for s in SwitchModel.objects.filter(sku__in=["920-9N42F-00RI-7C0", "MQM9700-NS2F"])}
+    after = {s.sku: (s.model, s.description, s.power_typical_w, s.power_max_w, s.source, s.list_price,
+                     s.switch_class, s.cages, s.uplink_cages) for s in SwitchModel.objects.filter(sku__in=skus)}
     assert after == before  # the files carry no power, no model name of the seed's, no price: all kept
     quantum = SwitchModel.objects.get(sku="MQM9700-NS2F")
     assert (quantum.fabric, quantum.cages, quantum.cage_gbps) == ("infiniband", 32, 800)

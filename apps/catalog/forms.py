@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .kinds import ITEM_KINDS
 from .models import Fabric, Manufacturer, SwitchClass
+from .netbox import NetboxSource
 
 # The same limit as the API's imports: a bigger upload is refused before it is read.
 UPLOAD_LIMIT = 20 * 1024 * 1024
@@ -74,4 +75,23 @@ class NetboxImportForm(forms.Form):
         cleaned = super().clean()
         if not cleaned.get("files") and not (cleaned.get("yaml") or "").strip():
             raise forms.ValidationError(_("Upload a YAML file or paste YAML text."))
+        return cleaned
+
+
+class NetboxConfirmForm(forms.Form):
+    """The preview's confirm step: the files (as hidden fields), the plan's digest, and whether to skip refused
+    files. `sources` in cleaned_data is the list of NetboxSource to import."""
+
+    digest = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    skip_refused = forms.BooleanField(label=_("Skip the refused files and import the others"), required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        names = self.data.getlist("source_name") if hasattr(self.data, "getlist") else []
+        texts = self.data.getlist("source_text") if hasattr(self.data, "getlist") else []
+        if not names or len(names) != len(texts):
+            raise forms.ValidationError(_("The preview's files are missing: upload them again."))
+        if any(len(text) > UPLOAD_LIMIT for text in texts):
+            raise forms.ValidationError(_("The file is larger than 20 MB."))
+        cleaned["sources"] = [NetboxSource(name[:255], text) for name, text in zip(names, texts)]
         return cleaned

@@ -1,124 +1,63 @@
 """Switch models from and to the NetBox device-type library YAML format.
 
-Import rules:
-- each YAML document is one device type (`manufacturer`, `model` required; `slug`,
-  `part_number`, `u_height`, `interfaces`, `power-ports` read; other keys ignored);
-- interface type slugs are normalised to (speed, cage form factor): the official NetBox
-  slugs ("800gbase-x-osfp", "400gbase-x-qsfpdd", ...) and spellings seen in other files
-  ("800gbase-osfp800", "400gbase-x-osfp-rhs", ...) both work;
-- management-only interfaces, non-physical ones (virtual, lag, ...) and ports below 100G
-  (1000base-t management, 10/25G SFP) are not fabric ports and are skipped;
-- InfiniBand slugs (`infiniband-edr`, `-hdr`, `-ndr`, `-xdr`) make an InfiniBand switch: NetBox
-  lists IB ports, not cages, and NDR/XDR switches (Quantum-2, Quantum-X800) carry two ports per
-  OSFP cage, so 64 `infiniband-ndr` ports are 32 800G OSFP cages split 2x400G; HDR is one port
-  per QSFP56 cage, EDR one per QSFP28. Export writes one interface per port the same way, so a
-  switch imports back to the same cages; older generations (SDR..FDR) are below 100G, not fabric ports;
-- cages = the number of interfaces of the most common high-speed (speed, form factor);
-  other high-speed interfaces are reported as a warning;
-- breakouts = the native mode plus the standard splits for that speed;
-- power: the PSUs are redundant, so the largest `allocated_draw` is the typical draw and
-  the largest `maximum_draw` the maximum;
-- SKU = `part_number`, else `slug`; a new switch gets price 0 marked "price missing"
-  (not an example), an existing one keeps its price;
-- any unknown interface type, missing key or malformed YAML is an error naming the file,
-  document and key, and nothing is saved.
+Import rules (how one document becomes a switch: apps.catalog.netbox_reading):
+- an import is previewed first: `netbox_import_plan` reads every file and says, per file and switch, what
+  would be created or changed (field, catalog value, file value), what is refused and why, and gives a
+  digest of that plan; nothing is saved. `netbox_import_apply` saves only when it is given the digest of
+  the plan it recomputes, so the user saves what they saw (the catalog or the files changed since: the
+  plan is shown again);
+- an existing switch is found by SKU (the file's `part_number`, then its `slug`), else by manufacturer
+  and model (Mellanox is NVIDIA; "SN5600" is the seed's "Spectrum-4 SN5600"); it keeps what the file does
+  not carry: model, description, price, ASIC, source, breakout modes of unchanged cages, its class where
+  the ports allow it, and its power when the file gives none (or more than two supplies);
+- a new switch gets SKU = `part_number`, else `slug`; price 0 marked "price missing" (not an example),
+  ASIC capacity empty, and the library file as its source;
+- a batch is reported per file; a file with any refused document is refused whole. Nothing is saved
+  while a file is refused, unless the user chooses to skip the refused files: then the good ones are
+  imported and the skipped ones listed;
+- malformed YAML, missing keys and unknown interface types are errors naming the file, the document and
+  the key.
+
+Export writes the access cages, then the uplink cages, as NetBox interface types, two power supplies
+with the draw values the catalog knows (none of 0 W, which the library's schema refuses), and stays
+valid against the library's JSON schema; an InfiniBand switch lists one interface per IB port.
 """
 from __future__ import annotations
 
-import math
+import hashlib
+import json
 import re
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 import yaml
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .kinds import SWITCHES
-from .models import Fabric, FormFactor, SwitchModel, parse_breakout
-from .services import CatalogImportError, CatalogRow, ImportIssue, ImportResult, catalog_rows_upsert
+from .models import Fabric, SwitchModel, parse_breakout
+from .netbox_reading import URL, Reading, device_type_reading
+from .netbox_types import INFINIBAND_TYPE_BY_GBPS, netbox_slug
+from .services import CatalogImportError, CatalogRow, ImportIssue, ImportResult, _coerce, catalog_rows_upsert
 
-MIN_FABRIC_GBPS = 100
-
-STANDARD_BREAKOUTS: dict[int, list[str]] = {
-    1600: ["1x1600G", "2x800G", "4x400G", "8x200G"],
-    800: ["1x800G", "2x400G", "4x200G"],
-    400: ["1x400G", "2x200G", "4x100G"],
-    200: ["1x200G", "2x100G", "4x50G"],
-    100: ["1x100G", "2x50G", "4x25G"],
+CREATE, UPDATE, UNCHANGED, REFUSED = "create", "update", "unchanged", "refused"
+LIBRARY = "NetBox device-type library (github.com/netbox-community/devicetype-library)"
+# Where a model field came from in the YAML, to point errors at the user's key.
+FIELD_TO_KEY = {
+    "sku": "part_number", "rack_units": "u_height", "cages": "interfaces", "cage_gbps": "interfaces",
+    "cage_form_factor": "interfaces", "breakouts": "interfaces", "asic_tbps": "interfaces",
+    "uplink_cages": "interfaces", "uplink_gbps": "interfaces", "uplink_form_factor": "interfaces",
+    "switch_class": "interfaces", "fabric": "interfaces",
+    "power_typical_w": "power-ports", "power_max_w": "power-ports", "description": "comments",
 }
-
-# NetBox's own slugs, for export; import also accepts spellings matched by _parse_type.
-NETBOX_TYPE: dict[tuple[int, str], str] = {
-    (800, FormFactor.OSFP): "800gbase-x-osfp",
-    (800, FormFactor.QSFP_DD): "800gbase-x-qsfpdd",
-    (400, FormFactor.OSFP): "400gbase-x-osfp",
-    (400, FormFactor.QSFP_DD): "400gbase-x-qsfpdd",
-    (400, FormFactor.QSFP112): "400gbase-x-qsfp112",
-    (200, FormFactor.QSFP56): "200gbase-x-qsfp56",
-    (200, FormFactor.QSFP_DD): "200gbase-x-qsfpdd",
-    (100, FormFactor.QSFP28): "100gbase-x-qsfp28",
-    (100, FormFactor.QSFP_DD): "100gbase-x-qsfpdd",
-}
-
-NOT_PORTS = {"virtual", "bridge", "lag", "other", "other-wireless"}
-NOT_PORT_PREFIXES = ("ieee802.11", "gsm", "cdma", "lte", "4g", "5g", "t1", "e1", "t3", "e3", "xdsl", "docsis",
-                     "bpon", "epon", "gpon", "xg-pon", "xgs-pon", "ng-pon", "10g-epon", "cisco-stackwise",
-                     "juniper-vcp", "extreme-summitstack", "sonet-", "1gfc", "2gfc", "4gfc", "8gfc", "16gfc",
-                     "32gfc", "64gfc", "128gfc", "moca", "bluetooth")
-# NetBox InfiniBand slugs: (port Gb/s, cage form factor, ports per cage). Names carry no cage.
-INFINIBAND_TYPES: dict[str, tuple[float, str, int]] = {
-    "infiniband-sdr": (10, "", 1), "infiniband-ddr": (20, "", 1), "infiniband-qdr": (40, "", 1),
-    "infiniband-fdr10": (40, "", 1), "infiniband-fdr": (56, "", 1), "infiniband-edr": (100, FormFactor.QSFP28, 1),
-    "infiniband-hdr": (200, FormFactor.QSFP56, 1), "infiniband-ndr": (400, FormFactor.OSFP, 2),
-    "infiniband-xdr": (800, FormFactor.OSFP, 2),
-}
-INFINIBAND_TYPE_BY_GBPS = {gbps: slug for slug, (gbps, _ff, _n) in INFINIBAND_TYPES.items() if gbps >= 100}
-SPEED_RE = re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>[gtm]?)base", re.IGNORECASE)
-# Longest first: "qsfpdd" must win over a bare "qsfp", "qsfp112" over "qsfp".
-FORM_FACTOR_TOKENS = (
-    ("qsfpdd", FormFactor.QSFP_DD), ("qsfp-dd", FormFactor.QSFP_DD), ("qsfp112", FormFactor.QSFP112),
-    ("qsfp56", FormFactor.QSFP56), ("qsfp28", FormFactor.QSFP28), ("osfp", FormFactor.OSFP),
-)
-
-
-@dataclass(frozen=True)
-class InterfaceKind:
-    gbps: float  # 0 when the interface is not a physical port
-    form_factor: str  # "" when the cage is not one the catalog knows
-    fabric: str = Fabric.ETHERNET
-    ports_per_cage: int = 1
-
-
-def _parse_type(slug: str) -> InterfaceKind | None:
-    """(speed, form factor) of a NetBox interface type slug; None if the slug means nothing to us."""
-    text = slug.strip().lower()
-    if text in INFINIBAND_TYPES:
-        gbps, form_factor, per_cage = INFINIBAND_TYPES[text]
-        return InterfaceKind(gbps, form_factor, Fabric.INFINIBAND, per_cage)
-    if text.startswith("infiniband-"):
-        return None
-    if text in NOT_PORTS or text.startswith(NOT_PORT_PREFIXES):
-        return InterfaceKind(0, "")
-    match = SPEED_RE.match(text)
-    if not match:
-        return None
-    number = float(match["num"])
-    gbps = {"g": number, "t": number * 1000, "m": number / 1000, "": number / 1000}[match["unit"]]
-    rest = text[match.end():]
-    form_factor = next((ff for token, ff in FORM_FACTOR_TOKENS if token in rest), "")
-    return InterfaceKind(gbps, form_factor)
-
-
-def netbox_interface_kind(slug: str) -> tuple[int, str] | None:
-    """Public helper: ("800gbase-osfp800") -> (800, "OSFP"); None for non-fabric or unknown types."""
-    kind = _parse_type(slug)
-    if kind is None or kind.gbps < MIN_FABRIC_GBPS or not kind.form_factor:
-        return None
-    return int(kind.gbps), kind.form_factor
+MANUFACTURER_ALIASES = {"mellanox": "nvidia", "mellanox technologies": "nvidia", "nvidia networking": "nvidia",
+                        "dell emc": "dell", "dell technologies": "dell", "edge-core": "edgecore", "fs.com": "fs"}
+# Classes a file's ports allow: uplinks or access below 100G rule out the backend fabric.
+PORT_CLASSES = {"fabric": {"fabric", "frontend"}, "frontend": {"frontend", "management"},
+                "management": {"management", "frontend"}}
 
 
 @dataclass
@@ -127,211 +66,373 @@ class NetboxSource:
     text: str
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past the float range
-        return None
-    return number if math.isfinite(number) else None
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    label: str
+    old: str
+    new: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"field": self.field, "label": self.label, "old": self.old, "new": self.new}
 
 
-def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
-                  warnings: list[str]) -> CatalogRow | None:
-    start = len(issues)
+@dataclass
+class SwitchPlan:
+    source: str
+    document: int
+    label: str
+    action: str = REFUSED
+    sku: str = ""
+    matched_by: str = ""  # "part_number", "slug", "model" or "" for a new switch
+    changes: list[FieldChange] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    issues: list[ImportIssue] = field(default_factory=list)
+    row: CatalogRow | None = None
 
-    def issue(key: str, message: str) -> None:
-        issues.append(ImportIssue(where, number, key, message))
-
-    for key in ("manufacturer", "model"):
-        if not isinstance(doc.get(key), (str, int, float)) or not str(doc.get(key)).strip():
-            issue(key, _("Required: give the device type's %(key)s.") % {"key": key})
-    manufacturer = str(doc.get("manufacturer") or "").strip()
-    model = str(doc.get("model") or "").strip()
-
-    interfaces = doc.get("interfaces")
-    counts: Counter[tuple[int, str, str, int]] = Counter()
-    if not isinstance(interfaces, list) or not interfaces:
-        issue("interfaces", _("Required: list the device's interfaces with name and type."))
-        interfaces = []
-    for i, interface in enumerate(interfaces):
-        key = f"interfaces[{i}]"
-        if not isinstance(interface, dict):
-            issue(key, _("Each interface is a mapping with name and type."))
-            continue
-        if not str(interface.get("name") or "").strip():
-            issue(f"{key}.name", _("Required."))
-        slug = interface.get("type")
-        if not isinstance(slug, str) or not slug.strip():
-            issue(f"{key}.type", _("Required."))
-            continue
-        if interface.get("mgmt_only") is True:
-            continue
-        kind = _parse_type(slug)
-        if kind is None or (kind.gbps >= MIN_FABRIC_GBPS and not kind.form_factor):
-            issue(f"{key}.type", _('Unknown interface type "%(type)s": expected a type such as 800gbase-x-osfp, '
-                                   '400gbase-x-qsfpdd, 400gbase-x-qsfp112 or infiniband-ndr.') % {"type": slug})
-            continue
-        if kind.gbps < MIN_FABRIC_GBPS:
-            continue  # management, console-speed and non-physical ports are not fabric ports
-        counts[(int(kind.gbps), kind.form_factor, kind.fabric, kind.ports_per_cage)] += 1
-    if interfaces and not counts and len(issues) == start:
-        issue("interfaces", _("No data interfaces of %(gbps)sG or faster.") % {"gbps": MIN_FABRIC_GBPS})
-
-    u_height = doc.get("u_height", 1)
-    rack_units = _number(u_height)
-    if rack_units is None or rack_units <= 0:
-        issue("u_height", _("Give the height in rack units (a positive number)."))
-        rack_units = 1
-
-    power_ports = doc.get("power-ports") or []
-    typical = maximum = 0.0
-    if not isinstance(power_ports, list):
-        issue("power-ports", _("Expected a list of power ports."))
-        power_ports = []
-    for i, port in enumerate(power_ports):
-        if not isinstance(port, dict):
-            issue(f"power-ports[{i}]", _("Each power port is a mapping."))
-            continue
-        for key in ("maximum_draw", "allocated_draw"):
-            if port.get(key) is None:
-                continue
-            watts = _number(port[key])
-            if watts is None or watts < 0:
-                issue(f"power-ports[{i}].{key}", _("Give watts as a number."))
-            elif key == "maximum_draw":
-                maximum = max(maximum, watts)
-            else:
-                typical = max(typical, watts)
-
-    part_number = str(doc.get("part_number") or "").strip()
-    slug = str(doc.get("slug") or "").strip()
-    if len(issues) > start:
-        return None
-
-    (port_gbps, form_factor, fabric, per_cage), ports = max(counts.items(), key=lambda item: (item[1], item[0][0]))
-    others = sum(counts.values()) - ports
-    cages, gbps = math.ceil(ports / per_cage), port_gbps * per_cage
-    label = f"{manufacturer} {model}"
-    if others:
-        warnings.append(_("%(switch)s: %(n)s interface(s) of other types were not counted as cages.")
-                        % {"switch": label, "n": others})
-    if not maximum and not typical:
-        warnings.append(_("%(switch)s: no power draw in the file; power left empty (not published).")
-                        % {"switch": label})
-    sku = part_number or slug or slugify(f"{manufacturer}-{model}")
-    breakouts = STANDARD_BREAKOUTS.get(gbps, [f"1x{gbps}G"])
-    if per_cage > 1:  # a twin-port cage never runs as one port; its native mode is the split
-        breakouts = [mode for mode in breakouts if not mode.startswith("1x")]
-    values: dict[str, Any] = {
-        "sku": sku, "manufacturer": manufacturer, "model": model, "fabric": fabric,
-        "description": str(doc.get("comments") or "").strip()
-        or _("Imported from the NetBox device-type library (%(slug)s).") % {"slug": slug or sku},
-        "asic_tbps": Decimal(cages * gbps) / 1000, "cages": cages, "cage_form_factor": form_factor,
-        "cage_gbps": gbps, "breakouts": breakouts, "rack_units": math.ceil(rack_units),
-        "power_typical_w": typical or maximum or None, "power_max_w": maximum or typical or None,
-    }
-    existing = SwitchModel.objects.filter(sku=sku).only("list_price").first()
-    if existing is None:
-        values.update(list_price=0, price_is_example=False)
-        warnings.append(_("%(switch)s (%(sku)s): price missing; set its list price before quoting.")
-                        % {"switch": label, "sku": sku})
-    elif not existing.list_price:
-        warnings.append(_("%(switch)s (%(sku)s): price missing; set its list price before quoting.")
-                        % {"switch": label, "sku": sku})
-    return CatalogRow(SWITCHES, where, number, values)
+    def as_dict(self) -> dict[str, Any]:
+        return {"document": self.document, "switch": self.label, "action": self.action, "sku": self.sku,
+                "matched_by": self.matched_by, "changes": [c.as_dict() for c in self.changes],
+                "warnings": list(self.warnings), "errors": [i.as_dict() for i in self.issues]}
 
 
-# Where a model field came from in the YAML, to point errors at the user's key.
-FIELD_TO_KEY = {
-    "sku": "part_number", "rack_units": "u_height", "cages": "interfaces", "cage_gbps": "interfaces",
-    "cage_form_factor": "interfaces", "breakouts": "interfaces", "asic_tbps": "interfaces",
-    "power_typical_w": "power-ports", "power_max_w": "power-ports", "description": "comments",
-}
+@dataclass
+class FilePlan:
+    name: str
+    switches: list[SwitchPlan] = field(default_factory=list)
+    issues: list[ImportIssue] = field(default_factory=list)  # the file's own (YAML) problems
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.issues) or any(s.action == REFUSED for s in self.switches)
+
+    @property
+    def all_issues(self) -> list[ImportIssue]:
+        return self.issues + [i for s in self.switches for i in s.issues]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.name, "status": REFUSED if self.refused else "ok",
+                "errors": [i.as_dict() for i in self.issues], "switches": [s.as_dict() for s in self.switches]}
 
 
-def netbox_rows(*, sources: list[NetboxSource]) -> tuple[list[CatalogRow], list[str]]:
-    """Switch rows from NetBox device-type YAML texts; CatalogImportError naming file, document and key."""
-    issues: list[ImportIssue] = []
-    warnings: list[str] = []
-    rows: list[CatalogRow] = []
-    for source in sources:
-        try:
-            documents = list(yaml.safe_load_all(source.text))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = _(" (line %(line)s)") % {"line": mark.line + 1} if mark else ""
-            issues.append(ImportIssue(source.name, None, "", _("Not valid YAML%(where)s: %(problem)s")
-                                      % {"where": where, "problem": getattr(exc, "problem", None) or exc}))
-            continue
-        except (ValueError, RecursionError) as exc:  # past int()'s digit limit, or nested past the stack
-            problem = (_("nested too deeply") if isinstance(exc, RecursionError)
-                       else _("a number has too many digits"))
-            issues.append(ImportIssue(source.name, None, "", _("Not valid YAML%(where)s: %(problem)s")
-                                      % {"where": "", "problem": problem}))
-            continue
-        flat: list[Any] = []
-        for document in documents:
-            flat.extend(document if isinstance(document, list) else [document])
-        flat = [d for d in flat if d is not None]
-        if not flat:
-            issues.append(ImportIssue(source.name, None, "", _("No device type in this file.")))
-        for number, document in enumerate(flat, start=1):
-            if not isinstance(document, dict):
-                issues.append(ImportIssue(source.name, number, "", _("Expected a device type (a mapping of keys).")))
-                continue
-            row = _document_row(document, source.name, number, issues, warnings)
-            if row is not None:
-                rows.append(row)
-    if issues:
-        raise CatalogImportError(issues)
-    return rows, warnings
+@dataclass
+class ImportPlan:
+    files: list[FilePlan]
+    digest: str = ""
+
+    @property
+    def refused_files(self) -> list[FilePlan]:
+        return [f for f in self.files if f.refused]
+
+    @property
+    def good_files(self) -> list[FilePlan]:
+        return [f for f in self.files if not f.refused]
+
+    def count(self, action: str) -> int:
+        return sum(s.action == action for f in self.good_files for s in f.switches)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"digest": self.digest, "files": [f.as_dict() for f in self.files],
+                "refused_files": len(self.refused_files), "to_create": self.count(CREATE),
+                "to_update": self.count(UPDATE), "unchanged": self.count(UNCHANGED)}
 
 
-def netbox_device_types_import(*, sources: list[NetboxSource], user) -> ImportResult:
-    """Upsert switch models from NetBox device-type YAML (staff only), all or nothing."""
+class NetboxPlanChanged(Exception):
+    """The digest the user confirmed is not the plan's any more; `plan` is the plan as it is now."""
+
+    def __init__(self, plan: ImportPlan):
+        self.plan = plan
+        super().__init__(_("The catalog or the files changed since the preview: check the changes and confirm "
+                           "again."))
+
+
+def _staff(user) -> None:
     if not getattr(user, "is_staff", False):
         raise PermissionDenied(_("Only staff can change the catalog."))
-    rows, warnings = netbox_rows(sources=sources)
+
+
+def _documents(source: NetboxSource, file_plan: FilePlan) -> list[tuple[int, Any]]:
+    try:
+        documents = list(yaml.safe_load_all(source.text))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = _(" (line %(line)s)") % {"line": mark.line + 1} if mark else ""
+        file_plan.issues.append(ImportIssue(source.name, None, "", _("Not valid YAML%(where)s: %(problem)s")
+                                            % {"where": where, "problem": getattr(exc, "problem", None) or exc}))
+        return []
+    except (ValueError, RecursionError) as exc:  # past int()'s digit limit, or nested past the stack
+        problem = _("nested too deeply") if isinstance(exc, RecursionError) else _("a number has too many digits")
+        file_plan.issues.append(ImportIssue(source.name, None, "", _("Not valid YAML%(where)s: %(problem)s")
+                                            % {"where": "", "problem": problem}))
+        return []
+    flat: list[Any] = []
+    for document in documents:
+        flat.extend(document if isinstance(document, list) else [document])
+    flat = [d for d in flat if d is not None]
+    if not flat:
+        file_plan.issues.append(ImportIssue(source.name, None, "", _("No device type in this file.")))
+    return list(enumerate(flat, start=1))
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _maker(name: str) -> str:
+    name = name.strip().lower()
+    return MANUFACTURER_ALIASES.get(name, name)
+
+
+def _model_keys(model: str) -> set[str]:
+    words = model.split()
+    return {k for k in (_key(model), _key(words[-1]) if words else "") if k}
+
+
+class _Catalog:
+    """The catalog's switches, read once, to match files against."""
+
+    def __init__(self):
+        self.switches = list(SwitchModel.objects.select_related("manufacturer"))
+        self.by_sku = {s.sku.lower(): s for s in self.switches}
+
+    def match(self, reading: Reading) -> tuple[SwitchModel | None, str, list[SwitchModel]]:
+        for key, how in ((reading.part_number, "part_number"), (reading.slug, "slug")):
+            if key and key.lower() in self.by_sku:
+                return self.by_sku[key.lower()], how, []
+        keys = _model_keys(reading.model)
+        found = [s for s in self.switches
+                 if _maker(s.manufacturer.name) == _maker(reading.manufacturer) and keys & _model_keys(s.model)]
+        if len(found) == 1:
+            return found[0], "model", []
+        return None, "", found
+
+
+def _display(value: Any) -> str:
+    if value is None or value == "":
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    return str(value)
+
+
+def _switch_plan(reading: Reading, catalog: _Catalog) -> SwitchPlan:
+    plan = SwitchPlan(reading.source, reading.document, reading.label, warnings=list(reading.warnings))
+    if reading.refused:
+        plan.issues = list(reading.issues)
+        return plan
+    existing, matched_by, several = catalog.match(reading)
+    if several:
+        plan.issues.append(ImportIssue(reading.source, reading.document, "model", _(
+            "%(switch)s matches several catalog switches (%(skus)s): give the file the part_number of one of "
+            "them.") % {"switch": reading.label, "skus": ", ".join(s.sku for s in several)}))
+        return plan
+    values = dict(reading.values)
+    if existing is None:
+        _new_switch_values(reading, values, plan)
+    else:
+        plan.sku, plan.matched_by = existing.sku, matched_by
+        _kept_values(reading, existing, values, plan)
+    plan.row = CatalogRow(SWITCHES, reading.source, reading.document, values)
+    return plan
+
+
+def _new_switch_values(reading: Reading, values: dict[str, Any], plan: SwitchPlan) -> None:
+    sku = reading.part_number or reading.slug or slugify(f"{reading.manufacturer}-{reading.model}")
+    urls = URL.findall(reading.comments)
+    values.update({
+        "sku": sku, "manufacturer": reading.manufacturer, "model": reading.model,
+        "description": reading.description or reading.comments
+        or _("Imported from the NetBox device-type library (%(slug)s).") % {"slug": reading.slug or sku},
+        "source": reading.source_note or f"{LIBRARY}: {reading.source}" + (f"; {urls[0]}" if urls else ""),
+        "asic_tbps": None, "list_price": 0, "price_is_example": False,
+        "power_typical_w": values.get("power_typical_w"), "power_max_w": values.get("power_max_w"),
+    })
+    plan.sku, plan.action = sku, CREATE
+    plan.warnings.append(_("%(switch)s (%(sku)s): price missing; set its list price before quoting.")
+                         % {"switch": reading.label, "sku": sku})
+    plan.changes = [FieldChange(column, _label(column), "-", _display(values[column]))
+                    for column in SWITCHES.columns if column in values and column != "sku"]
+
+
+def _kept_values(reading: Reading, existing: SwitchModel, values: dict[str, Any], plan: SwitchPlan) -> None:
+    """Keep what the file does not say; list what it changes."""
+    values["sku"] = existing.sku
+    if (existing.cage_gbps, existing.cage_form_factor) == (values["cage_gbps"], values["cage_form_factor"]) \
+            and existing.breakouts:
+        values["breakouts"] = existing.breakouts
+    same_uplinks = (existing.uplink_gbps, existing.uplink_form_factor) == (values["uplink_gbps"],
+                                                                           values["uplink_form_factor"])
+    values["uplink_breakouts"] = existing.uplink_breakouts if same_uplinks and values["uplink_cages"] else []
+    if values["fabric"] == Fabric.ETHERNET and existing.switch_class in PORT_CLASSES[values["switch_class"]] \
+            and not (existing.switch_class == "fabric" and values["uplink_cages"]):
+        values["switch_class"] = existing.switch_class
+    for column in ("power_typical_w", "power_max_w"):
+        if values.get(column) is None:
+            values.pop(column, None)  # a file without a usable draw never empties the catalog's figure
+    if "power_max_w" not in values and (existing.power_typical_w or existing.power_max_w):
+        plan.warnings.append(_("%(switch)s: the catalog's power (%(typical)s / %(max)s W) is kept.")
+                             % {"switch": reading.label, "typical": _display(existing.power_typical_w),
+                                "max": _display(existing.power_max_w)})
+    bandwidth = Decimal(values["cages"] * values["cage_gbps"] + values["uplink_cages"] * values["uplink_gbps"])
+    if existing.asic_tbps and bandwidth / 1000 > existing.asic_tbps * Decimal("1.05"):
+        values["asic_tbps"] = None
+        plan.warnings.append(_("%(switch)s: its ports need more than the catalog's %(tbps)s Tb/s ASIC; the ASIC "
+                               "capacity is emptied, enter it from the data sheet.")
+                             % {"switch": reading.label, "tbps": _display(existing.asic_tbps)})
+    for column, value in values.items():
+        if column == "sku":
+            continue
+        model_field = SwitchModel._meta.get_field(column)
+        try:
+            new = _coerce(model_field, value)
+        except Exception:  # noqa: BLE001 - a bad value is reported by the validation pass
+            new = value
+        old = getattr(existing, model_field.attname)
+        if _display(old) != _display(new):
+            plan.changes.append(FieldChange(column, _label(column), _display(old), _display(new)))
+    plan.action = UPDATE if plan.changes else UNCHANGED
+    if not existing.list_price:
+        plan.warnings.append(_("%(switch)s (%(sku)s): price missing; set its list price before quoting.")
+                             % {"switch": reading.label, "sku": existing.sku})
+
+
+def _label(column: str) -> str:
+    return str(SwitchModel._meta.get_field(column).verbose_name)
+
+
+class _DryRun(Exception):
+    pass
+
+
+def _validate(plans: list[SwitchPlan]) -> None:
+    """Run the rows through the catalog's checks and roll back; a row's problems refuse its document."""
+    rows = [p.row for p in plans if p.row is not None and p.action in (CREATE, UPDATE)]
+    if not rows:
+        return
+    try:
+        with transaction.atomic():
+            catalog_rows_upsert(rows=rows, create_manufacturers=True)
+            raise _DryRun
+    except _DryRun:
+        return
+    except CatalogImportError as exc:
+        by_document: dict[tuple[str, int | None], list[ImportIssue]] = {}
+        for issue in exc.issues:
+            key = ImportIssue(issue.sheet, issue.row, FIELD_TO_KEY.get(issue.column, issue.column), issue.message)
+            by_document.setdefault((issue.sheet, issue.row), []).append(key)
+        for plan in plans:
+            found = by_document.get((plan.source, plan.document))
+            if found:
+                plan.issues.extend(found)
+                plan.action = REFUSED
+
+
+def _digest(files: list[FilePlan]) -> str:
+    """What the user confirms: per file and switch, the action and every change (language-independent)."""
+    data = [[f.name, f.refused, [(i.row, i.column) for i in f.all_issues],
+             [[s.document, s.sku, s.action, [[c.field, c.old, c.new] for c in s.changes]] for s in f.switches]]
+            for f in files]
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=True).encode()).hexdigest()[:32]
+
+
+def netbox_import_plan(*, sources: list[NetboxSource], user) -> ImportPlan:
+    """What importing these files would do, per file and switch; saves nothing (staff only)."""
+    _staff(user)
+    catalog = _Catalog()
+    files: list[FilePlan] = []
+    plans: list[SwitchPlan] = []
+    seen: dict[str, SwitchPlan] = {}
+    for source in sources:
+        # A browser posts the preview's hidden copy back with CRLF line ends: the plan must not change for that.
+        source = NetboxSource(source.name, source.text.replace("\r\n", "\n"))
+        file_plan = FilePlan(source.name)
+        files.append(file_plan)
+        for number, document in _documents(source, file_plan):
+            if not isinstance(document, dict):
+                file_plan.issues.append(ImportIssue(source.name, number, "", _("Expected a device type (a mapping "
+                                                                                "of keys).")))
+                continue
+            plan = _switch_plan(device_type_reading(document, source=source.name, document=number), catalog)
+            other = seen.get(plan.sku.lower()) if plan.sku else None
+            if other is not None and plan.action != REFUSED:
+                plan.action, plan.row = REFUSED, None
+                plan.issues.append(ImportIssue(source.name, number, "part_number", _(
+                    "The same switch (%(sku)s) as %(other)s, document %(document)s.")
+                    % {"sku": plan.sku, "other": other.source, "document": other.document}))
+            elif plan.sku:
+                seen[plan.sku.lower()] = plan
+            file_plan.switches.append(plan)
+            plans.append(plan)
+    _validate(plans)
+    return ImportPlan(files, _digest(files))
+
+
+def netbox_import_apply(*, sources: list[NetboxSource], digest: str, skip_refused: bool, user) -> tuple[
+        ImportResult, ImportPlan]:
+    """Save the plan the user confirmed (its digest); the refused files are skipped only when asked."""
+    plan = netbox_import_plan(sources=sources, user=user)
+    if plan.digest != (digest or "").strip():
+        raise NetboxPlanChanged(plan)
+    refused = plan.refused_files
+    if refused and not skip_refused:
+        raise CatalogImportError([issue for f in refused for issue in f.all_issues])
+    rows = [s.row for f in plan.good_files for s in f.switches if s.action in (CREATE, UPDATE) and s.row]
     try:
         result = catalog_rows_upsert(rows=rows, create_manufacturers=True)
-    except CatalogImportError as exc:
-        raise CatalogImportError([
-            ImportIssue(i.sheet, i.row, FIELD_TO_KEY.get(i.column, i.column), i.message) for i in exc.issues
-        ]) from None
-    result.warnings.extend(warnings)
-    return result
+    except CatalogImportError as exc:  # the catalog changed between the plan and now
+        raise CatalogImportError([ImportIssue(i.sheet, i.row, FIELD_TO_KEY.get(i.column, i.column), i.message)
+                                  for i in exc.issues]) from None
+    result.unchanged["switches"] += plan.count(UNCHANGED)
+    result.skus = [s.sku for f in plan.good_files for s in f.switches]
+    result.warnings.extend(w for f in plan.good_files for s in f.switches for w in s.warnings)
+    for file_plan in refused:
+        result.warnings.append(_("%(file)s skipped: %(reason)s") % {
+            "file": file_plan.name, "reason": file_plan.all_issues[0].message if file_plan.all_issues else ""})
+    return result, plan
 
 
 def netbox_device_type_yaml(*, switch: SwitchModel) -> str:
-    """The switch as a NetBox device-type library YAML document (imports back to the same cages and power)."""
-    interface_type = NETBOX_TYPE.get(
-        (switch.cage_gbps, switch.cage_form_factor),
-        f"{switch.cage_gbps}gbase-x-{switch.cage_form_factor.lower().replace('-', '')}",
-    )
-    interfaces = [{"name": f"Ethernet{i}", "type": interface_type} for i in range(1, switch.cages + 1)]
+    """The switch as a NetBox device-type library document (valid against the library's JSON schema)."""
     if switch.fabric == Fabric.INFINIBAND:
         interfaces = _infiniband_interfaces(switch)
+    else:
+        interfaces = [{"name": f"Ethernet{i}", "type": netbox_slug(switch.cage_gbps, switch.cage_form_factor)}
+                      for i in range(1, switch.cages + 1)]
+        uplink_type = netbox_slug(switch.uplink_gbps, switch.uplink_form_factor)
+        interfaces += [{"name": f"Ethernet{switch.cages + i}", "type": uplink_type}
+                       for i in range(1, (switch.uplink_cages or 0) + 1)]
+    power = {}
+    if switch.power_max_w:
+        power["maximum_draw"] = max(1, round(switch.power_max_w))
+    if switch.power_typical_w:
+        power["allocated_draw"] = max(1, round(switch.power_typical_w))
+    comments = "\n\n".join(part for part in (switch.description.strip(), _source_line(switch)) if part)
     document: dict[str, Any] = {
-        "manufacturer": switch.manufacturer.name,
-        "model": switch.model,
-        "slug": slugify(f"{switch.manufacturer.name}-{switch.model}"),
+        "manufacturer": switch.manufacturer.name[:100],
+        "model": switch.model[:100],
+        "slug": (slugify(f"{switch.manufacturer.name}-{switch.model}") or slugify(f"switch-{switch.pk}"))[:100],
         "part_number": switch.sku,
         "u_height": switch.rack_units,
         "is_full_depth": True,
-        "comments": switch.description,
+        "comments": comments,
         "interfaces": interfaces,
-        "power-ports": [
-            {"name": f"PSU{i}", "type": "iec-60320-c20"}
-            | ({"maximum_draw": round(switch.power_max_w)} if switch.power_max_w else {})
-            | ({"allocated_draw": round(switch.power_typical_w)} if switch.power_typical_w else {})
-            for i in (1, 2)
-        ],
+        "power-ports": [{"name": f"PSU{i}", "type": "iec-60320-c20"} | power for i in (1, 2)],
     }
-    if not switch.description:
+    if len(switch.sku) > 50:  # the library's limit; the import then matches by manufacturer and model
+        del document["part_number"]
+    if not comments:
         del document["comments"]
     return "---\n" + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=120)
+
+
+def _source_line(switch: SwitchModel) -> str:
+    """A "Source: ..." line the import reads back (a key of the file, not translated)."""
+    source = " ".join((getattr(switch, "source", "") or "").split())
+    return f"Source: {source}" if source else ""
 
 
 def _infiniband_interfaces(switch: SwitchModel) -> list[dict[str, str]]:

@@ -10,8 +10,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors
 from .excel import XLSX_CONTENT_TYPE, catalog_export_workbook, catalog_import_workbook
-from .forms import KIND_TITLES, CatalogSearchForm, ExcelImportForm, NetboxImportForm
-from .netbox import NetboxSource, netbox_device_type_yaml, netbox_device_types_import
+from .forms import KIND_TITLES, CatalogSearchForm, ExcelImportForm, NetboxConfirmForm, NetboxImportForm
+from .netbox import (NetboxPlanChanged, NetboxSource, netbox_device_type_yaml, netbox_import_apply,
+                     netbox_import_plan)
 from .services import CatalogImportError, ImportResult
 
 LISTS = {
@@ -88,9 +89,17 @@ def catalog_import_excel(request: HttpRequest) -> HttpResponse:
     return redirect("catalog:index")
 
 
+def _netbox_preview(request: HttpRequest, plan, sources: list[NetboxSource], **context) -> HttpResponse:
+    return render(request, "catalog/netbox_preview.html", {
+        "plan": plan, "sources": sources, "confirm_form": context.pop("confirm_form", None) or NetboxConfirmForm(),
+        **context,
+    })
+
+
 @login_required
 @require_POST
 def catalog_import_netbox(request: HttpRequest) -> HttpResponse:
+    """Read the files and show what importing them would change; nothing is saved here."""
     _staff_only(request)
     form = NetboxImportForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -101,11 +110,33 @@ def catalog_import_netbox(request: HttpRequest) -> HttpResponse:
     ]
     if form.cleaned_data["yaml"].strip():
         sources.append(NetboxSource(_("pasted YAML"), form.cleaned_data["yaml"]))
-    try:
-        result = netbox_device_types_import(sources=sources, user=request.user)
-    except CatalogImportError as exc:
+    plan = netbox_import_plan(sources=sources, user=request.user)
+    if not plan.good_files:
         form.add_error(None, _("Nothing was imported: fix the problems below and import again."))
-        return _index(request, netbox_form=form, netbox_issues=exc.issues)
+        return _index(request, netbox_form=form, netbox_issues=[i for f in plan.files for i in f.all_issues])
+    return _netbox_preview(request, plan, sources)
+
+
+@login_required
+@require_POST
+def catalog_import_netbox_confirm(request: HttpRequest) -> HttpResponse:
+    """Save the previewed plan; the files come back as the preview's hidden fields."""
+    _staff_only(request)
+    form = NetboxConfirmForm(request.POST)
+    if not form.is_valid():
+        return _index(request, netbox_form=NetboxImportForm(), netbox_issues=[])
+    sources = form.cleaned_data["sources"]
+    try:
+        result, plan = netbox_import_apply(sources=sources, digest=form.cleaned_data["digest"], user=request.user,
+                                           skip_refused=form.cleaned_data["skip_refused"])
+    except NetboxPlanChanged as exc:
+        form.add_error(None, str(exc))
+        return _netbox_preview(request, exc.plan, sources, confirm_form=form)
+    except CatalogImportError as exc:
+        form.add_error(None, _("Nothing was imported: some files are refused. Skip them to import the others, or "
+                               "fix them and import again."))
+        plan = netbox_import_plan(sources=sources, user=request.user)
+        return _netbox_preview(request, plan, sources, confirm_form=form, issues=exc.issues)
     _report(request, result, _("NetBox device types"))
     return redirect("catalog:index")
 

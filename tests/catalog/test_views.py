@@ -88,16 +88,48 @@ def test_staff_excel_import_errors_are_shown_in_place(client, seeded):
     assert "Nothing was imported" in html
 
 
-def test_staff_netbox_import_from_the_page(client):
+def test_staff_netbox_import_from_the_page_shows_the_changes_and_saves_them_on_confirm(client):
     signed_in(client, staff=True)
-    text = "manufacturer: Arista\nmodel: 7060X6-64PE\npart_number: DCS-7060X6-64PE\nu_height: 2\ninterfaces:\n" + "".join(
-        f"  - {{name: Ethernet{i}/1, type: 800gbase-x-osfp}}\n" for i in range(1, 65)
-    )
+    text = "manufacturer: Arista\nmodel: 7060X6-64PE\npart_number: DCS-7060X6-64PE\nu_height: 2\n" \
+           "comments: |\n  Two lines\n  of comments\ninterfaces:\n" + "".join(
+               f"  - {{name: Ethernet{i}/1, type: 800gbase-x-osfp}}\n" for i in range(1, 65))
     upload = SimpleUploadedFile("arista.yaml", text.encode(), content_type="application/yaml")
-    response = client.post(reverse("catalog:import-netbox"), {"files": [upload]}, follow=True)
+    response = client.post(reverse("catalog:import-netbox"), {"files": [upload]})
     assert response.status_code == 200
-    assert "price missing" in response.content.decode()
+    html = response.content.decode()
+    assert 'id="netbox-plan"' in html and 'data-sku="DCS-7060X6-64PE"' in html and "price missing" in html
+    assert not SwitchModel.objects.exists()  # the preview saves nothing
+    plan = response.context["plan"]
+    # a browser sends the hidden copy back with CRLF line ends
+    response = client.post(reverse("catalog:import-netbox-confirm"), {
+        "digest": plan.digest, "source_name": ["arista.yaml"], "source_text": [text.replace("\n", "\r\n")]},
+        follow=True)
+    assert response.status_code == 200
+    assert "NetBox device types imported: 2 created, 0 updated." in response.content.decode()  # with Arista
     assert SwitchModel.objects.get(sku="DCS-7060X6-64PE").cages == 64
+
+
+def test_the_page_imports_the_good_files_when_the_refused_ones_are_skipped(client):
+    signed_in(client, staff=True)
+    good = "manufacturer: Dell\nmodel: S5248F-ON\nslug: s5248f-on\nu_height: 1\ninterfaces:\n" + "".join(
+        f"  - {{name: Ethernet 1/1/{i}, type: 25gbase-x-sfp28}}\n" for i in range(1, 49)) + "".join(
+        f"  - {{name: Ethernet 1/1/{i}, type: 100gbase-x-qsfp28}}\n" for i in range(49, 55))
+    chassis = "manufacturer: Arista\nmodel: DCS-7504N\nslug: arista-dcs-7504n\nu_height: 7\nmodule-bays:\n" \
+              "  - {name: Slot 3, label: Line Card, position: '3'}\n"
+    uploads = [SimpleUploadedFile("s5248f.yaml", good.encode()), SimpleUploadedFile("7504n.yaml", chassis.encode())]
+    response = client.post(reverse("catalog:import-netbox"), {"files": uploads})
+    html = response.content.decode()
+    assert 'data-file="7504n.yaml"' in html and "Line cards are not supported" in html
+    assert "front-end / storage switch" in html
+    data = {"digest": response.context["plan"].digest, "source_name": ["s5248f.yaml", "7504n.yaml"],
+            "source_text": [good, chassis]}
+    response = client.post(reverse("catalog:import-netbox-confirm"), data)
+    assert response.status_code == 200 and "Skip them to import the others" in response.content.decode()
+    assert not SwitchModel.objects.exists()
+    response = client.post(reverse("catalog:import-netbox-confirm"), data | {"skip_refused": "on"}, follow=True)
+    assert "7504n.yaml skipped: Line cards are not supported" in response.content.decode()
+    switch = SwitchModel.objects.get(sku="s5248f-on")
+    assert (switch.switch_class, switch.cages, switch.uplink_cages, switch.uplink_gbps) == ("frontend", 48, 6, 100)
 
 
 def test_staff_netbox_import_errors_are_shown_in_place(client):

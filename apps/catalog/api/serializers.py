@@ -165,6 +165,16 @@ class NetboxImportSerializer(serializers.Serializer):
     )
     yaml = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
                                  help_text=_("NetBox device-type YAML as text, instead of files."))
+    confirm = serializers.CharField(
+        required=False, allow_blank=True, max_length=64,
+        help_text=_("The digest of the preview the same request returned without it: the import is saved only "
+                    "when the plan is still that one."),
+    )
+    skip_refused = serializers.BooleanField(
+        required=False, default=False,
+        help_text=_("With confirm: import the good files and skip the refused ones (otherwise nothing is saved "
+                    "while a file is refused)."),
+    )
 
     def validate(self, attrs):
         if not attrs.get("file") and not (attrs.get("yaml") or "").strip():
@@ -183,6 +193,8 @@ class ImportResultSerializer(serializers.Serializer):
 
 class NetboxImportResultSerializer(ImportResultSerializer):
     switches = serializers.ListField(child=serializers.CharField(), help_text=_("SKUs of the imported switches."))
+    skipped_files = serializers.ListField(child=serializers.CharField(),
+                                          help_text=_("Refused files left out because skip_refused was set."))
 
 
 class ImportIssueSerializer(serializers.Serializer):
@@ -195,6 +207,46 @@ class ImportIssueSerializer(serializers.Serializer):
 
 class ImportErrorSerializer(serializers.Serializer):
     errors = ImportIssueSerializer(many=True)
+
+
+class NetboxFieldChangeSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    label = serializers.CharField()
+    old = serializers.CharField(help_text=_("The catalog's value (- when empty or new)."))
+    new = serializers.CharField(help_text=_("The value the import would save."))
+
+
+class NetboxSwitchPlanSerializer(serializers.Serializer):
+    document = serializers.IntegerField(help_text=_("Document number in the file."))
+    switch = serializers.CharField()
+    action = serializers.ChoiceField(choices=["create", "update", "unchanged", "refused"])
+    sku = serializers.CharField()
+    matched_by = serializers.CharField(help_text=_("How the catalog switch was found: part_number, slug, model, "
+                                                   "or empty for a new switch."))
+    changes = NetboxFieldChangeSerializer(many=True)
+    warnings = serializers.ListField(child=serializers.CharField())
+    errors = ImportIssueSerializer(many=True)
+
+
+class NetboxFilePlanSerializer(serializers.Serializer):
+    file = serializers.CharField()
+    status = serializers.ChoiceField(choices=["ok", "refused"])
+    errors = ImportIssueSerializer(many=True)
+    switches = NetboxSwitchPlanSerializer(many=True)
+
+
+class NetboxImportPlanSerializer(serializers.Serializer):
+    digest = serializers.CharField(help_text=_("Send it back as confirm to save this plan."))
+    files = NetboxFilePlanSerializer(many=True)
+    refused_files = serializers.IntegerField()
+    to_create = serializers.IntegerField()
+    to_update = serializers.IntegerField()
+    unchanged = serializers.IntegerField()
+
+
+class NetboxPlanChangedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    plan = NetboxImportPlanSerializer()
 
 
 class ExchangeRateSerializer(ModelCleanSerializer):

@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -15,7 +15,8 @@ from fabricweb.api import JSONParser
 from .. import filtersets, selectors
 from ..excel import XLSX_CONTENT_TYPE, catalog_export_workbook, catalog_import_workbook
 from ..forms import UPLOAD_LIMIT
-from ..netbox import NetboxSource, netbox_device_type_yaml, netbox_device_types_import
+from ..netbox import (NetboxPlanChanged, NetboxSource, netbox_device_type_yaml, netbox_import_apply,
+                      netbox_import_plan)
 from ..services import CatalogImportError
 from . import serializers as s
 from .permissions import IsStaffOrReadOnly
@@ -177,25 +178,34 @@ class CatalogImportView(APIView):
 
 
 class NetboxImportView(APIView):
-    """Files in multipart field `file` (repeatable), or YAML text in `yaml`; several documents per file allowed."""
+    """Files in multipart field `file` (repeatable), or YAML text in `yaml`; several documents per file allowed.
+
+    Without `confirm` the answer is the preview (nothing saved); with the preview's digest as `confirm` the plan
+    is saved, and with `skip_refused` the refused files are left out instead of stopping the import.
+    """
 
     permission_classes = [permissions.IsAdminUser]
     parser_classes = [MultiPartParser, FormParser, JSONParser]  # JSONParser: nesting past the stack is a 400
 
     @extend_schema(
         tags=["catalog"],
-        summary="Import switch models from NetBox device-type YAML (staff)",
+        summary="Preview, then import, switch models from NetBox device-type YAML (staff)",
         request={"multipart/form-data": s.NetboxImportSerializer, "application/json": s.NetboxImportSerializer},
         responses={
-            200: s.NetboxImportResultSerializer,
+            200: PolymorphicProxySerializer(
+                component_name="NetboxImportAnswer", resource_type_field_name=None,
+                serializers=[s.NetboxImportPlanSerializer, s.NetboxImportResultSerializer]),
             400: OpenApiResponse(s.ImportErrorSerializer, description="Problems by file (sheet), document (row) and "
                                                                       "YAML key (column); nothing was imported."),
+            409: OpenApiResponse(s.NetboxPlanChangedSerializer, description="The plan is no longer the confirmed "
+                                                                            "one; here is the plan as it is now."),
         },
     )
     def post(self, request):
         data = request.data
         if hasattr(data, "getlist"):  # multipart: one or more files under "file"
-            data = {"file": request.FILES.getlist("file"), "yaml": data.get("yaml", "")}
+            data = {"file": request.FILES.getlist("file"), "yaml": data.get("yaml", ""),
+                    "confirm": data.get("confirm", ""), "skip_refused": data.get("skip_refused", False)}
         form = s.NetboxImportSerializer(data=data)
         form.is_valid(raise_exception=True)
         sources = []
@@ -204,11 +214,22 @@ class NetboxImportView(APIView):
             sources.append(NetboxSource(upload.name, text))
         if (form.validated_data.get("yaml") or "").strip():
             sources.append(NetboxSource("yaml", form.validated_data["yaml"]))
+        digest = (form.validated_data.get("confirm") or "").strip()
+        if not digest:
+            plan = netbox_import_plan(sources=sources, user=request.user)
+            if not plan.good_files:
+                return _errors_response(CatalogImportError([i for f in plan.files for i in f.all_issues]))
+            return Response(s.NetboxImportPlanSerializer(plan.as_dict()).data)
         try:
-            result = netbox_device_types_import(sources=sources, user=request.user)
+            result, plan = netbox_import_apply(sources=sources, digest=digest, user=request.user,
+                                               skip_refused=form.validated_data.get("skip_refused", False))
+        except NetboxPlanChanged as exc:
+            return Response({"detail": str(exc), "plan": s.NetboxImportPlanSerializer(exc.plan.as_dict()).data},
+                            status=status.HTTP_409_CONFLICT)
         except CatalogImportError as exc:
             return _errors_response(exc)
-        payload = result.as_dict() | {"switches": result.skus}
+        payload = result.as_dict() | {"switches": result.skus,
+                                      "skipped_files": [f.name for f in plan.refused_files]}
         return Response(s.NetboxImportResultSerializer(payload).data)
 
 

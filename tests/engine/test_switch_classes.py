@@ -148,3 +148,14 @@ def test_switch_class_of_an_inline_switch_is_checked():
     with pytest.raises(SpecError) as err:
         plan(spec(1_000, leaf=SwitchHw(ports=64, gbps=400, switch_class="access")))
     assert "leaf.switch_class" in err.value.errors
+
+
+def test_report_names_the_parts_missing_power():
+    from apps.engine.report import report
+
+    unpublished_leaf = replace(switch(64, sku="LEAF-NOPOWER"), power_typical_w=None, power_max_w=None)
+    data = report(plan(spec(1_000, leaf=unpublished_leaf, spine=switch(64))))
+    assert data["power"]["missing"] == ["LEAF-NOPOWER"]
+    line = next(row for row in data["bom"] if row["sku"] == "LEAF-NOPOWER")
+    assert line["power_published"] is False
+    assert report(plan(spec(1_000)))["power"]["missing"] == []

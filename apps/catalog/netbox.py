@@ -32,7 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 import yaml
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -289,7 +289,7 @@ def _kept_values(reading: Reading, existing: SwitchModel, values: dict[str, Any]
         model_field = SwitchModel._meta.get_field(column)
         try:
             new = _coerce(model_field, value)
-        except Exception:  # noqa: BLE001 - a bad value is reported by the validation pass
+        except ValidationError:  # a bad value is reported by the validation pass
             new = value
         old = getattr(existing, model_field.attname)
         if _display(old) != _display(new):

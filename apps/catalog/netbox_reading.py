@@ -230,6 +230,8 @@ def device_type_reading(doc: dict, *, source: str, document: int) -> Reading:
                 "Line cards are not supported: %(model)s is a modular chassis whose ports sit on line cards "
                 "(%(bays)s). Add a fixed-configuration switch, or enter the chassis with its ports by hand.")
                 % {"model": reading.model, "bays": _names(bays)})
+        elif not doc.get("interfaces"):
+            reading.issue("interfaces", _("Required: list the device's interfaces with name and type."))
         else:
             reading.issue("interfaces", _(
                 "No data ports: every interface is management-only or not a port. The catalog needs the "

@@ -17,6 +17,7 @@ from referencing.jsonschema import DRAFT202012
 
 from apps.catalog.models import SwitchModel
 from apps.catalog.services import catalog_seed_load
+from tests.factories import StaffFactory
 
 from .factories import SwitchModelFactory
 
@@ -208,3 +209,14 @@ def test_the_export_of_every_seed_switch_and_of_each_class_is_valid_against_the_
         assert [e.message for e in validator.iter_errors(doc)] == [], switch.sku
         draws = [port.get(key) for port in doc["power-ports"] for key in ("maximum_draw", "allocated_draw")]
         assert 0 not in draws
+
+
+@pytest.mark.parametrize("language, words", [("en", "Line cards are not supported"), ("zh-hans", "不支持线卡")])
+def test_the_page_previews_the_36_files_per_file_in_both_languages(client, language, words):
+    client.force_login(StaffFactory())
+    response = client.post(reverse("catalog:import-netbox"), {"files": uploads()}, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('data-action="refused"') == 3 and html.count('data-action="create"') == 33
+    assert html.count(words) == 3 and 'name="skip_refused"' in html
+    assert not SwitchModel.objects.exists()

@@ -233,9 +233,11 @@ class DesignInputsForm(forms.Form):
         self.fields["server"].queryset = server_list(active_only=True)
         self.fields["nic"].queryset = nic_list(active_only=True)
         for tier in SWITCH_TIERS:
-            self.fields[f"{tier}_switch"].queryset = switch_list(active_only=True)
+            # The backend fabric takes fabric-class switches; the other networks never a management one.
+            self.fields[f"{tier}_switch"].queryset = switch_list(active_only=True, switch_class="fabric")
         for key in ("frontend", "storage"):
-            self.fields[f"networks_{key}_switch"].queryset = switch_list(active_only=True)
+            self.fields[f"networks_{key}_switch"].queryset = switch_list(active_only=True).exclude(
+                switch_class="management")
         self.fields["currency"].initial = project.currency
         self.fields["discount_pct"].initial = project.discount_pct
         self.fields["planes"].initial = 1

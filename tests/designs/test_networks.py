@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from apps.catalog.models import SwitchModel
 from apps.designs.models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, LinkRecord
 from tests.designs.conftest import inputs
 
@@ -180,3 +181,23 @@ def test_backend_topology_opens_a_server_to_its_backend_ports_only(generated):
     data = topology.expand(f"dev:{server.pk}", expanded=chain[topology.base_index(chain):-1])
     ports = [n["data"]["label"] for n in data["elements"]["nodes"] if n["data"]["kind"] == "port"]
     assert sorted(ports) == [f"eth{i}" for i in range(8)]
+
+
+def test_a_management_switch_is_refused_as_backend_leaf_and_as_front_end_leaf(member_client, project, seed,
+                                                                              django_capture_on_commit_callbacks):
+    sn2201 = SwitchModel.objects.get(sku="SN2201")
+    messages = _refused(member_client, project, seed, django_capture_on_commit_callbacks, "leaf_switch",
+                        leaf_switch=sn2201.pk, leaf_breakout="1x1G")
+    assert "backend fabric" in " ".join(messages)
+    messages = _refused(member_client, project, seed, django_capture_on_commit_callbacks, "networks.frontend.switch",
+                        networks=networks(seed, frontend={"switch": sn2201.pk, "breakout": "1x1G",
+                                                          "ports_per_server": 2}, storage=None, oob=None))
+    assert "out-of-band management switch" in " ".join(messages)
+
+
+def test_design_form_offers_only_fabric_switches_for_the_backend(client_for_member, project, seed):
+    page = client_for_member.get(reverse("designs:design-create", kwargs={"project_pk": project.pk})).content.decode()
+    backend = page.split('name="leaf_switch"', 1)[1].split("</select>", 1)[0]
+    assert "SN2201" not in backend and "CE6866" not in backend and "SN5600" in backend
+    frontend = page.split('name="networks_frontend_switch"', 1)[1].split("</select>", 1)[0]
+    assert "CE6866" in frontend and "SN2201" not in frontend

@@ -159,3 +159,20 @@ def test_report_names_the_parts_missing_power():
     line = next(row for row in data["bom"] if row["sku"] == "LEAF-NOPOWER")
     assert line["power_published"] is False
     assert report(plan(spec(1_000)))["power"]["missing"] == []
+
+
+def test_the_seed_management_switch_plans_the_oob_network_and_says_its_power_is_unpublished():
+    data = dict(BASE, oob={"leaf": {"sku": "SN2201"}, "uplinks": 2})
+    oob = plan_cluster(spec_from_dict(data)).networks["oob"]
+    up = oob.links.tier == 1
+    assert set(oob.links.a_port[up].tolist()) == {48, 49}  # from the 4 x 100G uplink group, after 48 x 1G
+    assert oob.devices[0].ports == 52
+    notes = [n for n in oob.notes if n.code == "warning.power_not_published"]
+    assert notes and "SN2201" in notes[0].text
+
+
+def test_the_seed_front_end_leaf_is_refused_in_the_backend_by_sku():
+    with pytest.raises(SpecError) as err:
+        plan(spec_from_dict(dict(BASE, server={"gpus": 8, "nic_ports": 8, "nic_gbps": 25},
+                                 leaf={"sku": "02353EGM"})))
+    assert "backend fabric takes fabric-class switches" in err.value.errors["leaf.switch_class"][0]

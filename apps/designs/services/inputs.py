@@ -440,6 +440,11 @@ def design_inputs_clean(*, project: Project, data: dict[str, Any]) -> DesignInpu
         data, "spine_switch") else leaf
     core = _catalog_item(errors, data, "core_switch", SwitchModel, required=False) if _given(
         data, "core_switch") else spine
+    for name, switch in (("leaf_switch", leaf), ("spine_switch", spine), ("core_switch", core)):
+        if switch is not None and _given(data, name) and switch.switch_class != "fabric":
+            errors.add(name, _("%(switch)s is a %(switch_class)s switch; the backend fabric takes backend fabric "
+                               "switches.") % {"switch": switch.model,
+                                               "switch_class": switch.get_switch_class_display()})
 
     nic_split = _number(
         errors, data, "nic_split", 1, kind=int, low=1, high=4,

@@ -86,9 +86,16 @@ def networks_input_clean(errors, data: dict, *, server: ServerModel | None, back
         switch = catalog_item(errors, {f"{where}.switch": raw.get("switch")}, f"{where}.switch", SwitchModel)
         spine = (catalog_item(errors, {f"{where}.spine_switch": raw.get("spine_switch")}, f"{where}.spine_switch",
                               SwitchModel, required=False) if not _blank(raw.get("spine_switch")) else None)
+        for name, model in ((f"{where}.switch", switch), (f"{where}.spine_switch", spine)):
+            if model is not None and model.switch_class == "management":
+                errors.add(name, _("%(switch)s is an out-of-band management switch; the front-end and storage "
+                                   "networks take front-end / storage or backend fabric switches.")
+                           % {"switch": model.model})
         breakout = _breakout(errors, f"{where}.breakout", switch, raw.get("breakout"), speed_default)
-        spine_breakout = _breakout(errors, f"{where}.spine_breakout", spine, raw.get("spine_breakout"),
-                                   parse_breakout(breakout)[1] if breakout else speed_default)
+        # A leaf with an uplink group reaches its spines at the uplink speed (a 25G leaf's 100G uplinks).
+        spine_speed = (switch.uplink_gbps if switch is not None and switch.uplink_cages
+                       else parse_breakout(breakout)[1] if breakout else speed_default)
+        spine_breakout = _breakout(errors, f"{where}.spine_breakout", spine, raw.get("spine_breakout"), spine_speed)
         over = number(errors, {f"{where}.oversubscription": raw.get("oversubscription")}, f"{where}.oversubscription",
                       1.0, kind=float, low=1, high=MAX_OVERSUBSCRIPTION,
                       low_message=_("Oversubscription is a ratio o:1 with o at least 1 (1 = non-blocking)."),

@@ -114,6 +114,9 @@ DIRECT.update({
 })
 EXTRA_KWARGS["design-analysis:roce-settings"] = lambda project: {"version_pk": _version_pk(project)["pk"]}
 
+# Design templates (apps/design_templates): staff save a version of their project as a template.
+EXTRA_KWARGS["design_templates:template-save"] = lambda project: {"version_pk": _version_pk(project)["pk"]}
+
 
 def _walk(patterns, namespace: str | None, params: frozenset[str]):
     for entry in patterns:

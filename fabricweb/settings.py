@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "apps.catalog",
     "apps.projects",
     "apps.designs",
+    "apps.racks",
     "apps.analysis",
     "apps.exports",
     "apps.performance",

@@ -36,12 +36,12 @@ def rack_row_id_range(version_id: int) -> tuple[int, int]:
 
 class PowerBasis(models.TextChoices):
     TYPICAL = "typical", _("typical draw")
-    MAXIMUM = "max", _("maximum draw")
+    MAXIMUM = "maximum", _("maximum draw")
 
 
 class Cooling(models.TextChoices):
     AIR = "air", _("air")
-    REAR_DOOR = "rdhx", _("rear-door heat exchanger")
+    REAR_DOOR = "rear-door", _("rear-door heat exchanger")
     LIQUID = "liquid", _("direct liquid cooling")
 
 
@@ -49,6 +49,7 @@ class RackKind(models.TextChoices):
     COMPUTE = "compute", _("compute")
     NETWORK = "network", _("network")
     STORAGE = "storage", _("storage")
+    MANAGEMENT = "management", _("management")
 
 
 class Face(models.TextChoices):
@@ -70,13 +71,14 @@ class Hall(models.Model):
     row_pitch_m = models.FloatField(_("row pitch (m)"))
     rack_units = models.PositiveSmallIntegerField(_("rack height (U)"))
     budget_w = models.FloatField(_("power budget per rack (W)"), null=True, blank=True)
-    power_basis = models.CharField(_("power basis"), max_length=8, choices=PowerBasis.choices,
+    power_basis = models.CharField(_("power basis"), max_length=10, choices=PowerBasis.choices,
                                    default=PowerBasis.TYPICAL)
-    cooling = models.CharField(_("cooling"), max_length=8, choices=Cooling.choices, default=Cooling.AIR)
+    cooling = models.CharField(_("cooling"), max_length=10, choices=Cooling.choices, default=Cooling.AIR)
     structured_cabling = models.BooleanField(_("structured cabling"), default=False)
-    # [{"row": r, "position": p, "label": "column"}], 0-based as the engine counts.
+    # [{"row": r, "position": p}], 0-based as the engine counts.
     reserved = models.JSONField(_("reserved cells"), default=list, blank=True)
-    # [{"kind": "compute"|"network"|"storage", "name": "...", "rows": [first, last]}] (rows inclusive, 0-based).
+    # Bands of consecutive rows of one zone: [{"kind": "compute"|"network"|"storage", "rows": [first, last]}]
+    # (0-based, inclusive).
     zones = models.JSONField(_("zones"), default=list, blank=True)
     racks = models.PositiveIntegerField(_("racks"), default=0)
     power_typical_w = models.FloatField(_("typical power (W)"), default=0)
@@ -104,7 +106,8 @@ class Rack(models.Model):
                                 db_constraint=False, db_index=False)
     index = models.PositiveIntegerField(_("index"))
     name = models.CharField(_("name"), max_length=32)
-    kind = models.CharField(_("kind"), max_length=8, choices=RackKind.choices)
+    kind = models.CharField(_("kind"), max_length=10, choices=RackKind.choices)
+    zone = models.CharField(_("zone"), max_length=10, blank=True)
     row = models.PositiveIntegerField(_("row"))
     position = models.PositiveIntegerField(_("position"))
     x_m = models.FloatField(_("x (m)"))
@@ -114,7 +117,7 @@ class Rack(models.Model):
     power_typical_w = models.FloatField(_("typical power (W)"), default=0)
     power_max_w = models.FloatField(_("maximum power (W)"), default=0)
     budget_w = models.FloatField(_("power budget (W)"), null=True, blank=True)
-    cooling = models.CharField(_("cooling"), max_length=8, choices=Cooling.choices, default=Cooling.AIR)
+    cooling = models.CharField(_("cooling"), max_length=10, choices=Cooling.choices, default=Cooling.AIR)
     pod = models.IntegerField(_("pod"), null=True, blank=True)
     su = models.IntegerField(_("scale unit"), null=True, blank=True)
     items = models.PositiveIntegerField(_("items"), default=0)
@@ -138,6 +141,7 @@ class RackItem(models.Model):
     kind = models.CharField(_("kind"), max_length=16, choices=ItemKind.choices, default=ItemKind.DEVICE)
     name = models.CharField(_("name"), max_length=100)
     role = models.CharField(_("role"), max_length=16, blank=True)
+    # backend, frontend, storage, oob, scale-up (NVLink switch trays) or cabling (passive parts)
     network = models.CharField(_("network"), max_length=8, blank=True)
     device = models.ForeignKey(DeviceRecord, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False,
                                null=True, blank=True)

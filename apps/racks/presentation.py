@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from .models import Cooling, RackKind
 from .selectors import HallPlan, RackSummary
-from .svg import basis_label
+from .svg import basis_label, zone_label  # noqa: F401  (zone_label: the pages' and sheet's too)
 
 
 def kw(watts: float | None) -> str:
@@ -81,3 +81,22 @@ def rack_table_rows(hall: HallPlan, racks: Sequence[RackSummary], *, limit: int 
     rows = [{"rack": r, "kind": kind_label(r.kind), "power_kw": kw(r.power_w(basis)), "budget_kw": kw(r.budget_w),
              "over": r.over_budget(basis)} for r in ordered]
     return rows[:limit] if limit else rows
+
+
+def role_labels() -> dict[str, str]:
+    return {
+        "server": _("server"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
+        "storage": _("storage node"), "nvlink-switch": _("NVLink switch tray"), "patch-panel": _("patch panel"),
+        "cable-manager": _("cable manager"),
+    }
+
+
+def network_labels() -> dict[str, str]:
+    return {
+        "backend": _("backend"), "frontend": _("front-end"), "storage": _("storage"),
+        "oob": _("out-of-band management"), "scale-up": _("scale-up (NVLink)"), "cabling": _("structured cabling"),
+    }
+
+
+def face_label(face: str) -> str:
+    return _("rear") if face == "rear" else _("front")

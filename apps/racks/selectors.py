@@ -8,11 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, F, Q
+
 from apps.designs.models import DesignVersion
 
 from .models import Hall, Rack, RackItem, rack_row_id_range
 
-RACK_FIELDS = ("name", "kind", "row", "position", "x_m", "y_m", "u_height", "used_u", "power_typical_w",
+RACK_FIELDS = ("name", "kind", "zone", "row", "position", "x_m", "y_m", "u_height", "used_u", "power_typical_w",
                "power_max_w", "budget_w", "cooling", "pod", "su", "items")
 ITEM_FIELDS = ("name", "kind", "role", "network", "sku", "model", "u", "u_height", "face", "full_depth",
                "power_typical_w", "power_max_w")
@@ -48,6 +50,7 @@ class HallPlan:
 class RackSummary:
     name: str
     kind: str
+    zone: str
     row: int
     position: int
     x_m: float
@@ -63,7 +66,7 @@ class RackSummary:
     items: int
 
     def power_w(self, basis: str) -> float:
-        return self.power_max_w if basis == "max" else self.power_typical_w
+        return self.power_max_w if basis == "maximum" else self.power_typical_w
 
     def over_budget(self, basis: str) -> bool:
         return bool(self.budget_w) and self.power_w(basis) > self.budget_w + 1e-6
@@ -153,3 +156,29 @@ def device_placements(*, version: DesignVersion) -> dict[str, tuple[str, int, st
     """{device name: (rack, lowest U, face, height in U)} of every device of the version in a rack."""
     return {name: (rack, u, face, height) for name, rack, u, face, height in rack_item_rows(
         version=version, fields=("name", "rack__name", "u", "face", "u_height")) if name}
+
+
+def rack_blocks(*, version: DesignVersion):
+    """(rack, its contents top to bottom) for every rack of the version in hall order: two queries, streamed."""
+    first, last = rack_row_id_range(version.pk)
+    racks = (_version_racks(version.pk).order_by("pk").values_list("pk", *RACK_FIELDS)
+             .iterator(chunk_size=5000))
+    items = (RackItem.objects.filter(pk__gte=first, pk__lte=last).order_by("rack_id", "-u", "face", "pk")
+             .values_list("rack_id", *ITEM_FIELDS).iterator(chunk_size=10_000))
+    pending = next(items, None)
+    for pk, *fields in racks:
+        contents = []
+        while pending is not None and pending[0] == pk:
+            contents.append(RackContent(*pending[1:]))
+            pending = next(items, None)
+        yield RackSummary(*fields), contents
+
+
+def hall_rack_counts(*, version: DesignVersion, basis: str) -> tuple[dict[str, int], int]:
+    """Racks per kind and the number over their budget (on `basis`), in one query."""
+    power = F("power_max_w") if basis == "maximum" else F("power_typical_w")
+    rows = (_version_racks(version.pk).values("kind")
+            .annotate(n=Count("pk"), over=Count("pk", filter=Q(budget_w__gt=0, budget_w__lt=power - 1e-6)))
+            .order_by("kind"))
+    by_kind = {row["kind"]: row["n"] for row in rows}
+    return by_kind, sum(row["over"] for row in rows)

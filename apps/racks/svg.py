@@ -72,7 +72,7 @@ def _f(value: float) -> str:
 
 
 def rack_power_w(rack: RackSummary, basis: str) -> float:
-    return rack.power_max_w if basis == "max" else rack.power_typical_w
+    return rack.power_max_w if basis == "maximum" else rack.power_typical_w
 
 
 def power_share(power_w: float, budget_w: float | None) -> float | None:
@@ -89,7 +89,11 @@ def power_fill(share: float | None) -> str:
 
 
 def basis_label(basis: str) -> str:
-    return _("maximum draw") if basis == "max" else _("typical draw")
+    return _("maximum draw") if basis == "maximum" else _("typical draw")
+
+
+def zone_label(kind: str) -> str:
+    return {"compute": _("compute zone"), "network": _("network zone"), "storage": _("storage zone")}.get(kind, kind)
 
 
 def _legend_items(has_budget: bool) -> list[tuple[str, str]]:
@@ -136,9 +140,9 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
         y = top + first * cell_h
         out.append(f'<rect class="zone zone-{_e(kind)}" x="{_f(MARGIN)}" y="{_f(y)}" width="{_f(plan_w)}"'
                    f' height="{_f((last - first + 1) * cell_h)}" fill="{ZONE_FILLS.get(kind, "#f9fafb")}"'
-                   f' stroke="#d1d5db" stroke-dasharray="4 3"><title>{_e(zone.get("name") or kind)}</title></rect>')
+                   f' stroke="#d1d5db" stroke-dasharray="4 3"><title>{_e(zone_label(kind))}</title></rect>')
         out.append(f'<text class="zone-label" x="{_f(MARGIN + plan_w + 4)}" y="{_f(y + 12)}" font-size="11"'
-                   f' fill="#6b7280">{_e(zone.get("name") or kind)}</text>')
+                   f' fill="#6b7280">{_e(zone_label(kind))}</text>')
     # The grid: one line per row, numbers on the left, positions on top.
     grid = []
     for row in range(hall.rows + 1):
@@ -159,7 +163,7 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     for cell in hall.reserved:
         x = MARGIN + int(cell["position"]) * cell_w
         y = top + int(cell["row"]) * cell_h
-        label = cell.get("label") or _("reserved")
+        label = _("reserved cell")
         out.append(f'<rect class="reserved" x="{_f(x)}" y="{_f(y)}" width="{_f(cell_w)}" height="{_f(rack_h)}"'
                    f' fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5"><title>{_e(label)}</title></rect>')
     # Racks.
@@ -264,7 +268,7 @@ def rack_elevation_svg(rack: RackSummary, items: Sequence[RackContent], *, basis
             out.append(shape)
         out.append("</g>")
     # Power bar against the budget.
-    power = rack.power_max_w if basis == "max" else rack.power_typical_w
+    power = rack.power_max_w if basis == "maximum" else rack.power_typical_w
     budget = rack.budget_w
     bar_w = 2 * ELEVATION_W + gap
     share = power_share(power, budget)

@@ -145,17 +145,17 @@ def rack_of_device(*, version: DesignVersion, name: str) -> str | None:
             .values_list("rack__name", flat=True).first())
 
 
-def rack_item_rows(*, version: DesignVersion, fields: tuple[str, ...]):
-    """Every rack item of the version as tuples of `fields` (lookups such as "rack__name" allowed), in rack order."""
+def device_placements(*, version: DesignVersion) -> dict[str, tuple[str, int, str]]:
+    """{device name: (rack, lowest U, face)} of every device of the version in a rack (one query; {} without a hall)."""
     first, last = rack_row_id_range(version.pk)
-    return (RackItem.objects.filter(pk__gte=first, pk__lte=last).order_by("rack_id", "u", "pk")
-            .values_list(*fields).iterator(chunk_size=10_000))
+    rows = (RackItem.objects.filter(pk__gte=first, pk__lte=last, kind="device")
+            .values_list("name", "rack__name", "u", "face").iterator(chunk_size=10_000))
+    return {name: (rack, u, face) for name, rack, u, face in rows}
 
 
-def device_placements(*, version: DesignVersion) -> dict[str, tuple[str, int, str, int]]:
-    """{device name: (rack, lowest U, face, height in U)} of every device of the version in a rack."""
-    return {name: (rack, u, face, height) for name, rack, u, face, height in rack_item_rows(
-        version=version, fields=("name", "rack__name", "u", "face", "u_height")) if name}
+def rack_heights(*, version: DesignVersion) -> list[tuple[str, int]]:
+    """(name, height in U) of every rack of the version, in hall order (one query)."""
+    return list(_version_racks(version.pk).order_by("pk").values_list("name", "u_height"))
 
 
 def rack_blocks(*, version: DesignVersion):

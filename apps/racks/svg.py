@@ -120,10 +120,14 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     top = MARGIN + (18.0 if title else 0.0)
     basis = hall.power_basis
     fullest = max((rack_power_w(r, basis) for r in racks), default=0.0)
+    # Translated outside the f-strings (xgettext does not read calls inside them).
+    label = _("Floor plan of the data hall")
+    legend_title = _("Power per rack (%(basis)s)") % {"basis": basis_label(basis)}
+    reserved_label = _("reserved cell")
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="floorplan" viewBox="0 0 {_f(width)} {_f(height + top - MARGIN)}"'
         f' width="{_f(width)}" height="{_f(height + top - MARGIN)}" role="img"'
-        f' aria-label="{_e(_("Floor plan of the data hall"))}" font-family="sans-serif">',
+        f' aria-label="{_e(label)}" font-family="sans-serif">',
         "<defs>"
         '<pattern id="reserved-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
         '<rect width="6" height="6" fill="#f3f4f6"/><line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" stroke-width="2"/>'
@@ -163,9 +167,8 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     for cell in hall.reserved:
         x = MARGIN + int(cell["position"]) * cell_w
         y = top + int(cell["row"]) * cell_h
-        label = _("reserved cell")
         out.append(f'<rect class="reserved" x="{_f(x)}" y="{_f(y)}" width="{_f(cell_w)}" height="{_f(rack_h)}"'
-                   f' fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5"><title>{_e(label)}</title></rect>')
+                   f' fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5"><title>{_e(reserved_label)}</title></rect>')
     # Racks.
     budget_text = _("of %(budget)s kW") if any(r.budget_w for r in racks) else ""
     for rack in racks:
@@ -192,7 +195,7 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     # Legend.
     y = top + plan_h + 22
     out.append(f'<text class="legend-title" x="{_f(MARGIN)}" y="{_f(y)}" font-size="12" font-weight="bold">'
-               f'{_e(_("Power per rack (%(basis)s)") % {"basis": basis_label(basis)})}</text>')
+               f'{_e(legend_title)}</text>')
     x = MARGIN
     y += 10
     for colour, text in _legend_items(any(r.budget_w for r in racks)):
@@ -201,7 +204,7 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
         out.append(f'<text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(text)}</text>')
         x += 30 + 6.5 * len(text)
     out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="14" height="10" fill="url(#reserved-hatch)" stroke="#6b7280"'
-               f' stroke-width="0.5"/><text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(_("reserved cell"))}</text>')
+               f' stroke-width="0.5"/><text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(reserved_label)}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -221,10 +224,11 @@ def rack_elevation_svg(rack: RackSummary, items: Sequence[RackContent], *, basis
     width = left + 2 * ELEVATION_W + gap + 20
     bar_y = top + body_h + 28
     height = bar_y + 56
+    aria = _("Elevation of rack %(rack)s") % {"rack": rack.name}
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="rack-elevation" viewBox="0 0 {_f(width)} {_f(height)}"'
         f' width="{_f(width)}" height="{_f(height)}" role="img" font-family="sans-serif"'
-        f' aria-label="{_e(_("Elevation of rack %(rack)s") % {"rack": rack.name})}">',
+        f' aria-label="{_e(aria)}">',
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>',
     ]
     for face_index, (face, face_title) in enumerate((("front", _("Front")), ("rear", _("Rear")))):

@@ -59,6 +59,8 @@ TEMPLATES: dict[str, str] = {
     "rack.cooling_required": "{system} racks need {needed} cooling ({power_kw:g} kW a rack), not {cooling}",
     "rack.nothing_fits": "a {units}U rack of {budget_kw:g} kW has no room for one {server} beside the {reserved}U "
                          "and {reserved_kw:g} kW its network devices take",
+    "rack.overfull": "rack {rack} would hold {used}U of devices in {units}U",
+    "rack.over_budget": "rack {rack} would draw {power_kw:g} kW, more than its {budget_kw:g} kW budget",
     "hall.too_small": "the design needs {needed_rows} rows of {positions} positions ({racks:,} racks) but the hall "
                       "has {rows} rows: {missing} rows missing",
     "hall.zone_too_small": "the {zone} racks need {needed_rows} rows of {positions} positions but the {zone} zone has "
@@ -183,6 +185,10 @@ TEMPLATES: dict[str, str] = {
     "note.nics_built_in": "the {ports:,} backend NIC ports ({nic}) are built into the {servers:,} {server} servers "
                           "and included in their price and power: the BOM lists no NIC cards",
 }
+
+# Codes the engine no longer writes (kept so stored design summaries still read): an SU's leaves now take as many
+# leaf racks as they need, and a rack-scale system's rack too low for it is refused (rack.too_low).
+RETIRED = frozenset({"warning.rack_leaves_height", "warning.rack_domain_height"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,6 +84,9 @@ MESSAGES = {
     "rack.nothing_fits": gettext_lazy(
         "a %(units)sU rack of %(budget_kw)s kW has no room for one %(server)s beside the %(reserved)sU and "
         "%(reserved_kw)s kW its network devices take"),
+    "rack.overfull": gettext_lazy("rack %(rack)s would hold %(used)sU of devices in %(units)sU"),
+    "rack.over_budget": gettext_lazy(
+        "rack %(rack)s would draw %(power_kw)s kW, more than its %(budget_kw)s kW budget"),
     "hall.too_small": gettext_lazy(
         "the design needs %(needed_rows)s rows of %(positions)s positions (%(racks)s racks) but the hall has "
         "%(rows)s rows: %(missing)s rows missing"),

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 PX_PER_M = 40.0
 RACK_DEPTH_M = 1.2
 MARGIN = 48.0
+LEGEND_COLUMN = 150.0
 LEGEND_H = 70.0
 U_PX = 14.0
 ELEVATION_W = 220.0
@@ -116,7 +117,9 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     plan_w = max(1, hall.positions) * cell_w
     plan_h = max(1, hall.rows) * cell_h
     width = plan_w + 2 * MARGIN
-    height = plan_h + 2 * MARGIN + LEGEND_H
+    per_line = max(1, int(max(plan_w, LEGEND_COLUMN) // LEGEND_COLUMN))
+    legend_lines = -(-(len(POWER_STEPS) + 1) // per_line)
+    height = plan_h + 2 * MARGIN + LEGEND_H + 16 * (legend_lines - 1)
     top = MARGIN + (18.0 if title else 0.0)
     basis = hall.power_basis
     fullest = max((rack_power_w(r, basis) for r in racks), default=0.0)
@@ -196,15 +199,19 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     y = top + plan_h + 22
     out.append(f'<text class="legend-title" x="{_f(MARGIN)}" y="{_f(y)}" font-size="12" font-weight="bold">'
                f'{_e(legend_title)}</text>')
+    # Legend entries in columns of LEGEND_COLUMN px, wrapped to the plan's width.
     x = MARGIN
     y += 10
-    for colour, text in _legend_items(any(r.budget_w for r in racks)):
-        out.append(f'<rect class="legend-swatch" x="{_f(x)}" y="{_f(y)}" width="14" height="10" fill="{colour}"'
-                   f' stroke="#374151" stroke-width="0.5"/>')
-        out.append(f'<text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(text)}</text>')
-        x += 30 + 6.5 * len(text)
-    out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="14" height="10" fill="url(#reserved-hatch)" stroke="#6b7280"'
-               f' stroke-width="0.5"/><text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(reserved_label)}</text>')
+    entries = [(f'fill="{colour}" stroke="#374151"', text) for colour, text in _legend_items(
+        any(r.budget_w for r in racks))]
+    entries.append(('fill="url(#reserved-hatch)" stroke="#6b7280"', reserved_label))
+    for paint, text in entries:
+        if x + LEGEND_COLUMN > MARGIN + per_line * LEGEND_COLUMN + 1:
+            x = MARGIN
+            y += 16
+        out.append(f'<rect class="legend-swatch" x="{_f(x)}" y="{_f(y)}" width="14" height="10" {paint}'
+                   f' stroke-width="0.5"/><text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(text)}</text>')
+        x += LEGEND_COLUMN
     out.append("</svg>")
     return "".join(out)
 

@@ -18,7 +18,7 @@ from django.views import View
 from apps.designs.views.common import project_version
 from apps.designs.views.version import VersionPageMixin
 
-from .presentation import hall_facts, rack_facts, rack_table_rows
+from .presentation import hall_facts, rack_facts, rack_table_rows, role_labels
 from .selectors import hall_plan, rack_contents, rack_get, rack_of_device, rack_summaries, rack_summary
 from .svg import floorplan_svg, rack_elevation_svg
 
@@ -90,13 +90,15 @@ class RackView(_RacksPage):
                 return None
             return _topology_url(project_id, version.pk, device=item.name, network=item.network)
 
+        roles = role_labels()
         context = self.version_context(version)
         context.update(
             tab="racks", hall=hall, rack=summary,
             elevation=mark_safe(rack_elevation_svg(summary, items, basis=basis,  # noqa: S308  (escaped by svg.py)
                                                    device_href=device_href)),
             facts=rack_facts(summary, basis),
-            items=[{"item": item, "topology_url": device_href(item)} for item in reversed(items)],
+            items=[{"item": item, "role": roles.get(item.role, item.role), "topology_url": device_href(item)}
+                   for item in reversed(items)],
             hall_url=reverse("racks:hall", kwargs={"project_pk": project_id, "version_pk": version.pk}),
             highlight=request.GET.get("device", ""),
         )

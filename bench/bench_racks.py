@@ -6,8 +6,8 @@ Runs against the PostgreSQL database in BENCH_DATABASE_URL (default
 postgres://postgres@127.0.0.1:5432/fabricweb_bench; created and migrated when missing), loads the
 seed catalog and generates the version through the designs service, as the web app does: DGX H100
 servers (8x400G, 8U, 10.2 kW) on the seed's 64x400G Tomahawk-4 class switch in 1x400G, 3 tiers, racks
-of 48U with a 45 kW budget (against typical draw): 65,536 GPUs are 8,192 servers in about 2,000
-compute racks plus the network racks. --reuse takes the last version generated with the same inputs.
+of 48U with a 45 kW budget (against typical draw) in a hall of 48 positions per row: 65,536 GPUs are
+8,192 servers in 2,048 compute racks plus the network racks. --reuse takes the last version generated with the same inputs.
 Then, served by a threaded WSGI server in this process:
 
 - `hall page ms` (server): GET of the floor plan page (SVG drawn on the server), median of --repeat;
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/fabricweb_bench"
 SERVER_SKU = "DGXH-G640F+P2EDI36"  # DGX H100, 8x 400G ConnectX-7, 8U, 10.2 kW
 SWITCH_SKU = "DCS-7060DX5-64S"  # 64x400G QSFP-DD, Tomahawk 4
-LAYOUT = {"rack_power_kw": 45}
+LAYOUT = {"rack_power_kw": 45, "hall": {"positions": 48}}
 CHROMIUM = os.environ.get("FABRICWEB_CHROMIUM", "/usr/bin/chromium")
 FLOORPLAN_LIMIT_MS = 2000
 RACK_LIMIT_MS = 500

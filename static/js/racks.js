@@ -3,7 +3,8 @@
  * The floor plan is an SVG drawn on the server (apps.racks.svg); this script only moves its viewBox:
  * drag to pan, the wheel or the +/− buttons to zoom around the pointer (or the centre), "Fit" shows the
  * whole hall. Rack names (class "rack-label") are shown once a rack is wide enough on screen to read
- * them. A click on a rack follows its link to the elevation, unless the pointer was dragging.
+ * them. A click on a rack follows its link to the elevation, unless the pointer was dragging. The first
+ * view is the whole hall, or the full width of a hall too long for that (racks under MIN_RACK_PX).
  *
  * window.fabricwebRacks exposes `ready` and `firstDrawMs` (performance.now() once the page, fitted, has been
  * painted: the second animation frame) for tests and the benchmark.
@@ -42,6 +43,7 @@
   const firstRack = svg.querySelector("rect.rack");
   const rackWidth = firstRack ? Number(firstRack.getAttribute("width")) : 20;
   const LABEL_PX = 46;  // a rack this wide on screen has room for its name
+  const MIN_RACK_PX = 4;  // narrower, a rack can't be seen or clicked
 
   svg.removeAttribute("width");
   svg.removeAttribute("height");
@@ -60,6 +62,21 @@
   function fit() {
     Object.assign(view, whole);
     apply();
+  }
+
+  // The first view: the whole hall, unless its racks would be too thin to see or click (a long, narrow
+  // hall): then the hall's full width from its first row, and a note that "Fit" shows it whole.
+  function firstView() {
+    const box = svg.getBoundingClientRect();
+    const whole_scale = Math.min(box.width / whole.w, box.height / whole.h);
+    if (rackWidth * whole_scale >= MIN_RACK_PX || !box.width) {
+      fit();
+      return;
+    }
+    Object.assign(view, { x: whole.x, y: whole.y, w: whole.w, h: whole.w * (box.height / box.width) });
+    apply();
+    const note = document.getElementById("floorplan-partial");
+    if (note) note.hidden = false;
   }
 
   function zoom(factor, cx, cy) {
@@ -132,7 +149,7 @@
   document.getElementById("floorplan-zoom-out").addEventListener("click", () => zoom(0.8, ...centre()));
   document.getElementById("floorplan-fit").addEventListener("click", fit);
 
-  fit();
+  firstView();
   api.zoom = zoom;
   api.fit = fit;
   api.view = view;

@@ -69,6 +69,11 @@ TEMPLATES: dict[str, str] = {
                                   "the {budget_kw:g} kW budget: {fit} placed per rack",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
     "spec.fabric_choice": "must be \"ethernet\" or \"infiniband\", not {value}",
+    "spec.backend_switch_class": "{switch} is a switch of class {switch_class}; the backend fabric takes "
+                                 "fabric-class switches",
+    "warning.power_not_published": "{skus}: the vendor publishes no power figure, so the power totals leave out "
+                                   "{count} device(s); ask the vendor for typical and maximum power",
+    "spec.switch_class_choice": "must be \"fabric\", \"frontend\" or \"management\", not {value}",
     "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
                          "not {value}",
     "spec.vendor_name": "must be the vendor's name, not {value}",

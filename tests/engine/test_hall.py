@@ -97,7 +97,7 @@ def test_a_hall_too_small_says_how_many_rows_are_missing():
 
 
 def test_nvl72_racks_need_liquid_and_their_power():
-    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], rack_power_w=132_000, cooling="liquid")
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], scale_up_rack_power_w=132_000, cooling="liquid")
     base = dict(server=tray, leaf=switch(64))
     with pytest.raises(SpecError) as refused:
         plan(spec(144, **base, layout=RackLayout(cooling="air", rack_power_kw=150)))

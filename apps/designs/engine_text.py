@@ -259,6 +259,8 @@ MESSAGES = {
     "hall.zone_too_small": gettext_lazy(
         "the %(zone)s racks need %(needed_rows)s rows of %(positions)s positions but the %(zone)s zone has "
         "%(rows)s: %(missing)s rows missing"),
+    "warning.rack_scale_cooling": gettext_lazy(
+        "%(system)s racks are built for direct liquid cooling, but the layout's racks are %(cooling)s-cooled"),
     "warning.rack_servers_power": gettext_lazy(
         "%(servers)s servers of %(server_kw)s kW per rack draw %(needed_kw)s kW, more than the %(budget_kw)s kW "
         "budget: %(fit)s placed per rack"),

@@ -65,6 +65,8 @@ TEMPLATES: dict[str, str] = {
                       "has {rows} rows: {missing} rows missing",
     "hall.zone_too_small": "the {zone} racks need {needed_rows} rows of {positions} positions but the {zone} zone has "
                            "{rows}: {missing} rows missing",
+    "warning.rack_scale_cooling": "{system} racks are built for direct liquid cooling, but the layout's racks are "
+                                  "{cooling}-cooled",
     "warning.rack_servers_power": "{servers} servers of {server_kw:g} kW per rack draw {needed_kw:g} kW, more than "
                                   "the {budget_kw:g} kW budget: {fit} placed per rack",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",

@@ -24,6 +24,7 @@ from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
 from .hall.build import place_hall
 from .hall.grid import HallGrid
+from .hall.structured import apply_structured_bom
 from .hall.rules import RackFill, rack_fill
 from .racks import Placement, place, rack_name, raw_lengths
 from .seedcatalog import seed_catalog
@@ -106,6 +107,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     )
     if own_hall:
         result.hall = place_hall(spec, result, grid)
+        apply_structured_bom(spec, result)
     return result
 
 

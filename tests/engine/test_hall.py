@@ -109,6 +109,17 @@ def test_nvl72_racks_need_liquid_and_their_power():
     compute = [r for r in result.hall.racks if r.kind == "compute"]
     assert len(compute) == 2 and all(r.power_w == pytest.approx(132_000) for r in compute)
     assert all(sum(i.role == "nvlink-switch" for i in r.items) == 9 for r in compute)
+    assert "warning.rack_scale_cooling" not in {n.code for n in result.notes}
+
+
+def test_a_rack_scale_system_on_air_cooling_is_a_review_point():
+    # A GB300 NVL72 tray that states no cooling, its rack "requiring up to 142 kW" (NVIDIA Enterprise RA).
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], scale_up_rack_power_w=142_000)
+    result = plan(spec(144, server=tray, leaf=switch(64)))
+    [note] = [n for n in result.notes if n.code == "warning.rack_scale_cooling"]
+    assert note.params["cooling"] == "air"
+    compute = [r for r in result.hall.racks if r.kind == "compute"]
+    assert all(r.power_w == pytest.approx(142_000) for r in compute)
 
 
 def test_bad_layout_fields_are_refused_by_name():
@@ -121,11 +132,17 @@ def test_bad_layout_fields_are_refused_by_name():
             "layout.hall.zones"} <= set(refused.value.errors)
 
 
-def test_structured_cabling_puts_a_panel_and_a_cable_manager_in_every_rack():
+def test_structured_cabling_puts_a_panel_and_a_cable_manager_in_every_rack_and_in_the_bom():
+    plain = plan(spec(1_000))
     result = plan(spec(1_000, layout=RackLayout(structured_cabling=True)))
     hall = result.hall
     assert hall.patch_panels == hall.cable_managers == len(hall.racks)
     assert hall.trunks > 0
+    lines = {line.sku: line for line in result.bom}
+    assert lines["MPO-TRUNK"].qty == hall.trunks and lines["CABLE-MANAGER-1U"].qty == len(hall.racks)
+    panel = next(line for line in result.bom if "patch panel" in line.description)
+    assert panel.qty == len(hall.racks) and panel.total > 0
+    assert result.total_cost == pytest.approx(plain.total_cost + panel.total)
     for rack in hall.racks:
         roles = [i.role for i in rack.items]
         assert roles.count("patch-panel") == 1 and roles.count("cable-manager") == 1

@@ -119,6 +119,7 @@ def seen_codes() -> dict[str, list[Message]]:
     nvl72 = replace(server(), gpus=4, nic_ports=4, scale_up_kind="rack-scale", scale_up_gpus=72, scale_up_racks=1,
                     scale_up_switch_trays=9, scale_up_rack_power_w=132_000, cooling="liquid")
     refused(gpus=144, server=nvl72, layout=RackLayout(rack_power_kw=100))
+    found.extend(plan(spec(144, server=replace(nvl72, cooling="", scale_up_rack_power_w=None))).notes)
     refused(gpus=1_000, layout=RackLayout(hall=HallLayout(rows=1)))
     refused(gpus=5_000, layout=RackLayout(hall=HallLayout(positions=2, zones=(("network", (1,)),))))
     found.extend(plan(spec(1_000, server=dgx(), layout=RackLayout(rack_power_kw=25))).notes)

@@ -111,6 +111,9 @@ def rack_fill(spec: DesignSpec, su_servers: int, rails: int) -> RackFill:
         fill.rack_scale_switch_trays = -(-domain.switch_trays // max(1, domain.racks))
         if server.scale_up_rack_power_w:
             fill.server_w = float(server.scale_up_rack_power_w) / trays
+        if not server.cooling and layout.cooling != "liquid":
+            fill.notes.append(message("warning.rack_scale_cooling", system=server.name or server.sku or "server",
+                                      cooling=layout.cooling))
     else:
         cap = layout.servers_per_rack or su_servers
         cap = max(1, min(cap, su_servers))

@@ -12,7 +12,7 @@ from apps.engine.networks.cluster import plan_cluster
 from apps.engine.plan import plan
 from apps.engine.seedcatalog import seed_catalog
 from apps.engine.spec import HallLayout, InfeasibleSpec, RackLayout, SpecError
-from apps.engine.specio import spec_from_dict
+from apps.engine.specio import spec_from_dict, spec_to_dict
 from tests.engine.builders import dgx, replace, spec, switch
 
 DGX_KW = 10.2  # the builders' DGX H100-like server
@@ -168,3 +168,14 @@ def test_cli_writes_the_devices_csv_with_positions_and_safe_text(tmp_path):
     assert {r["network"] for r in rows} == {"backend", "oob"}
     assert len([r for r in rows if r["role"] != "nvlink-switch"]) == len(result.devices) + len(
         result.networks["oob"].devices)
+
+
+def test_the_hall_layout_round_trips_through_json():
+    data = {"gpus": 256, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}, "leaf": {"ports": 64, "gbps": 400},
+            "layout": {"rack_power_kw": 40, "cooling": "rear-door", "leaf_rack": "server", "structured_cabling": True,
+                       "hall": {"rows": 12, "positions": 10, "reserved": [[1, 3]], "zones": {"network": [6]}}}}
+    spec_ = spec_from_dict(data)
+    assert spec_.layout.hall.reserved == ((1, 3),) and spec_.layout.hall.zones == (("network", (6,)),)
+    out = spec_to_dict(spec_)
+    assert out["layout"]["hall"] == {"rows": 12, "positions": 10, "reserved": [[1, 3]], "zones": {"network": [6]}}
+    assert spec_from_dict(json.loads(json.dumps(out))) == spec_

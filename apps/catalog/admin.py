@@ -2,8 +2,8 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel,
-                     Transceiver)
+from .models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, PatchPanel, ServerModel,
+                     SwitchModel, Transceiver)
 
 ITEM_SEARCH = ("sku", "model", "description", "manufacturer__name")
 ITEM_FILTERS = ("manufacturer", "active", "price_is_example")
@@ -76,9 +76,10 @@ class CatalogItemAdmin(admin.ModelAdmin):
 
 @admin.register(SwitchModel)
 class SwitchModelAdmin(CatalogItemAdmin):
-    list_display = ("sku", "manufacturer", "model", "fabric", "asic", "cages", "cage_form_factor", "cage_gbps",
-                    "breakout_modes", "rack_units", "power_typical_w", "list_price", "price_is_example", "active")
-    list_filter = ITEM_FILTERS + ("fabric", "cage_form_factor", "cage_gbps", "asic")
+    list_display = ("sku", "manufacturer", "model", "switch_class", "fabric", "asic", "cages", "cage_form_factor",
+                    "cage_gbps", "breakout_modes", "uplink_cages", "uplink_form_factor", "uplink_gbps", "rack_units",
+                    "power_typical_w", "list_price", "price_is_example", "active")
+    list_filter = ITEM_FILTERS + ("switch_class", "fabric", "cage_form_factor", "cage_gbps", "uplink_gbps", "asic")
 
     @admin.display(description=_("breakout modes"))
     def breakout_modes(self, obj):
@@ -125,6 +126,13 @@ class FiberCordAdmin(CatalogItemAdmin):
     list_display = ("sku", "manufacturer", "model", "fiber", "connector", "length_m", qualified_for,
                     "list_price", "active")
     list_filter = ITEM_FILTERS + (FabricsListFilter, "fiber", "connector")
+
+
+@admin.register(PatchPanel)
+class PatchPanelAdmin(CatalogItemAdmin):
+    list_display = ("sku", "manufacturer", "model", "ports", "connector", "fiber", "rack_units", "list_price",
+                    "price_is_example", "active")
+    list_filter = ITEM_FILTERS + ("connector", "fiber", "rack_units")
 
 
 @admin.register(ExchangeRate)

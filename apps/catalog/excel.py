@@ -2,7 +2,10 @@
 
 The workbook has one sheet per kind (Manufacturers, Switches, NICs, Servers, Transceivers,
 Cables, Fibers) whose first row holds the model field names, plus a README sheet that the
-import ignores. Import rules:
+import ignores. The Switches sheet carries each switch's class (fabric, frontend, management) and its uplink group
+(uplink_cages, uplink_form_factor, uplink_gbps, uplink_breakouts) beside the access cages; every
+sheet carries `source` (data sheet title and URL); a Patch panels sheet holds the patch panels.
+An empty power, ASIC or price cell means "not published", never 0. Import rules:
 - sheets are matched by name (case-insensitive); a sheet may be left out;
 - a column may be left out unless it is required for new rows; unknown columns are errors;
 - references are by name (manufacturer) or SKU (default_nic); a new manufacturer must be on
@@ -50,7 +53,7 @@ def _cell_value(item, column: str) -> Any:
     if column == "default_nic":
         return item.default_nic.sku if item.default_nic_id else None
     value = getattr(item, column)
-    if column in ("breakouts", "fabrics", "compatible_vendors"):
+    if column in ("breakouts", "uplink_breakouts", "fabrics", "compatible_vendors"):
         return ", ".join(value or [])
     if isinstance(value, str):
         # Rows saved before text was checked may hold characters a worksheet cannot store.
@@ -74,6 +77,10 @@ def _write_readme(ws) -> None:
         _("Rows are matched by SKU (by name on the Manufacturers sheet): new SKUs are added, known ones updated."),
         _("Nothing is imported if any row is bad; each problem is reported with its sheet, row and column."),
         _("Breakouts are written as 1x800G, 2x400G, ...; the first is the switch's native mode."),
+        _("switch_class is fabric, frontend or management; uplink_cages, uplink_form_factor, uplink_gbps and "
+          "uplink_breakouts describe a front-end or management switch's uplink group beside its access cages."),
+        _("Leave a power or ASIC figure empty when the vendor does not publish it; never write 0 for unknown. "
+          "source names the data sheet (title and URL)."),
         _("fabrics (transceivers, cables, fibers) lists what the part is qualified for: ethernet, infiniband or "
           "both; compatible_vendors lists other switch vendors (manufacturers) the part is declared compatible "
           "with, separated by commas."),

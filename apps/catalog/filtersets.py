@@ -1,16 +1,20 @@
-"""Filters for the catalog API: ?manufacturer=nvidia&cage_gbps=800&speed=400&reach_min=100&q=spectrum."""
+"""Filters for the catalog API: ?manufacturer=nvidia&cage_gbps=800&speed=400&reach_min=100&q=spectrum.
+
+Switches also filter by ?switch_class=fabric|frontend|management, ?fabric=ethernet|infiniband,
+?uplink_gbps=100 and ?power_published=true|false; `vendor` is another name for `manufacturer`."""
 import django_filters
 from django.db.models import Q
 
 from .models import (
     Cable, CableMedia, Fabric, Fiber, FiberCord, FormFactor, Manufacturer, NicFormFactor, NicModel, OpticMedia,
-    ServerModel, SwitchModel, Transceiver,
+    PanelConnector, PatchPanel, ServerModel, SwitchClass, SwitchModel, Transceiver,
 )
 
 
 class CatalogItemFilterSet(django_filters.FilterSet):
     q = django_filters.CharFilter(method="filter_q", label="Search SKU, model, description or manufacturer")
     manufacturer = django_filters.CharFilter(method="filter_manufacturer", label="Manufacturer name or slug")
+    vendor = django_filters.CharFilter(method="filter_manufacturer", label="Vendor (manufacturer) name or slug")
     active = django_filters.BooleanFilter()
     price_is_example = django_filters.BooleanFilter()
     price_min = django_filters.NumberFilter(field_name="list_price", lookup_expr="gte")
@@ -37,13 +41,21 @@ class ManufacturerFilterSet(django_filters.FilterSet):
 class SwitchModelFilterSet(CatalogItemFilterSet):
     cage_form_factor = django_filters.ChoiceFilter(choices=FormFactor.choices)
     fabric = django_filters.ChoiceFilter(choices=Fabric.choices, label="Ethernet or InfiniBand")
+    switch_class = django_filters.ChoiceFilter(choices=SwitchClass.choices,
+                                               label="Backend fabric, front-end / storage or management")
+    power_published = django_filters.BooleanFilter(method="filter_power_published",
+                                                   label="Whether the vendor publishes typical and maximum power")
     breakout = django_filters.CharFilter(method="filter_breakout", label='Offers this breakout mode, e.g. "2x400G"')
     speed = django_filters.NumberFilter(method="filter_speed", label="Offers logical ports of this speed (Gb/s)")
     cages_min = django_filters.NumberFilter(field_name="cages", lookup_expr="gte")
 
     class Meta:
         model = SwitchModel
-        fields = ["cage_gbps", "cages", "asic", "rack_units"]
+        fields = ["cage_gbps", "cages", "asic", "rack_units", "uplink_gbps", "uplink_cages"]
+
+    def filter_power_published(self, queryset, name, value):
+        published = Q(power_typical_w__isnull=False, power_max_w__isnull=False)
+        return queryset.filter(published) if value else queryset.exclude(published)
 
     def filter_q(self, queryset, name, value):
         return super().filter_q(queryset, name, value) | queryset.filter(asic__icontains=value)
@@ -128,3 +140,12 @@ class FiberCordFilterSet(QualifiedPartFilterSet):
     class Meta:
         model = FiberCord
         fields = []
+
+
+class PatchPanelFilterSet(CatalogItemFilterSet):
+    connector = django_filters.ChoiceFilter(choices=PanelConnector.choices)
+    fiber = django_filters.ChoiceFilter(choices=Fiber.choices)
+
+    class Meta:
+        model = PatchPanel
+        fields = ["ports", "rack_units"]

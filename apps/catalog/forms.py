@@ -2,13 +2,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .kinds import ITEM_KINDS
+from .models import Fabric, Manufacturer, SwitchClass
 
 # The same limit as the API's imports: a bigger upload is refused before it is read.
 UPLOAD_LIMIT = 20 * 1024 * 1024
 
 KIND_TITLES = {
     "switches": _("Switches"), "nics": _("NICs"), "servers": _("GPU servers"), "transceivers": _("Transceivers"),
-    "cables": _("Cables"), "fibers": _("Fibre patch cords"),
+    "cables": _("Cables"), "fibers": _("Fibre patch cords"), "patch_panels": _("Patch panels"),
 }
 
 
@@ -19,6 +20,16 @@ class CatalogSearchForm(forms.Form):
         label=_("Type"), required=False,
         choices=[("", _("All types"))] + [(kind.key, KIND_TITLES[kind.key]) for kind in ITEM_KINDS],
     )
+    vendor = forms.ChoiceField(label=_("Vendor"), required=False)
+    switch_class = forms.ChoiceField(label=_("Switch class"), required=False,
+                                     choices=[("", _("All switch classes"))] + list(SwitchClass.choices))
+    fabric = forms.ChoiceField(label=_("Fabric"), required=False,
+                               choices=[("", _("Any fabric"))] + list(Fabric.choices))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["vendor"].choices = [("", _("All vendors"))] + [
+            (slug, name) for slug, name in Manufacturer.objects.order_by("name").values_list("slug", "name")]
 
 
 def _check_size(upload):

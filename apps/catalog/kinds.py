@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from django.db import models
 
-from .models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from .models import Cable, FiberCord, Manufacturer, NicModel, PatchPanel, ServerModel, SwitchModel, Transceiver
 
 COMMON_HEAD = ("sku", "manufacturer", "model", "description")
-COMMON_TAIL = ("list_price", "currency", "price_is_example", "active")
+COMMON_TAIL = ("source", "list_price", "currency", "price_is_example", "active")
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,11 @@ def _kind(key, sheet, model, specific: tuple[str, ...], optional: tuple[str, ...
 MANUFACTURERS = CatalogKind("manufacturers", "Manufacturers", Manufacturer, ("name", "slug"), ("name",))
 SWITCHES = _kind(
     "switches", "Switches", SwitchModel,
-    ("fabric", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "rack_units",
+    ("fabric", "switch_class", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts",
+     "uplink_cages", "uplink_form_factor", "uplink_gbps", "uplink_breakouts", "rack_units",
      "power_typical_w", "power_max_w"),
-    optional=("fabric", "asic"),
+    optional=("fabric", "switch_class", "asic", "asic_tbps", "uplink_cages", "uplink_form_factor", "uplink_gbps",
+              "uplink_breakouts", "power_typical_w", "power_max_w"),
 )
 NICS = _kind(
     "nics", "NICs", NicModel, ("ports", "port_gbps", "form_factor", "host_interface", "power_w", "breakouts"),
@@ -50,10 +52,11 @@ NICS = _kind(
 SERVERS = _kind(
     "servers", "Servers", ServerModel,
     ("gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "scale_up_kind", "scale_up_gb_s_per_gpu",
-     "scale_up_racks", "scale_up_switch_trays", "backend_ports", "backend_gbps", "default_nic",
+     "scale_up_racks", "scale_up_switch_trays", "scale_up_switch_tray_power_w", "scale_up_rack_power_w",
+     "backend_ports", "backend_gbps", "default_nic",
      "frontend_ports", "frontend_gbps", "rack_units", "power_w", "backend_nics_built_in", "backend_ports_per_cage"),
     optional=("scale_up", "scale_up_domain_gpus", "scale_up_kind", "scale_up_gb_s_per_gpu", "scale_up_racks",
-              "scale_up_switch_trays", "default_nic", "frontend_ports", "frontend_gbps",
+              "scale_up_switch_trays", "scale_up_switch_tray_power_w", "scale_up_rack_power_w", "default_nic", "frontend_ports", "frontend_gbps",
               "backend_nics_built_in", "backend_ports_per_cage"),
 )
 TRANSCEIVERS = _kind(
@@ -69,8 +72,10 @@ CABLES = _kind(
     optional=("power_w", "compatible_vendors"),
 )
 FIBERS = _kind("fibers", "Fibers", FiberCord, ("fiber", "connector", "length_m", "fabrics"))
+PATCH_PANELS = _kind("patch_panels", "Patch panels", PatchPanel, ("ports", "connector", "fiber", "rack_units"),
+                     optional=("rack_units",))
 
-KINDS: tuple[CatalogKind, ...] = (MANUFACTURERS, SWITCHES, NICS, SERVERS, TRANSCEIVERS, CABLES, FIBERS)
+KINDS: tuple[CatalogKind, ...] = (MANUFACTURERS, SWITCHES, NICS, SERVERS, TRANSCEIVERS, CABLES, FIBERS, PATCH_PANELS)
 ITEM_KINDS: tuple[CatalogKind, ...] = KINDS[1:]
 KIND_BY_KEY = {kind.key: kind for kind in KINDS}
 KIND_BY_SHEET = {kind.sheet.lower(): kind for kind in KINDS}

@@ -44,17 +44,55 @@ def parse_breakout(mode: str) -> tuple[int, int]:
 
 
 class FormFactor(models.TextChoices):
+    """Cages of switches (access and uplink groups), and ends of optics and cables."""
+
+    OSFP = "OSFP", "OSFP"
+    OSFP_RHS = "OSFP-RHS", "OSFP-RHS"
+    QSFP_DD = "QSFP-DD", "QSFP-DD"
+    QSFP112 = "QSFP112", "QSFP112"
+    QSFP56 = "QSFP56", "QSFP56"
+    QSFP28 = "QSFP28", "QSFP28"
+    QSFP_PLUS = "QSFP+", "QSFP+"
+    SFP_DD = "SFP-DD", "SFP-DD"
+    DSFP = "DSFP", "DSFP"
+    SFP56 = "SFP56", "SFP56"
+    SFP28 = "SFP28", "SFP28"
+    SFP_PLUS = "SFP+", "SFP+"
+    SFP = "SFP", "SFP"
+    RJ45 = "RJ45", _("RJ45 (copper)")
+
+
+class NicFormFactor(models.TextChoices):
     OSFP = "OSFP", "OSFP"
     QSFP_DD = "QSFP-DD", "QSFP-DD"
     QSFP112 = "QSFP112", "QSFP112"
     QSFP56 = "QSFP56", "QSFP56"
     QSFP28 = "QSFP28", "QSFP28"
+    SFP56 = "SFP56", "SFP56"
+    SFP28 = "SFP28", "SFP28"
 
 
-class NicFormFactor(models.TextChoices):
-    OSFP = "OSFP", "OSFP"
-    QSFP112 = "QSFP112", "QSFP112"
-    QSFP56 = "QSFP56", "QSFP56"
+class SwitchClass(models.TextChoices):
+    """What a switch is for: the backend fabric, the front-end / storage network, or out-of-band management."""
+
+    FABRIC = "fabric", _("backend fabric")
+    FRONTEND = "frontend", _("front-end / storage")
+    MANAGEMENT = "management", _("out-of-band management")
+
+
+class PanelConnector(models.TextChoices):
+    MPO8 = "MPO-8", "MPO-8"
+    MPO12 = "MPO-12", "MPO-12"
+    MPO16 = "MPO-16", "MPO-16"
+    MPO24 = "MPO-24", "MPO-24"
+    LC_DUPLEX = "LC duplex", _("LC duplex")
+    SN_DUPLEX = "SN duplex", _("SN duplex")
+    MDC_DUPLEX = "MDC duplex", _("MDC duplex")
+
+
+# Fibres one front port of a panel carries (a duplex port: 2).
+PANEL_CONNECTOR_FIBERS = {"MPO-8": 8, "MPO-12": 12, "MPO-16": 16, "MPO-24": 24, "LC duplex": 2, "SN duplex": 2,
+                          "MDC duplex": 2}
 
 
 class OpticMedia(models.TextChoices):
@@ -143,6 +181,10 @@ class CatalogItem(models.Model):
         validators=[MinValueValidator(Decimal("0"))],
     )
     currency = models.CharField(_("currency"), max_length=3, default="USD")
+    source = models.TextField(
+        _("source"), blank=True, default="",
+        help_text=_("Where the figures come from: the data sheet or reference architecture, its title and URL."),
+    )
     price_is_example = models.BooleanField(
         _("price is an example"), default=False,
         help_text=_("Set for seed prices that are illustrations, not quotes."),
@@ -248,25 +290,55 @@ def _compatible_vendors_field():
 
 
 class SwitchModel(CatalogItem):
+    """A switch: its access ports (`cages`, `cage_form_factor`, `cage_gbps`, `breakouts`) and an optional
+    uplink group beside them (`uplink_cages` of `uplink_gbps` in `uplink_form_factor`, e.g. the 8x100G of a
+    48x25G+8x100G front-end leaf or the 4x10G of a 48x1G management switch). A fabric switch's ports are all
+    access cages (`uplink_cages` = 0). Power and ASIC capacity are empty when the vendor does not publish them."""
+
     fabric = models.CharField(
         _("fabric"), max_length=16, choices=Fabric.choices, default=Fabric.ETHERNET,
         help_text=_("Ethernet switches carry RoCEv2 (PFC/ECN, BGP, ECMP); InfiniBand switches are lossless by "
                     "credit-based flow control and routed by the subnet manager. One fabric never mixes them."),
     )
+    switch_class = models.CharField(
+        _("switch class"), max_length=16, choices=SwitchClass.choices, default=SwitchClass.FABRIC,
+        help_text=_("Backend fabric (leaf, spine, core of the GPU network), front-end / storage (25-400G leaves "
+                    "with uplinks), or out-of-band management (1G/10G)."),
+    )
     asic = models.CharField(_("ASIC"), max_length=64, blank=True, default="")
     asic_tbps = models.DecimalField(
-        _("ASIC Tb/s"), max_digits=6, decimal_places=2, validators=[MinValueValidator(Decimal("0"))]
+        _("ASIC Tb/s"), max_digits=6, decimal_places=2, null=True, blank=True,
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text=_("Switching capacity; empty when the vendor does not publish it."),
     )
-    cages = models.PositiveIntegerField(_("cages"), validators=[MinValueValidator(1)])
+    cages = models.PositiveIntegerField(_("cages"), validators=[MinValueValidator(1)],
+                                        help_text=_("Access ports (all data ports of a fabric switch)."))
     cage_form_factor = models.CharField(_("cage form factor"), max_length=16, choices=FormFactor.choices)
     cage_gbps = models.PositiveIntegerField(_("cage Gb/s"), validators=[MinValueValidator(1)])
     breakouts = models.JSONField(
         _("breakout modes"), default=list,
         help_text=_('Modes such as "1x800G", "2x400G", "4x200G"; the first is the native mode.'),
     )
+    uplink_cages = models.PositiveIntegerField(
+        _("uplink cages"), default=0,
+        help_text=_("Uplink ports beside the access ports (8 on a 48x25G+8x100G leaf); 0 when there are none."),
+    )
+    uplink_form_factor = models.CharField(_("uplink form factor"), max_length=16, choices=FormFactor.choices,
+                                          blank=True, default="")
+    uplink_gbps = models.PositiveIntegerField(_("uplink Gb/s"), default=0)
+    uplink_breakouts = models.JSONField(
+        _("uplink breakout modes"), default=list, blank=True,
+        help_text=_('Modes of the uplink cages, e.g. ["1x100G", "4x25G"]; empty: they run whole.'),
+    )
     rack_units = models.PositiveSmallIntegerField(_("rack units"), validators=[MinValueValidator(1)])
-    power_typical_w = models.FloatField(_("typical power (W)"), validators=[MinValueValidator(0)])
-    power_max_w = models.FloatField(_("maximum power (W)"), validators=[MinValueValidator(0)])
+    power_typical_w = models.FloatField(
+        _("typical power (W)"), null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=_("Empty when the vendor does not publish it; a design using the switch then says so."),
+    )
+    power_max_w = models.FloatField(
+        _("maximum power (W)"), null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=_("Empty when the vendor does not publish it; a design using the switch then says so."),
+    )
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("switch model")
@@ -276,19 +348,54 @@ class SwitchModel(CatalogItem):
         errors_breakouts = breakout_errors(self.breakouts, self.cage_gbps)
         if errors_breakouts:
             errors.setdefault("breakouts", []).extend(errors_breakouts)
+        self._check_uplinks(errors)
+        for name in ("power_typical_w", "power_max_w"):
+            if getattr(self, name) == 0:
+                errors.setdefault(name, []).append(
+                    _("A switch does not draw 0 W: leave it empty when the vendor does not publish it."))
         if (
             self.power_typical_w is not None and self.power_max_w is not None
             and self.power_max_w < self.power_typical_w
         ):
             errors.setdefault("power_max_w", []).append(_("Maximum power must not be below typical power."))
+        if self.asic_tbps == 0:
+            errors.setdefault("asic_tbps", []).append(
+                _("Leave the ASIC capacity empty when the vendor does not publish it."))
         if self.cages and self.cage_gbps and self.asic_tbps:
-            needed = Decimal(self.cages * self.cage_gbps) / 1000
+            needed = Decimal(self.cages * self.cage_gbps + (self.uplink_cages or 0) * (self.uplink_gbps or 0)) / 1000
             # Front-panel bandwidth above the ASIC's capacity is a typo, not an oversubscribed box.
             if needed > self.asic_tbps * Decimal("1.05"):
                 errors.setdefault("asic_tbps", []).append(
                     _("%(cages)s cages of %(gbps)s Gb/s need %(need)s Tb/s; the ASIC has %(have)s.")
-                    % {"cages": self.cages, "gbps": self.cage_gbps, "need": needed, "have": self.asic_tbps}
+                    % {"cages": self.cages + (self.uplink_cages or 0), "gbps": self.cage_gbps, "need": needed,
+                       "have": self.asic_tbps}
                 )
+
+    def _check_uplinks(self, errors):
+        """An uplink group has cages, a form factor and a speed, or none of them."""
+        if self.uplink_cages:
+            if not self.uplink_form_factor:
+                errors.setdefault("uplink_form_factor", []).append(_("Give the form factor of the uplink cages."))
+            if not self.uplink_gbps:
+                errors.setdefault("uplink_gbps", []).append(_("Give the speed of the uplink cages."))
+            if self.uplink_breakouts:
+                messages = breakout_errors(self.uplink_breakouts, self.uplink_gbps or None)
+                if messages:
+                    errors.setdefault("uplink_breakouts", []).extend(messages)
+        else:
+            for name in ("uplink_form_factor", "uplink_gbps", "uplink_breakouts"):
+                if getattr(self, name):
+                    errors.setdefault(name, []).append(
+                        _("Only a switch with uplink cages has an uplink form factor, speed or breakouts."))
+        if self.switch_class == SwitchClass.FABRIC and self.uplink_cages:
+            errors.setdefault("switch_class", []).append(
+                _("A backend fabric switch uses all its cages alike; a switch with an uplink group is a "
+                  "front-end / storage or management switch."))
+
+    @property
+    def uplink_ports(self) -> int:
+        """Uplink ports in the uplink group's native mode (one per cage)."""
+        return self.uplink_cages or 0
 
     @property
     def native_breakout(self) -> str:
@@ -334,7 +441,8 @@ class NicModel(CatalogItem):
     port_gbps = models.PositiveIntegerField(_("port Gb/s"), validators=[MinValueValidator(1)])
     form_factor = models.CharField(_("form factor"), max_length=16, choices=NicFormFactor.choices)
     host_interface = models.CharField(_("host interface"), max_length=64, blank=True, default="")
-    power_w = models.FloatField(_("power (W)"), default=0, validators=[MinValueValidator(0)])
+    power_w = models.FloatField(_("power (W)"), default=0, null=True, blank=True, validators=[MinValueValidator(0)],
+                                help_text=_("Empty when the vendor does not publish it."))
     breakouts = models.JSONField(
         _("port breakout modes"), default=list, blank=True,
         help_text=_('The ways the vendor publishes to split one port, e.g. ["1x800G", "2x400G"] for ConnectX-8; '
@@ -399,6 +507,15 @@ class ServerModel(CatalogItem):
         _("NVLink switch trays per domain"), default=0,
         help_text=_("Rack-scale only: switch trays inside the domain's racks (9 for NVL72); part of the rack "
                     "system, not of the network quote."),
+    )
+    scale_up_switch_tray_power_w = models.FloatField(
+        _("NVLink switch tray power (W)"), null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=_("Rack-scale only: one NVLink switch tray's draw; empty when the vendor does not publish it."),
+    )
+    scale_up_rack_power_w = models.FloatField(
+        _("rack power (W)"), null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=_("Rack-scale only: one whole rack's published draw (compute and switch trays, power shelves); "
+                    "empty when not published."),
     )
     backend_ports = models.PositiveSmallIntegerField(_("backend ports"), validators=[MinValueValidator(1)])
     backend_gbps = models.PositiveIntegerField(_("backend Gb/s"), validators=[MinValueValidator(1)])
@@ -467,9 +584,11 @@ class ServerModel(CatalogItem):
                 errors.setdefault("scale_up_kind", []).append(
                     _("A domain of %(domain)s GPUs is larger than the server's %(gpus)s: choose rack-scale.")
                     % {"domain": domain, "gpus": gpus})
-            for name in ("scale_up_racks", "scale_up_switch_trays"):
+            for name in ("scale_up_racks", "scale_up_switch_trays", "scale_up_switch_tray_power_w",
+                         "scale_up_rack_power_w"):
                 if getattr(self, name):
-                    errors.setdefault(name, []).append(_("Only a rack-scale domain has racks and switch trays."))
+                    errors.setdefault(name, []).append(
+                        _("Only a rack-scale domain has racks and switch trays, and their power."))
 
 
 class Transceiver(QualifiedPart, CatalogItem):
@@ -483,7 +602,8 @@ class Transceiver(QualifiedPart, CatalogItem):
     fiber = models.CharField(_("fibre"), max_length=4, choices=Fiber.choices)
     connector = models.CharField(_("connector"), max_length=32, blank=True, default="")
     reach_m = models.FloatField(_("reach (m)"))
-    power_w = models.FloatField(_("power (W)"), default=0, validators=[MinValueValidator(0)])
+    power_w = models.FloatField(_("power (W)"), default=0, null=True, blank=True, validators=[MinValueValidator(0)],
+                                help_text=_("Empty when the vendor does not publish it."))
     flat_top = models.BooleanField(
         _("flat top"), default=False,
         help_text=_("Set for flat-top modules made for server cages with a riding heat sink (e.g. the DGX H100's "
@@ -521,7 +641,8 @@ class Cable(QualifiedPart, CatalogItem):
     )
     length_m = models.FloatField(_("length (m)"))
     power_w = models.FloatField(
-        _("power (W)"), default=0, validators=[MinValueValidator(0)], help_text=_("Per assembly; 0 for passive DAC.")
+        _("power (W)"), default=0, null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=_("Per assembly; 0 for passive DAC; empty when the vendor does not publish it."),
     )
     compatible_vendors = _compatible_vendors_field()
 
@@ -553,6 +674,28 @@ class FiberCord(QualifiedPart, CatalogItem):
     def check_rules(self, errors):
         self.check_qualification(errors)
         _positive(errors, "length_m", self.length_m)
+
+
+class PatchPanel(CatalogItem):
+    """A fibre patch panel for structured cabling: `ports` front adapters of one `connector` type on `fiber`.
+
+    MPO trunks between network and compute rows end on such panels; patch cords run from a panel port to a
+    device. `fibers` (ports x fibres per connector) is what the panel terminates.
+    """
+
+    ports = models.PositiveSmallIntegerField(_("ports"), validators=[MinValueValidator(1)],
+                                             help_text=_("Front adapters (e.g. 48 MPO ports in 1U)."))
+    connector = models.CharField(_("connector"), max_length=16, choices=PanelConnector.choices)
+    fiber = models.CharField(_("fibre"), max_length=4, choices=Fiber.choices)
+    rack_units = models.PositiveSmallIntegerField(_("rack units"), default=1, validators=[MinValueValidator(1)])
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("patch panel")
+        verbose_name_plural = _("patch panels")
+
+    @property
+    def fibers(self) -> int:
+        return (self.ports or 0) * PANEL_CONNECTOR_FIBERS.get(self.connector, 0)
 
 
 class ExchangeRate(models.Model):

@@ -218,7 +218,8 @@ def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
         warnings.append(_("%(switch)s: %(n)s interface(s) of other types were not counted as cages.")
                         % {"switch": label, "n": others})
     if not maximum and not typical:
-        warnings.append(_("%(switch)s: no power draw in the file; power set to 0 W.") % {"switch": label})
+        warnings.append(_("%(switch)s: no power draw in the file; power left empty (not published).")
+                        % {"switch": label})
     sku = part_number or slug or slugify(f"{manufacturer}-{model}")
     breakouts = STANDARD_BREAKOUTS.get(gbps, [f"1x{gbps}G"])
     if per_cage > 1:  # a twin-port cage never runs as one port; its native mode is the split
@@ -229,7 +230,7 @@ def _document_row(doc: dict, where: str, number: int, issues: list[ImportIssue],
         or _("Imported from the NetBox device-type library (%(slug)s).") % {"slug": slug or sku},
         "asic_tbps": Decimal(cages * gbps) / 1000, "cages": cages, "cage_form_factor": form_factor,
         "cage_gbps": gbps, "breakouts": breakouts, "rack_units": math.ceil(rack_units),
-        "power_typical_w": typical or maximum, "power_max_w": maximum or typical,
+        "power_typical_w": typical or maximum or None, "power_max_w": maximum or typical or None,
     }
     existing = SwitchModel.objects.filter(sku=sku).only("list_price").first()
     if existing is None:
@@ -322,8 +323,9 @@ def netbox_device_type_yaml(*, switch: SwitchModel) -> str:
         "comments": switch.description,
         "interfaces": interfaces,
         "power-ports": [
-            {"name": f"PSU{i}", "type": "iec-60320-c20", "maximum_draw": round(switch.power_max_w),
-             "allocated_draw": round(switch.power_typical_w)}
+            {"name": f"PSU{i}", "type": "iec-60320-c20"}
+            | ({"maximum_draw": round(switch.power_max_w)} if switch.power_max_w else {})
+            | ({"allocated_draw": round(switch.power_typical_w)} if switch.power_typical_w else {})
             for i in (1, 2)
         ],
     }

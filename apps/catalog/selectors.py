@@ -1,7 +1,9 @@
 """Reading the catalog, and turning rows into the engine's hardware dataclasses.
 
 Mapping to apps.engine.spec (apps.engine.seedcatalog): a switch in breakout "NxSG" becomes
-SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps, form_factor = cage_form_factor);
+SwitchHw(ports = cages * N, gbps = S, cages, cage_gbps, form_factor = cage_form_factor, switch_class,
+uplinks = uplink_cages (native mode), uplink_gbps, uplink_cages, uplink_form_factor; power None when not
+published); a patch panel becomes PatchPanelHw(ports, connector, fiber, rack_units);
 a server becomes ServerHw(nic_ports = backend_ports, nic_gbps = backend_gbps, nics_built_in =
 backend_nics_built_in, ports_per_cage = backend_ports_per_cage); transceivers (flat_top included),
 cables and fibre cords become Optic, CableAssembly and FiberCord; price = list_price, converted
@@ -20,8 +22,8 @@ from django.utils.translation import gettext as _
 
 from apps.engine import spec as engine
 
-from .models import (Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver,
-                     parse_breakout)
+from .models import (Cable, ExchangeRate, FiberCord, Manufacturer, NicModel, PatchPanel, ServerModel, SwitchModel,
+                     Transceiver, parse_breakout)
 
 CENT = Decimal("0.01")
 
@@ -104,8 +106,16 @@ def manufacturer_list() -> QuerySet[Manufacturer]:
     return Manufacturer.objects.order_by("name")
 
 
-def switch_list(*, search: str = "", active_only: bool = False) -> QuerySet[SwitchModel]:
+def switch_list(*, search: str = "", active_only: bool = False, switch_class: str = "", fabric: str = "",
+                manufacturer: str = "") -> QuerySet[SwitchModel]:
+    """Switches, optionally of one class ("fabric", "frontend", "management"), fabric and manufacturer (name or slug)."""
     qs = SwitchModel.objects.select_related("manufacturer").order_by("-cage_gbps", "manufacturer__name", "model")
+    if switch_class:
+        qs = qs.filter(switch_class=switch_class)
+    if fabric:
+        qs = qs.filter(fabric=fabric)
+    if manufacturer:
+        qs = qs.filter(Q(manufacturer__slug__iexact=manufacturer) | Q(manufacturer__name__iexact=manufacturer))
     return _search(qs.filter(active=True) if active_only else qs, search)
 
 
@@ -136,6 +146,26 @@ def fiber_list(*, search: str = "", active_only: bool = False) -> QuerySet[Fiber
     return _search(qs.filter(active=True) if active_only else qs, search)
 
 
+def patch_panel_list(*, search: str = "", active_only: bool = False) -> QuerySet[PatchPanel]:
+    qs = PatchPanel.objects.select_related("manufacturer").order_by("fiber", "connector", "-ports", "sku")
+    return _search(qs.filter(active=True) if active_only else qs, search)
+
+
+def catalog_filter(qs: QuerySet, *, vendor: str = "", fabric: str = "", switch_class: str = "") -> QuerySet:
+    """Items of one kind by vendor (manufacturer slug or name), fabric (a switch's own; the fabrics an optic,
+    cable or cord is qualified for; NICs, servers and panels serve any) and switch class (switches only)."""
+    if vendor:
+        qs = qs.filter(Q(manufacturer__slug__iexact=vendor) | Q(manufacturer__name__iexact=vendor))
+    fields = {f.name for f in qs.model._meta.get_fields()}
+    if fabric and "fabric" in fields:
+        qs = qs.filter(fabric=fabric)
+    elif fabric and "fabrics" in fields:
+        qs = qs.filter(fabrics__icontains=f'"{fabric}"')
+    if switch_class and "switch_class" in fields:
+        qs = qs.filter(switch_class=switch_class)
+    return qs
+
+
 def switch_breakout_choices(*, switch: SwitchModel) -> list[tuple[str, str]]:
     """(mode, label) pairs for a form, e.g. ("2x400G", "2x400G: 128 x 400G")."""
     return [
@@ -159,10 +189,17 @@ def switch_hw(*, switch: SwitchModel, breakout: str, prices: PriceConverter | No
     return engine.SwitchHw(
         ports=switch.cages * n, gbps=gbps, cages=switch.cages, cage_gbps=switch.cage_gbps,
         form_factor=switch.cage_form_factor, sku=switch.sku, name=_name(switch), breakout=breakout,
-        rack_units=switch.rack_units, power_typical_w=float(switch.power_typical_w),
-        power_max_w=float(switch.power_max_w), price=_price(switch, prices), fabric=switch.fabric,
-        vendor=switch.manufacturer.name,
+        rack_units=switch.rack_units, power_typical_w=_watts(switch.power_typical_w),
+        power_max_w=_watts(switch.power_max_w), price=_price(switch, prices), fabric=switch.fabric,
+        vendor=switch.manufacturer.name, switch_class=switch.switch_class, uplinks=switch.uplink_ports,
+        uplink_gbps=int(switch.uplink_gbps or 0), uplink_cages=int(switch.uplink_cages or 0),
+        uplink_form_factor=switch.uplink_form_factor or "",
     )
+
+
+def _watts(value) -> float | None:
+    """A published power figure as a float; None stays None (not published, never 0 W)."""
+    return None if value is None else float(value)
 
 
 def server_hw(*, server: ServerModel, prices: PriceConverter | None = None) -> engine.ServerHw:
@@ -174,13 +211,15 @@ def server_hw(*, server: ServerModel, prices: PriceConverter | None = None) -> e
         scale_up_kind=server.scale_up_kind or "", scale_up_gpus=int(server.scale_up_domain_gpus or 0),
         scale_up_gb_s=float(server.scale_up_gb_s_per_gpu or 0), scale_up_racks=int(server.scale_up_racks or 0),
         scale_up_switch_trays=int(server.scale_up_switch_trays or 0),
+        scale_up_switch_tray_power_w=_watts(server.scale_up_switch_tray_power_w),
+        scale_up_rack_power_w=_watts(server.scale_up_rack_power_w),
     )
 
 
 def nic_hw(*, nic: NicModel, prices: PriceConverter | None = None) -> engine.NicHw:
     return engine.NicHw(
         ports=nic.ports, gbps=nic.port_gbps, form_factor=nic.form_factor, sku=nic.sku, name=_name(nic),
-        power_w=float(nic.power_w), price=_price(nic, prices), splits=nic.splits,
+        power_w=_watts(nic.power_w), price=_price(nic, prices), splits=nic.splits,
         vendor=nic.manufacturer.name,
     )
 
@@ -195,7 +234,7 @@ def optic_hw(*, transceiver: Transceiver, prices: PriceConverter | None = None) 
     t = transceiver
     return engine.Optic(
         sku=t.sku, form_factor=t.form_factor, gbps=t.gbps, port_gbps=t.port_gbps, ports=t.ports, media=t.media,
-        fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=float(t.power_w), price=_price(t, prices),
+        fiber=t.fiber, reach_m=float(t.reach_m), name=_name(t), power_w=_watts(t.power_w), price=_price(t, prices),
         connector=t.connector, flat_top=bool(t.flat_top), **_qualification(t),
     )
 
@@ -204,7 +243,7 @@ def cable_hw(*, cable: Cable, prices: PriceConverter | None = None) -> engine.Ca
     c = cable
     return engine.CableAssembly(
         sku=c.sku, media=c.media, form_factor_a=c.form_factor_a, form_factor_b=c.form_factor_b, gbps=c.gbps,
-        leg_gbps=c.leg_gbps, legs=c.legs, length_m=float(c.length_m), name=_name(c), power_w=float(c.power_w),
+        leg_gbps=c.leg_gbps, legs=c.legs, length_m=float(c.length_m), name=_name(c), power_w=_watts(c.power_w),
         price=_price(c, prices), **_qualification(c),
     )
 
@@ -215,6 +254,18 @@ def fiber_hw(*, fiber: FiberCord, prices: PriceConverter | None = None) -> engin
         name=_name(fiber), price=_price(fiber, prices), fabrics=tuple(fiber.fabrics or ()),
         vendor=fiber.manufacturer.name,
     )
+
+
+def patch_panel_hw(*, panel: PatchPanel, prices: PriceConverter | None = None) -> engine.PatchPanelHw:
+    return engine.PatchPanelHw(
+        sku=panel.sku, ports=panel.ports, connector=panel.connector, fiber=panel.fiber,
+        rack_units=panel.rack_units, name=_name(panel), price=_price(panel, prices), vendor=panel.manufacturer.name,
+    )
+
+
+def patch_panel_catalog(*, prices: PriceConverter | None = None) -> tuple[engine.PatchPanelHw, ...]:
+    """Every active patch panel, for structured cabling."""
+    return tuple(patch_panel_hw(panel=p, prices=prices) for p in patch_panel_list(active_only=True))
 
 
 def interconnect_catalog(*, prices: PriceConverter | None = None) -> tuple[

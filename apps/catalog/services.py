@@ -157,6 +157,7 @@ def _coerce(model_field: models.Field, raw: Any) -> Any:
 # List columns, as typed in a cell: how items are separated, how each is written, and an example.
 LIST_COLUMNS: dict[str, tuple[str, Any, str]] = {
     "breakouts": (r"[\s,;]+", str.strip, "1x800G, 2x400G"),
+    "uplink_breakouts": (r"[\s,;]+", str.strip, "1x100G, 4x25G"),
     "fabrics": (r"[\s,;]+", lambda part: part.strip().lower(), "ethernet, infiniband"),
     "compatible_vendors": (r"\s*[,;]\s*", str.strip, "NVIDIA, Arista"),  # names may hold spaces
 }

@@ -17,6 +17,7 @@ from .services import CatalogImportError, ImportResult
 LISTS = {
     "switches": selectors.switch_list, "nics": selectors.nic_list, "servers": selectors.server_list,
     "transceivers": selectors.transceiver_list, "cables": selectors.cable_list, "fibers": selectors.fiber_list,
+    "patch_panels": selectors.patch_panel_list,
 }
 
 
@@ -27,11 +28,17 @@ def _staff_only(request: HttpRequest) -> None:
 
 def _index(request: HttpRequest, **forms) -> HttpResponse:
     search = CatalogSearchForm(request.GET or None)
-    q = kind = ""
+    q = kind = vendor = switch_class = fabric = ""
     if search.is_valid():
         q, kind = search.cleaned_data["q"].strip(), search.cleaned_data["kind"]
+        vendor, switch_class = search.cleaned_data["vendor"], search.cleaned_data["switch_class"]
+        fabric = search.cleaned_data["fabric"]
+    if switch_class:  # a class is a switch's: the other kinds have none
+        kind = "switches"
     sections = [
-        {"key": key, "title": KIND_TITLES[key], "items": list(LISTS[key](search=q))}
+        {"key": key, "title": KIND_TITLES[key],
+         "items": list(selectors.catalog_filter(LISTS[key](search=q), vendor=vendor, fabric=fabric,
+                                                switch_class=switch_class))}
         for key in LISTS if not kind or key == kind
     ]
     context = {

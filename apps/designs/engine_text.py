@@ -71,6 +71,12 @@ MESSAGES = {
     "catalog.unknown_sku": gettext_lazy("no %(kind)s %(sku)s in the seed catalog"),
     "catalog.breakout_not_offered": gettext_lazy("%(switch)s offers %(modes)s, not %(breakout)s"),
     "spec.fabric_choice": gettext_lazy("must be \"ethernet\" or \"infiniband\", not %(value)s"),
+    "spec.backend_switch_class": gettext_lazy(
+        "%(switch)s is a switch of class %(switch_class)s; the backend fabric takes fabric-class switches"),
+    "warning.power_not_published": gettext_lazy(
+        "%(skus)s: the vendor publishes no power figure, so the power totals leave out %(count)s device(s); ask "
+        "the vendor for typical and maximum power"),
+    "spec.switch_class_choice": gettext_lazy("must be \"fabric\", \"frontend\" or \"management\", not %(value)s"),
     "spec.fabrics_list": gettext_lazy(
         'must list the fabrics the part is qualified for ("ethernet", "infiniband"), not %(value)s'),
     "spec.vendor_name": gettext_lazy("must be the vendor's name, not %(value)s"),
@@ -253,9 +259,17 @@ MESSAGES = {
     "hall.zone_too_small": gettext_lazy(
         "the %(zone)s racks need %(needed_rows)s rows of %(positions)s positions but the %(zone)s zone has "
         "%(rows)s: %(missing)s rows missing"),
+    "warning.rack_scale_cooling": gettext_lazy(
+        "%(system)s racks are built for direct liquid cooling, but the layout's racks are %(cooling)s-cooled"),
     "warning.rack_servers_power": gettext_lazy(
         "%(servers)s servers of %(server_kw)s kW per rack draw %(needed_kw)s kW, more than the %(budget_kw)s kW "
         "budget: %(fit)s placed per rack"),
+    "network.switch_class": gettext_lazy(
+        "%(switch)s is a switch of class %(switch_class)s; the %(network)s network takes %(allowed)s switches"),
+    "network.uplink_spine": gettext_lazy(
+        "the leaf's uplinks run at %(uplink_gbps)s Gb/s; give a spine switch whose ports run at %(uplink_gbps)s Gb/s"),
+    "network.oob_uplink_group": gettext_lazy(
+        "the management switch has %(high)s uplink ports: give 1 to %(high)s uplinks, not %(value)s"),
 }
 
 # Params whose value is a word the engine uses as a name (translated), by param name.
@@ -284,6 +298,18 @@ WORDS = {
     },
 }
 
+WORDS["switch_class"] = {
+    "backend fabric": gettext_lazy("backend fabric"), "front-end / storage": gettext_lazy("front-end / storage"),
+    "out-of-band management": gettext_lazy("out-of-band management"),
+}
+WORDS["network"] = {
+    "front-end": gettext_lazy("front-end"), "storage": gettext_lazy("storage"),
+    "out-of-band management": gettext_lazy("out-of-band management"),
+}
+WORDS["allowed"] = {
+    "front-end / storage or backend fabric": gettext_lazy("front-end / storage or backend fabric"),
+    "out-of-band management or front-end / storage": gettext_lazy("out-of-band management or front-end / storage"),
+}
 WORDS["other_role"] = WORDS["role"]
 WORDS["required"] = WORDS["cooling"]
 WORDS["other"] = WORDS["zone"]

@@ -62,6 +62,7 @@ class Bill:
     in_server_typical_w: float = 0.0
     in_server_max_w: float = 0.0
     spares_subtotal: float = 0.0  # included in subtotal
+    power_missing: tuple[str, ...] = ()  # SKUs whose vendor publishes no power: left out of the totals
 
 
 def _money(value: float) -> float:
@@ -104,11 +105,13 @@ def spare_lines(lines: list[BomLine], spares: SparesPolicy) -> list[BomLine]:
 def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
     lines: dict[str, BomLine] = {}
 
-    def add(sku: str, description: str, category: str, qty: int, unit_price: float, typical_w: float,
-            max_w: float, rack_units: int = 0, *, in_server: float = 0.0) -> None:
-        """`in_server`: the share (0..1) of these units' power drawn inside the servers."""
+    def add(sku: str, description: str, category: str, qty: int, unit_price: float, typical_w: float | None,
+            max_w: float | None, rack_units: int = 0, *, in_server: float = 0.0) -> None:
+        """`in_server`: the share (0..1) of these units' power drawn inside the servers; None watts: not published."""
         if qty <= 0:
             return
+        published = typical_w is not None and max_w is not None
+        typical_w, max_w = typical_w or 0.0, max_w or 0.0
         scope = SCOPE_IN_SERVER if in_server >= 1 else SCOPE_NETWORK if in_server <= 0 else SCOPE_BOTH
         line = lines.get(sku)
         if line is None:
@@ -123,6 +126,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
         line.in_server_typical_w += qty * typical_w * in_server
         line.in_server_max_w += qty * max_w * in_server
         line.rack_units += qty * rack_units
+        line.power_published = line.power_published and published
 
     for role in ("leaf", "spine", "core"):
         hw = spec.switch_hw(role)
@@ -139,7 +143,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
                 in_server = tier.server_transceivers if category == "transceivers" else {}
                 for sku in sorted(counts):
                     item = cabling.items[sku]
-                    watts = getattr(item, "power_w", 0.0)
+                    watts = getattr(item, "power_w", 0.0)  # None: not published
                     args = (sku, _item_description(item), category.rstrip("s"))
                     server_side = in_server.get(sku, 0)
                     if category == "cables" and tier.tier == 0:
@@ -159,6 +163,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
         in_server_typical_w=round(sum(line.in_server_typical_w for line in ordered), 1),
         in_server_max_w=round(sum(line.in_server_max_w for line in ordered), 1),
         spares_subtotal=_money(sum(line.total for line in ordered if line.spare)),
+        power_missing=tuple(line.sku for line in ordered if not line.spare and not line.power_published),
     )
 
 

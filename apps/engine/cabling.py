@@ -76,9 +76,12 @@ def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
     gbps = spec.port_gbps
     fabric = spec.fabric
 
-    def switch_end(role: str) -> End:
+    def switch_end(role: str, *, up: bool = False) -> End:
         hw = spec.switch_hw(role)
         vendor = "" if spec.third_party_optics else hw.vendor
+        if up and role == "leaf" and hw.uplinks:  # a front-end / management leaf's uplink group
+            return End(role, hw.uplink_form_factor or hw.form_factor, hw.uplink_gbps, 1, hw.uplink_gbps,
+                       fabric=fabric, vendor=vendor)
         return End(role, hw.form_factor, hw.native_gbps, hw.ports_per_cage, hw.gbps, fabric=fabric, vendor=vendor)
 
     if tier == 0:
@@ -87,7 +90,7 @@ def tier_ends(spec: DesignSpec, tier: int) -> tuple[End, End]:
         return (End("server", nic.form_factor, nic.gbps * spec.server.ports_per_cage, ppc, gbps, True if ppc > 1 else None, fabric=fabric),
                 switch_end("leaf"))
     if tier == 1:
-        return switch_end("leaf"), switch_end("spine")
+        return switch_end("leaf", up=True), switch_end("spine")
     return switch_end("spine"), switch_end("core")
 
 

@@ -65,10 +65,17 @@ TEMPLATES: dict[str, str] = {
                       "has {rows} rows: {missing} rows missing",
     "hall.zone_too_small": "the {zone} racks need {needed_rows} rows of {positions} positions but the {zone} zone has "
                            "{rows}: {missing} rows missing",
+    "warning.rack_scale_cooling": "{system} racks are built for direct liquid cooling, but the layout's racks are "
+                                  "{cooling}-cooled",
     "warning.rack_servers_power": "{servers} servers of {server_kw:g} kW per rack draw {needed_kw:g} kW, more than "
                                   "the {budget_kw:g} kW budget: {fit} placed per rack",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
     "spec.fabric_choice": "must be \"ethernet\" or \"infiniband\", not {value}",
+    "spec.backend_switch_class": "{switch} is a switch of class {switch_class}; the backend fabric takes "
+                                 "fabric-class switches",
+    "warning.power_not_published": "{skus}: the vendor publishes no power figure, so the power totals leave out "
+                                   "{count} device(s); ask the vendor for typical and maximum power",
+    "spec.switch_class_choice": "must be \"fabric\", \"frontend\" or \"management\", not {value}",
     "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
                          "not {value}",
     "spec.vendor_name": "must be the vendor's name, not {value}",

@@ -110,6 +110,9 @@ class BomLine:
     # server-leaf cable) or "spare" (unpowered stock).
     scope: str = "network"
     spare: bool = False
+    # False when the vendor publishes no power for the part: the line's watts leave it out (counted as 0),
+    # and the plan's totals name it among the parts missing power.
+    power_published: bool = True
 
     @property
     def network_typical_w(self) -> float:
@@ -155,6 +158,9 @@ class Sizing:
     free_ports: dict[str, int]
     estimated_cost: float = 0.0  # the plan's total (engine.plan.size prices it as plan() does)
     currency: str = "USD"
+    # A leaf with an uplink group (front-end / management switches): its first uplink port (its access port
+    # count); 0 = uplinks follow the downlinks on the same ports (fabric switches).
+    leaf_uplink_port: int = 0
 
 
 @dataclass(slots=True)

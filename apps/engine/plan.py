@@ -24,10 +24,11 @@ from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
 from .hall.build import place_hall
 from .hall.grid import HallGrid
+from .hall.structured import apply_structured_bom
 from .hall.rules import RackFill, rack_fill
 from .racks import Placement, place, rack_name, raw_lengths
 from .seedcatalog import seed_catalog
-from .spec import DesignSpec, InfeasibleSpec
+from .spec import DesignSpec, InfeasibleSpec, backend_class_check
 from .topology import Layout, build_links, device_layout, size_fabric
 from .wiring import prove
 
@@ -62,6 +63,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     report = progress or (lambda stage, percent: None)
     report("topology", 0)
     spec.validate()
+    backend_class_check(spec)
     sz = size_fabric(spec, even=even)
     if address:
         check_pools(spec, sz)  # fail before the heavy work
@@ -90,7 +92,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     report("addressing", STAGES["addressing"][0])
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
-    notes = review_notes(spec, sz, wiring, fill=placement.fill)
+    notes = review_notes(spec, sz, wiring, fill=placement.fill) + power_notes(b.lines)
     result = Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),
@@ -105,6 +107,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     )
     if own_hall:
         result.hall = place_hall(spec, result, grid)
+        apply_structured_bom(spec, result)
     return result
 
 
@@ -172,7 +175,7 @@ def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None, fil
     leaf = spec.leaf
     o = spec.oversubscription
     ideal = leaf.ports * o / (o + 1)
-    if abs(ideal - sz.su_servers) > 1e-6:
+    if not leaf.uplinks and abs(ideal - sz.su_servers) > 1e-6:  # an uplink group's split is the hardware's
         out.append(message("warning.leaf_split", ports=leaf.ports, oversubscription=o, downlinks=sz.su_servers,
                            uplinks=sz.leaf_uplinks, ratio=sz.su_servers / sz.leaf_uplinks))
     out += _rack_notes(spec, sz, fill)
@@ -197,6 +200,15 @@ def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None, fil
         out.append(message("note.nics_built_in", ports=sz.servers * spec.server.nic_ports,
                            nic=nic.name or nic.sku, servers=sz.servers, server=spec.server.name or spec.server.sku))
     return out
+
+
+def power_notes(lines: list) -> list[Message]:
+    """A review point when parts of the BOM have no published power (their watts are left out of the totals)."""
+    missing = [line for line in lines if not line.spare and not line.power_published]
+    if not missing:
+        return []
+    return [message("warning.power_not_published", skus=", ".join(line.sku for line in missing),
+                    count=sum(line.qty for line in missing))]
 
 
 def blocking_note(wiring: Wiring) -> Message:

@@ -151,7 +151,7 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
     su = s // d
     slot = s % d
     server_racks = su_server_racks[su]
-    if in_server and last_servers < d:
+    if in_server and last_servers < d and not fill.rack_scale_switch_trays:  # a domain never shares a rack
         # The partly filled last SU spreads its servers evenly over all its racks (its leaves need them).
         last = su == sus - 1
         rack_in_su = np.where(last, slot * full_server_racks // max(1, last_servers), slot // spr)

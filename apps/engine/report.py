@@ -116,7 +116,7 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
              "unit_price": line.unit_price, "total": line.total, "power_typical_w": round(line.power_typical_w, 1),
              "power_max_w": round(line.power_max_w, 1), "in_server_typical_w": round(line.in_server_typical_w, 1),
              "in_server_max_w": round(line.in_server_max_w, 1), "scope": line.scope, "spare": line.spare,
-             "rack_units": line.rack_units}
+             "rack_units": line.rack_units, "power_published": line.power_published}
             for line in plan.bom
         ],
         "subtotal": plan.subtotal,
@@ -134,6 +134,8 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "power": {
             "network_typical_w": plan.power_typical_w, "network_max_w": plan.power_max_w,
             "in_server_typical_w": plan.in_server_typical_w, "in_server_max_w": plan.in_server_max_w,
+            # SKUs whose vendor publishes no power: left out of the figures above (see warning.power_not_published).
+            "missing": [line.sku for line in plan.bom if not line.spare and not line.power_published],
         },
         "power_w": plan.power_typical_w,
         "power_typical_w": plan.power_typical_w,

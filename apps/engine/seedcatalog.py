@@ -9,9 +9,12 @@ a server -> ServerHw(nic_ports = backend_ports,
 nic_gbps = backend_gbps, nics_built_in = backend_nics_built_in,
 ports_per_cage = backend_ports_per_cage, scale_up_* from the scale_up columns); NIC -> NicHw (splits from its
 breakouts, e.g. [1x800G, 2x400G] -> (1, 2)); transceiver -> Optic; cable -> CableAssembly; fibre ->
-FiberCord; price = list_price; name = "manufacturer model"; vendor = manufacturer (switches, optics,
+FiberCord; patch panel -> PatchPanelHw; price = list_price; name = "manufacturer model"; vendor = manufacturer (switches, optics,
 cables and cords). Every transceiver, cable and fibre states `fabrics` (a list of "ethernet",
 "infiniband"), and may list `compatible_vendors` (switch vendors it is declared compatible with).
+A switch also carries `switch_class` (fabric / frontend / management, default fabric) and its uplink group
+(uplink_cages, uplink_gbps, uplink_form_factor; uplinks = uplink_cages); power left out or null in the
+file is None (not published), never 0. Every item may name its `source` (data sheet title and URL).
 """
 from __future__ import annotations
 
@@ -24,10 +27,10 @@ from typing import Any
 import yaml
 
 from .messages import MessageError, message
-from .spec import CableAssembly, FiberCord, NicHw, Optic, ServerHw, SpecError, SwitchHw
+from .spec import CableAssembly, FiberCord, NicHw, Optic, PatchPanelHw, ServerHw, SpecError, SwitchHw
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "catalog" / "seed"
-FILES = ("switches", "nics", "servers", "transceivers", "cables", "fibers")
+FILES = ("switches", "nics", "servers", "transceivers", "cables", "fibers", "patch_panels")
 BREAKOUT = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*G?\s*$")
 
 
@@ -54,11 +57,15 @@ class SwitchModel:
     form_factor: str
     breakouts: tuple[str, ...]
     rack_units: int
-    power_typical_w: float
-    power_max_w: float
+    power_typical_w: float | None  # None: not published
+    power_max_w: float | None
     price: float
     fabric: str = "ethernet"
     vendor: str = ""
+    switch_class: str = "fabric"
+    uplink_cages: int = 0
+    uplink_gbps: int = 0
+    uplink_form_factor: str = ""
 
     def hw(self, breakout: str | None = None, *, gbps: int | None = None) -> SwitchHw:
         """The switch in `breakout`, or in the first mode whose port speed is `gbps`, or native."""
@@ -73,7 +80,9 @@ class SwitchModel:
                         form_factor=self.form_factor, sku=self.sku, name=self.name, breakout=breakout,
                         rack_units=self.rack_units, power_typical_w=self.power_typical_w,
                         power_max_w=self.power_max_w, price=self.price, fabric=self.fabric,
-                        vendor=self.vendor)
+                        vendor=self.vendor, switch_class=self.switch_class, uplinks=self.uplink_cages,
+                        uplink_gbps=self.uplink_gbps, uplink_cages=self.uplink_cages,
+                        uplink_form_factor=self.uplink_form_factor)
 
 
 @dataclass(slots=True)
@@ -85,6 +94,7 @@ class SeedCatalog:
     optics: tuple[Optic, ...] = ()
     cables: tuple[CableAssembly, ...] = ()
     fibers: tuple[FiberCord, ...] = ()
+    patch_panels: tuple[PatchPanelHw, ...] = ()
 
     def switch(self, sku: str, breakout: str | None = None, *, gbps: int | None = None,
                field_name: str = "leaf") -> SwitchHw:
@@ -159,6 +169,10 @@ class _Reader:
                 raise CatalogError(f"{self._where('fabrics')}: {value!r} is not ethernet or infiniband")
         return values
 
+    def watts(self, key: str) -> float | None:
+        """A power figure; missing or null: not published (None)."""
+        return None if self.row.get(key) is None else self.num(key)
+
     def num(self, key: str, default: float | None = None) -> float:
         value = self.row.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -182,7 +196,7 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
     """Read the seed YAML files in `directory` (default apps/catalog/seed). Missing files are empty."""
     base = Path(directory) if directory is not None else SEED_DIR
     cat = SeedCatalog()
-    optics, cables, fibers = [], [], []
+    optics, cables, fibers, panels = [], [], [], []
     for name in FILES:
         path = base / f"{name}.yaml"
         if not path.exists():
@@ -202,9 +216,11 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                 cat.switches[sku] = SwitchModel(
                     sku=sku, name=_name(row), cages=r.int("cages"), cage_gbps=r.int("cage_gbps"),
                     form_factor=r.text("cage_form_factor"), breakouts=tuple(str(m) for m in breakouts),
-                    rack_units=r.int("rack_units", 1), power_typical_w=r.num("power_typical_w", 0),
-                    power_max_w=r.num("power_max_w", 0), price=r.num("list_price", 0),
-                    fabric=r.text("fabric", "ethernet"), vendor=str(row.get("manufacturer") or ""))
+                    rack_units=r.int("rack_units", 1), power_typical_w=r.watts("power_typical_w"),
+                    power_max_w=r.watts("power_max_w"), price=r.num("list_price", 0),
+                    fabric=r.text("fabric", "ethernet"), vendor=str(row.get("manufacturer") or ""),
+                    switch_class=r.text("switch_class", "fabric"), uplink_cages=r.int("uplink_cages", 0),
+                    uplink_gbps=r.int("uplink_gbps", 0), uplink_form_factor=str(row.get("uplink_form_factor") or ""))
             elif name == "nics":
                 modes = row.get("breakouts") or []
                 try:
@@ -212,7 +228,8 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                 except ValueError as exc:
                     raise CatalogError(f"{path.name}[{i}] ({sku}).breakouts: {exc}") from None
                 cat.nics[sku] = NicHw(ports=r.int("ports"), gbps=r.int("port_gbps"), form_factor=r.text("form_factor"),
-                                      sku=sku, name=_name(row), power_w=r.num("power_w", 0),
+                                      sku=sku, name=_name(row), power_w=r.num("power_w", 0) if "power_w" not in row
+                                      else r.watts("power_w"),
                                       price=r.num("list_price", 0), splits=splits,
                                       vendor=str(row.get("manufacturer") or ""))
             elif name == "servers":
@@ -226,14 +243,16 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                                             scale_up_gpus=r.int("scale_up_domain_gpus", 0),
                                             scale_up_gb_s=r.num("scale_up_gb_s_per_gpu", 0),
                                             scale_up_racks=r.int("scale_up_racks", 0),
-                                            scale_up_switch_trays=r.int("scale_up_switch_trays", 0))
+                                            scale_up_switch_trays=r.int("scale_up_switch_trays", 0),
+                                            scale_up_switch_tray_power_w=r.watts("scale_up_switch_tray_power_w"),
+                                            scale_up_rack_power_w=r.watts("scale_up_rack_power_w"))
                 if row.get("default_nic"):
                     cat.default_nic[sku] = str(row["default_nic"])
             elif name == "transceivers":
                 optics.append(Optic(sku=sku, form_factor=r.text("form_factor"), gbps=r.int("gbps"),
                                     port_gbps=r.int("port_gbps"), ports=r.int("ports", 1), media=r.text("media"),
                                     fiber=r.text("fiber"), reach_m=r.num("reach_m"), name=_name(row),
-                                    power_w=r.num("power_w", 0), price=r.num("list_price", 0),
+                                    power_w=r.num("power_w", 0) if "power_w" not in row else r.watts("power_w"), price=r.num("list_price", 0),
                                     connector=str(row.get("connector") or ""), flat_top=r.flag("flat_top"),
                                     fabrics=r.fabrics(), vendor=str(row.get("manufacturer") or ""),
                                     compatible_vendors=r.names("compatible_vendors", required=False)))
@@ -241,16 +260,22 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                 cables.append(CableAssembly(sku=sku, media=r.text("media"), form_factor_a=r.text("form_factor_a"),
                                             form_factor_b=r.text("form_factor_b"), gbps=r.int("gbps"),
                                             leg_gbps=r.int("leg_gbps"), legs=r.int("legs", 1),
-                                            length_m=r.num("length_m"), name=_name(row), power_w=r.num("power_w", 0),
+                                            length_m=r.num("length_m"), name=_name(row),
+                                            power_w=r.num("power_w", 0) if "power_w" not in row else r.watts("power_w"),
                                             price=r.num("list_price", 0), fabrics=r.fabrics(),
                                             vendor=str(row.get("manufacturer") or ""),
                                             compatible_vendors=r.names("compatible_vendors", required=False)))
+            elif name == "patch_panels":
+                panels.append(PatchPanelHw(sku=sku, ports=r.int("ports"), connector=r.text("connector"),
+                                           fiber=r.text("fiber"), rack_units=r.int("rack_units", 1), name=_name(row),
+                                           price=r.num("list_price", 0), vendor=str(row.get("manufacturer") or "")))
             else:
                 fibers.append(FiberCord(sku=sku, fiber=r.text("fiber"), length_m=r.num("length_m"),
                                         connector=str(row.get("connector") or ""), name=_name(row),
                                         price=r.num("list_price", 0), fabrics=r.fabrics(),
                                         vendor=str(row.get("manufacturer") or "")))
     cat.optics, cat.cables, cat.fibers = tuple(optics), tuple(cables), tuple(fibers)
+    cat.patch_panels = tuple(panels)
     return cat
 
 

@@ -57,6 +57,13 @@ class SwitchHw:
     `gbps` is the logical port speed. `cages`/`cage_gbps` describe the physical cages;
     `ports_per_cage` > 1 means two (or four) logical ports share a cage and its module.
     `fabric` is "ethernet" (RoCEv2) or "infiniband"; every tier of a design runs the same fabric.
+
+    `switch_class` says what the switch is for (SWITCH_CLASSES): "fabric" (backend leaf, spine, core),
+    "frontend" (front-end / storage leaves and spines) or "management" (out-of-band). `ports` / `gbps` /
+    `cages` are its access ports; front-end and management switches may have an uplink group beside them:
+    `uplinks` ports of `uplink_gbps` in `uplink_cages` cages of `uplink_form_factor` (0 = none; the
+    access ports carry the uplinks too). `power_typical_w` / `power_max_w` are None when the vendor does
+    not publish them: the BOM then names the switch among those missing power instead of counting 0 W.
     """
 
     ports: int
@@ -68,13 +75,22 @@ class SwitchHw:
     name: str = ""
     breakout: str = ""
     rack_units: int = 1
-    power_typical_w: float = 0.0
-    power_max_w: float = 0.0
+    power_typical_w: float | None = 0.0
+    power_max_w: float | None = 0.0
     price: float = 0.0
     fabric: str = ETHERNET
     # Who makes it ("NVIDIA", "Arista"): optics and cables in its cages must be made by them or declared
     # compatible with them (see engine.cabling); "" = unknown, any vendor's parts qualify.
     vendor: str = ""
+    switch_class: str = ""  # "" = not stated (an inline switch): any network may use it
+    uplinks: int = 0
+    uplink_gbps: int = 0
+    uplink_cages: int = 0
+    uplink_form_factor: str = ""
+
+    @property
+    def power_published(self) -> bool:
+        return self.power_typical_w is not None and self.power_max_w is not None
 
     @property
     def physical_cages(self) -> int:
@@ -122,13 +138,33 @@ class ServerHw:
     scale_up_gb_s: float = 0.0  # per GPU, both directions; 0 = not published
     scale_up_racks: int = 0  # racks one rack-scale domain fills (1 for NVL72, 2 for NVL36x2)
     scale_up_switch_trays: int = 0  # NVLink switch trays per rack-scale domain (inside its racks)
-    # A rack-scale system's published power per rack (trays, NVLink switch trays, power shelves), W; 0 = not
-    # published (the trays' power_w counts instead). `cooling`: what its racks need ("liquid" for NVL72), "" = any.
-    rack_power_w: float = 0.0
+    # Rack-scale only, as published (None = not published): one NVLink switch tray's draw, one whole rack's draw.
+    scale_up_switch_tray_power_w: float | None = None
+    scale_up_rack_power_w: float | None = None
+    # What a rack-scale system's racks need ("liquid" for NVL72; "" = any cooling).
     cooling: str = ""
 
 
 SCALE_UP_KINDS = ("in-server", "rack-scale")
+SWITCH_CLASSES = ("fabric", "frontend", "management")
+# How a message names a class (translated by the web app from these English words).
+CLASS_WORDS = {"fabric": "backend fabric", "frontend": "front-end / storage", "management": "out-of-band management"}
+
+
+def switch_label(hw: "SwitchHw") -> str:
+    return hw.name or hw.sku or f"{hw.ports}x{hw.gbps}G switch"
+
+
+def backend_class_check(spec: "DesignSpec") -> None:
+    """The backend fabric takes fabric-class switches (or ones of no stated class); SpecError names the tier."""
+    errors: dict[str, list[Message]] = {}
+    for role, hw in (("leaf", spec.leaf), ("spine", spec.spine), ("core", spec.core)):
+        if hw is not None and hw.switch_class not in ("", "fabric"):
+            errors.setdefault(f"{role}.switch_class", []).append(message(
+                "spec.backend_switch_class", switch=switch_label(hw),
+                switch_class=CLASS_WORDS.get(hw.switch_class, hw.switch_class)))
+    if errors:
+        raise SpecError(errors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +182,7 @@ class NicHw:
     form_factor: str = "OSFP"
     sku: str = ""
     name: str = ""
-    power_w: float = 0.0
+    power_w: float | None = 0.0  # None: not published
     price: float = 0.0
     splits: tuple[int, ...] = (1,)
     vendor: str = ""
@@ -171,7 +207,7 @@ class Optic:
     fiber: str  # MMF or SMF
     reach_m: float
     name: str = ""
-    power_w: float = 0.0
+    power_w: float | None = 0.0  # None: not published
     price: float = 0.0
     # e.g. "MPO-12/APC" or "2x MPO-12/APC" (one per port); "" = match fibre cords by fibre type only.
     connector: str = ""
@@ -200,7 +236,7 @@ class CableAssembly:
     legs: int
     length_m: float
     name: str = ""
-    power_w: float = 0.0
+    power_w: float | None = 0.0  # None: not published
     price: float = 0.0
     fabrics: tuple[str, ...] = FABRICS
     vendor: str = ""
@@ -246,6 +282,36 @@ class HallLayout:
     positions: int = 0
     reserved: tuple[tuple[int, int], ...] = ()
     zones: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PatchPanelHw:
+    """A fibre patch panel for structured cabling: `ports` front adapters of `connector` on `fiber`.
+
+    `connector` is one of PANEL_CONNECTOR_FIBERS ("MPO-16", "MPO-24", "LC duplex", ...); `fibers` is what the
+    panel terminates (ports x fibres per connector). MPO trunks between rows end on panels; cords run to devices.
+    """
+
+    sku: str
+    ports: int
+    connector: str
+    fiber: str  # MMF or SMF
+    rack_units: int = 1
+    name: str = ""
+    price: float = 0.0
+    vendor: str = ""
+
+    @property
+    def fibers_per_port(self) -> int:
+        return PANEL_CONNECTOR_FIBERS.get(self.connector, 0)
+
+    @property
+    def fibers(self) -> int:
+        return self.ports * self.fibers_per_port
+
+
+PANEL_CONNECTOR_FIBERS = {"MPO-8": 8, "MPO-12": 12, "MPO-16": 16, "MPO-24": 24, "LC duplex": 2, "SN duplex": 2,
+                          "MDC duplex": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +487,9 @@ class DesignSpec:
             _check_int(bad, "server.nic_gbps", server.nic_gbps, 1, 3200)
             _check_number(bad, "server.price", server.price, 0)
             _check_number(bad, "server.power_w", server.power_w, 0)
+            for name in ("scale_up_switch_tray_power_w", "scale_up_rack_power_w"):
+                if getattr(server, name) is not None:
+                    _check_number(bad, f"server.{name}", getattr(server, name), 0)
             if not isinstance(server.nics_built_in, bool):
                 bad("server.nics_built_in", message("value.boolean", value=repr(server.nics_built_in)))
             _check_scale_up(bad, server)
@@ -442,7 +511,8 @@ class DesignSpec:
                 _check_int(bad, "nic.ports", self.nic.ports, 1, 16)
                 _check_int(bad, "nic.gbps", self.nic.gbps, 1, 3200)
                 _check_number(bad, "nic.price", self.nic.price, 0)
-                _check_number(bad, "nic.power_w", self.nic.power_w, 0)
+                if self.nic.power_w is not None:
+                    _check_number(bad, "nic.power_w", self.nic.power_w, 0)
                 splits = self.nic.splits
                 if not isinstance(splits, (tuple, list)) or not splits or not all(
                         _is_int(v) and v in NIC_SPLITS for v in splits):
@@ -510,7 +580,8 @@ class DesignSpec:
                 _check_int(bad, f"{where}.{attr}", getattr(optic, attr), 1, 3200)
             _check_number(bad, f"{where}.reach_m", optic.reach_m, 0.0, 100_000.0, open_low=True)
             _check_number(bad, f"{where}.price", optic.price, 0)
-            _check_number(bad, f"{where}.power_w", optic.power_w, 0)
+            if optic.power_w is not None:
+                _check_number(bad, f"{where}.power_w", optic.power_w, 0)
             if optic.fiber not in ("MMF", "SMF"):
                 bad(f"{where}.fiber", message("spec.fiber_choice", value=repr(optic.fiber)))
             if not isinstance(optic.flat_top, bool):
@@ -525,7 +596,8 @@ class DesignSpec:
                 _check_int(bad, f"{where}.{attr}", getattr(cable, attr), 1, 3200)
             _check_number(bad, f"{where}.length_m", cable.length_m, 0.0, 100_000.0, open_low=True)
             _check_number(bad, f"{where}.price", cable.price, 0)
-            _check_number(bad, f"{where}.power_w", cable.power_w, 0)
+            if cable.power_w is not None:
+                _check_number(bad, f"{where}.power_w", cable.power_w, 0)
             _check_qualification(bad, where, cable)
         for i, fiber in enumerate(self.fibers):
             where = f"fibers[{i}]"
@@ -563,10 +635,13 @@ class DesignSpec:
             bad("nic_split", message("nic.split_mode", nic=nic.name or nic.sku, split=split, gbps=nic.gbps,
                                      modes=", ".join(f"{n}x{nic.gbps // n}G" for n in splits)))
         port_gbps = nic_gbps // split
+        # Tiers above a leaf with an uplink group run at its uplink speed (a 25G leaf's 100G uplinks).
+        upper_gbps = self.leaf.uplink_gbps if self.leaf.uplinks else port_gbps
         for role, hw in (("leaf", self.leaf), ("spine", self.spine), ("core", self.core)):
             # A tier without its own model uses the tier below it, already reported.
-            if hw is not None and hw.gbps != port_gbps:
-                bad(*_speed_mismatch(role, hw, port_gbps))
+            expected = port_gbps if role == "leaf" else upper_gbps
+            if hw is not None and hw.gbps != expected:
+                bad(*_speed_mismatch(role, hw, expected))
         if nic.gbps != nic_gbps:
             bad("nic.gbps", message("nic.speed", gbps=nic.gbps, server_gbps=nic_gbps))
         elif server.nic_ports % nic.ports:
@@ -746,8 +821,13 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
         bad(f"{role}.vendor", message("spec.vendor_name", value=_short_repr(hw.vendor)))
     _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
     _check_number(bad, f"{role}.price", hw.price, 0)
-    _check_number(bad, f"{role}.power_typical_w", hw.power_typical_w, 0)
-    _check_number(bad, f"{role}.power_max_w", hw.power_max_w, 0)
+    for name in ("power_typical_w", "power_max_w"):
+        if getattr(hw, name) is not None:  # None: not published (the BOM says so)
+            _check_number(bad, f"{role}.{name}", getattr(hw, name), 0)
+    if hw.switch_class not in SWITCH_CLASSES + ("",):
+        bad(f"{role}.switch_class", message("spec.switch_class_choice", value=_short_repr(hw.switch_class)))
+    _check_int(bad, f"{role}.uplinks", hw.uplinks, 0, 4096)
+    _check_int(bad, f"{role}.uplink_gbps", hw.uplink_gbps, 0, 3200)
 
 
 def _check_qualification(bad, where: str, item: Optic | CableAssembly | FiberCord) -> None:

@@ -86,6 +86,15 @@ def leaf_split(ports: int, oversubscription: float, ports_per_cage: int = 1) -> 
     return down, ports - down
 
 
+def uplink_split(leaf, gbps: int, oversubscription: float) -> tuple[int, int]:
+    """(downlinks d, uplinks u) of a leaf with an uplink group: every uplink, and as many access ports as
+    keep d x gbps / (u x uplink_gbps) at most the stated o (a 48x25G + 8x100G leaf: 48 down at 1.5:1,
+    32 down at 1:1)."""
+    u = leaf.uplinks
+    d = min(leaf.ports, int(math.floor(float(oversubscription) * u * leaf.uplink_gbps / gbps + 1e-9)))
+    return d, u
+
+
 def fewest_spines(leaves: int, uplinks: int, spine_ports: int) -> int:
     """ceil(leaves * uplinks / spine_ports): the fewest spines with a port for every leaf uplink."""
     return max(1, -(-leaves * uplinks // spine_ports))
@@ -149,7 +158,10 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     rpp = rails // planes
     servers = spec.servers
     gbps = spec.port_gbps
-    d, u = leaf_split(leaf.ports, spec.oversubscription, leaf.ports_per_cage)
+    if leaf.uplinks:  # an uplink group: access ports down, the group up (see uplink_split)
+        d, u = uplink_split(leaf, gbps, spec.oversubscription)
+    else:
+        d, u = leaf_split(leaf.ports, spec.oversubscription, leaf.ports_per_cage)
     if d < 1:
         raise InfeasibleSpec({"oversubscription": [
             message("topology.no_downlinks", ports=leaf.ports, oversubscription=spec.oversubscription)]})
@@ -206,11 +218,12 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     switches = {"leaf": planes * leaves_pp, "spine": planes * spines_pp, "core": planes * cores_pp}
     t0, t1, t2 = (links[name] for name in TIER_NAMES)
     free = {
-        "leaf": switches["leaf"] * leaf.ports - t0 - t1,
+        "leaf": switches["leaf"] * (leaf.ports + leaf.uplinks) - t0 - t1,
         "spine": switches["spine"] * p_s - t1 - t2,
         "core": switches["core"] * p_c - t2,
     }
-    over = {"leaf": round(d / u, 3)}
+    up_gbps = leaf.uplink_gbps if leaf.uplinks else gbps
+    over = {"leaf": round(d * gbps / (u * up_gbps), 3)}
     if tiers == 3:
         over["spine"] = round(spine_down / spine_up, 3)
     thinnest = min(t0, t1, t2) if tiers == 3 else min(t0, t1)
@@ -220,8 +233,10 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
         spines_per_plane=spines_pp, cores_per_plane=cores_pp, sus_per_pod=sus_per_pod, pods=pods,
         spines_per_pod=n_full if tiers == 3 else 0, spines_last_pod=n_last, spine_downlinks=spine_down,
         spine_uplinks=spine_up, switches=switches, links_by_tier=links, max_gpus=max_gpus,
-        max_hops=3 if tiers == 2 else 5, oversubscription=over, bisection_gbps=thinnest * gbps / 2,
-        free_ports=free, currency=spec.currency,
+        max_hops=3 if tiers == 2 else 5, oversubscription=over,
+        bisection_gbps=(min(t0 * gbps, (t1 if tiers == 2 else min(t1, t2)) * up_gbps) if leaf.uplinks
+                        else thinnest * gbps) / 2,
+        free_ports=free, currency=spec.currency, leaf_uplink_port=leaf.ports if leaf.uplinks else 0,
     )
 
 
@@ -304,6 +319,7 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
     planes, rpp, rails = sz.planes, sz.rails_per_plane, sz.rails
     d, u = sz.su_servers, sz.leaf_uplinks
     lpp = sz.leaves_per_plane
+    up0 = sz.leaf_uplink_port or d  # the leaf's first uplink port
 
     # Tier 0: NIC port i of server s -> leaf (plane i // rpp, SU s // d, rail i), leaf port s % d.
     s = np.arange(sz.servers, dtype=np.int64)
@@ -319,17 +335,17 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
 
     # Tier 1: one plane's wiring (a spread pattern per spine group), then the same for every plane.
     if sz.tiers == 2:
-        leaf, leaf_port, spine, spine_port = spread(lpp, u, sz.spines_per_plane, d)
+        leaf, leaf_port, spine, spine_port = spread(lpp, u, sz.spines_per_plane, up0)
     else:
         lpod = sz.sus_per_pod * rpp
         groups = []
         if sz.pods > 1:  # full pods share one pattern, offset pod by pod
-            f_leaf, f_leaf_port, f_spine, f_spine_port = spread(lpod, u, sz.spines_per_pod, d)
+            f_leaf, f_leaf_port, f_spine, f_spine_port = spread(lpod, u, sz.spines_per_pod, up0)
             pod = np.arange(sz.pods - 1, dtype=np.int64)[:, None]
             groups.append(((f_leaf + pod * lpod).ravel(), np.tile(f_leaf_port, sz.pods - 1),
                            (f_spine + pod * sz.spines_per_pod).ravel(), np.tile(f_spine_port, sz.pods - 1)))
         last = sz.pods - 1
-        l_leaf, l_leaf_port, l_spine, l_spine_port = spread(lpp - last * lpod, u, sz.spines_last_pod, d)
+        l_leaf, l_leaf_port, l_spine, l_spine_port = spread(lpp - last * lpod, u, sz.spines_last_pod, up0)
         groups.append((l_leaf + last * lpod, l_leaf_port, l_spine + last * sz.spines_per_pod, l_spine_port))
         leaf, leaf_port, spine, spine_port = (np.concatenate(column) for column in zip(*groups))
     n = leaf.shape[0]

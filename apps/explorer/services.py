@@ -54,7 +54,9 @@ def _base_data(*, project: Project, design: Design | None, server: Any, gpus: An
 def _switches(*, fabric: str, gbps: int | None) -> list[tuple[SwitchModel, str]]:
     """(switch, breakout) of every active switch of the fabric whose ports run at `gbps` in that mode."""
     out = []
-    for switch in switch_list(active_only=True).filter(fabric=fabric):
+    # Backend fabric switches with published power only: the explorer compares candidates' power.
+    for switch in switch_list(active_only=True, switch_class="fabric", fabric=fabric).filter(
+            power_typical_w__isnull=False, power_max_w__isnull=False):
         for mode in switch.breakouts or []:
             if gbps is not None and parse_breakout(mode)[1] == gbps:
                 out.append((switch, mode))

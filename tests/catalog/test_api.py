@@ -75,7 +75,7 @@ def test_invalid_switch_gets_400_with_field_names_and_nothing_saved(staff_client
 
 def test_unknown_manufacturer_and_bad_choice_are_field_errors(staff_client):
     response = staff_client.post(reverse("catalog-switch-list"),
-                                 switch_payload(manufacturer="Nobody", cage_form_factor="SFP"), format="json")
+                                 switch_payload(manufacturer="Nobody", cage_form_factor="CFP2"), format="json")
     assert response.status_code == 400
     assert set(response.json()) >= {"manufacturer", "cage_form_factor"}
 

@@ -43,7 +43,7 @@ def exported(seeded, user_client):
 
 def test_export_has_one_styled_sheet_per_kind(exported):
     assert exported.sheetnames == ["README", "Manufacturers", "Switches", "NICs", "Servers", "Transceivers",
-                                   "Cables", "Fibers"]
+                                   "Cables", "Fibers", "Patch panels"]
     ws = exported["Switches"]
     header = [c.value for c in ws[1]]
     assert header[:3] == ["sku", "manufacturer", "model"] and "breakouts" in header and "list_price" in header

@@ -4,14 +4,15 @@ import pytest
 import yaml
 from django.core.management import CommandError, call_command
 
-from apps.catalog.models import Cable, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel, Transceiver
+from apps.catalog.models import (Cable, FiberCord, Manufacturer, NicModel, PatchPanel, ServerModel, SwitchModel,
+                                 Transceiver)
 from apps.catalog.services import SEED_DIR, catalog_seed_load
 
 pytestmark = pytest.mark.django_db
 
-SEED_FILES = ("switches", "nics", "servers", "transceivers", "cables", "fibers")
+SEED_FILES = ("switches", "nics", "servers", "transceivers", "cables", "fibers", "patch_panels")
 MODELS = {"switches": SwitchModel, "nics": NicModel, "servers": ServerModel, "transceivers": Transceiver,
-          "cables": Cable, "fibers": FiberCord}
+          "cables": Cable, "fibers": FiberCord, "patch_panels": PatchPanel}
 
 
 def seed_count(name: str) -> int:
@@ -23,7 +24,7 @@ def test_load_seed_catalog_loads_every_file(capsys):
     for name in SEED_FILES:
         assert MODELS[name].objects.count() == seed_count(name), name
     out = capsys.readouterr().out
-    assert "Seed catalog loaded" in out and "switches: 5 created" in out
+    assert "Seed catalog loaded" in out and f"switches: {seed_count('switches')} created" in out
 
 
 def test_loading_the_seed_twice_changes_nothing(capsys):
@@ -134,3 +135,21 @@ def test_every_seed_optic_cable_and_cord_states_its_fabrics_and_vendor():
     assert Transceiver.objects.get(sku="MMA4Z00-NS").fabrics == ["ethernet", "infiniband"]
     assert Cable.objects.get(sku="OSFP-800G-AOC-10M").fabrics == ["ethernet"]
     assert all(c.fabrics == ["ethernet"] for c in Cable.objects.filter(manufacturer__name="Credo"))
+
+
+def test_every_seed_switch_and_patch_panel_names_its_source_and_never_writes_0_for_unknown_power():
+    catalog_seed_load()
+    for item in list(SwitchModel.objects.all()) + list(PatchPanel.objects.all()):
+        assert "http" in item.source, item.sku
+    for switch in SwitchModel.objects.all():
+        assert switch.power_typical_w != 0 and switch.power_max_w != 0, switch.sku
+
+
+def test_seed_has_a_switch_of_every_class_with_uplinks_on_front_end_and_management_ones():
+    catalog_seed_load()
+    classes = set(SwitchModel.objects.values_list("switch_class", flat=True))
+    assert classes == {"fabric", "frontend", "management"}
+    for switch in SwitchModel.objects.exclude(switch_class="fabric"):
+        assert switch.uplink_cages > 0 and switch.uplink_gbps > switch.cage_gbps, switch.sku
+    management = SwitchModel.objects.get(switch_class="management")
+    assert (management.cages, management.cage_form_factor, management.cage_gbps) == (48, "RJ45", 1)

@@ -12,7 +12,7 @@ from apps.engine.networks.cluster import plan_cluster
 from apps.engine.plan import plan
 from apps.engine.seedcatalog import seed_catalog
 from apps.engine.spec import HallLayout, InfeasibleSpec, RackLayout, SpecError
-from apps.engine.specio import spec_from_dict
+from apps.engine.specio import spec_from_dict, spec_to_dict
 from tests.engine.builders import dgx, replace, spec, switch
 
 DGX_KW = 10.2  # the builders' DGX H100-like server
@@ -97,7 +97,7 @@ def test_a_hall_too_small_says_how_many_rows_are_missing():
 
 
 def test_nvl72_racks_need_liquid_and_their_power():
-    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], rack_power_w=132_000, cooling="liquid")
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], scale_up_rack_power_w=132_000, cooling="liquid")
     base = dict(server=tray, leaf=switch(64))
     with pytest.raises(SpecError) as refused:
         plan(spec(144, **base, layout=RackLayout(cooling="air", rack_power_kw=150)))
@@ -109,6 +109,17 @@ def test_nvl72_racks_need_liquid_and_their_power():
     compute = [r for r in result.hall.racks if r.kind == "compute"]
     assert len(compute) == 2 and all(r.power_w == pytest.approx(132_000) for r in compute)
     assert all(sum(i.role == "nvlink-switch" for i in r.items) == 9 for r in compute)
+    assert "warning.rack_scale_cooling" not in {n.code for n in result.notes}
+
+
+def test_a_rack_scale_system_on_air_cooling_is_a_review_point():
+    # A GB300 NVL72 tray that states no cooling, its rack "requiring up to 142 kW" (NVIDIA Enterprise RA).
+    tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], scale_up_rack_power_w=142_000)
+    result = plan(spec(144, server=tray, leaf=switch(64)))
+    [note] = [n for n in result.notes if n.code == "warning.rack_scale_cooling"]
+    assert note.params["cooling"] == "air"
+    compute = [r for r in result.hall.racks if r.kind == "compute"]
+    assert all(r.power_w == pytest.approx(142_000) for r in compute)
 
 
 def test_bad_layout_fields_are_refused_by_name():
@@ -121,11 +132,17 @@ def test_bad_layout_fields_are_refused_by_name():
             "layout.hall.zones"} <= set(refused.value.errors)
 
 
-def test_structured_cabling_puts_a_panel_and_a_cable_manager_in_every_rack():
+def test_structured_cabling_puts_a_panel_and_a_cable_manager_in_every_rack_and_in_the_bom():
+    plain = plan(spec(1_000))
     result = plan(spec(1_000, layout=RackLayout(structured_cabling=True)))
     hall = result.hall
     assert hall.patch_panels == hall.cable_managers == len(hall.racks)
     assert hall.trunks > 0
+    lines = {line.sku: line for line in result.bom}
+    assert lines["MPO-TRUNK"].qty == hall.trunks and lines["CABLE-MANAGER-1U"].qty == len(hall.racks)
+    panel = next(line for line in result.bom if "patch panel" in line.description)
+    assert panel.qty == len(hall.racks) and panel.total > 0
+    assert result.total_cost == pytest.approx(plain.total_cost + panel.total)
     for rack in hall.racks:
         roles = [i.role for i in rack.items]
         assert roles.count("patch-panel") == 1 and roles.count("cable-manager") == 1
@@ -151,3 +168,14 @@ def test_cli_writes_the_devices_csv_with_positions_and_safe_text(tmp_path):
     assert {r["network"] for r in rows} == {"backend", "oob"}
     assert len([r for r in rows if r["role"] != "nvlink-switch"]) == len(result.devices) + len(
         result.networks["oob"].devices)
+
+
+def test_the_hall_layout_round_trips_through_json():
+    data = {"gpus": 256, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}, "leaf": {"ports": 64, "gbps": 400},
+            "layout": {"rack_power_kw": 40, "cooling": "rear-door", "leaf_rack": "server", "structured_cabling": True,
+                       "hall": {"rows": 12, "positions": 10, "reserved": [[1, 3]], "zones": {"network": [6]}}}}
+    spec_ = spec_from_dict(data)
+    assert spec_.layout.hall.reserved == ((1, 3),) and spec_.layout.hall.zones == (("network", (6,)),)
+    out = spec_to_dict(spec_)
+    assert out["layout"]["hall"] == {"rows": 12, "positions": 10, "reserved": [[1, 3]], "zones": {"network": [6]}}
+    assert spec_from_dict(json.loads(json.dumps(out))) == spec_

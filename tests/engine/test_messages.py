@@ -94,6 +94,7 @@ def seen_codes() -> dict[str, list[Message]]:
     refused(optics=(replace(OPTICS[0], fabrics=(), vendor=3, compatible_vendors=("",)),), third_party_optics="yes",
             leaf=replace(twin, vendor=None))
     refused(leaf=replace(twin, fabric="omni-path"))
+    refused(leaf=replace(twin, switch_class="access"))
     refused(leaf=replace(twin, fabric="infiniband"), spine=twin)
     # Planes from a split NIC port; scale-up domains.
     cx8 = NicHw(ports=1, gbps=800, splits=(1, 2))
@@ -116,8 +117,9 @@ def seen_codes() -> dict[str, list[Message]]:
     refused(layout=RackLayout(rack_power_kw=0.5))
     refused(server=dgx(), layout=RackLayout(rack_power_kw=10.5, leaf_rack="server"))
     nvl72 = replace(server(), gpus=4, nic_ports=4, scale_up_kind="rack-scale", scale_up_gpus=72, scale_up_racks=1,
-                    scale_up_switch_trays=9, rack_power_w=132_000, cooling="liquid")
+                    scale_up_switch_trays=9, scale_up_rack_power_w=132_000, cooling="liquid")
     refused(gpus=144, server=nvl72, layout=RackLayout(rack_power_kw=100))
+    found.extend(plan(spec(144, server=replace(nvl72, cooling="", scale_up_rack_power_w=None))).notes)
     refused(gpus=1_000, layout=RackLayout(hall=HallLayout(rows=1)))
     refused(gpus=5_000, layout=RackLayout(hall=HallLayout(positions=2, zones=(("network", (1,)),))))
     found.extend(plan(spec(1_000, server=dgx(), layout=RackLayout(rack_power_kw=25))).notes)
@@ -175,7 +177,10 @@ def seen_codes() -> dict[str, list[Message]]:
                   {"frontend": dict(fe, pools={"host": "10.0.0.0/14"})}, {"storage": 7},
                   {"oob": {"leaf": {"ports": 4, "gbps": 1}, "uplinks": 9}},
                   {"oob": {"leaf": {"ports": 4, "gbps": 1}}},
-                  {"oob": {"leaf": {"ports": 48, "gbps": 1}, "pools": {"host": "172.16.0.0/30"}}}):
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1}, "pools": {"host": "172.16.0.0/30"}}},
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1, "uplinks": 4, "uplink_gbps": 10}, "uplinks": 9}},
+                  {"oob": {"leaf": {"ports": 48, "gbps": 1, "switch_class": "fabric"}}},
+                  {"frontend": dict(fe, leaf={"ports": 48, "gbps": 400, "uplinks": 8, "uplink_gbps": 800})}):
         found.extend(refusal(lambda: plan_cluster(spec_from_dict({**DICT_SPEC, **extra}))))
     # Points to raise in a review.
     for kwargs in ({"gpus": 5_001, "leaf": switch(128)}, {"gpus": 1_000, "oversubscription": 1.5},
@@ -185,6 +190,8 @@ def seen_codes() -> dict[str, list[Message]]:
                     "layout": RackLayout(servers_per_rack=8, switches_per_rack=8, rack_units=42)}):
         found.extend(plan(spec(**kwargs)).notes)
     found.extend(plan(spec(1_000, server=dgx())).notes)
+    found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, switch_class="management")))))
+    found.extend(plan(spec(1_000, leaf=replace(twin, power_typical_w=None, power_max_w=None))).notes)
     nvl72_2u = replace(server(), gpus=4, nic_ports=4, rack_units=3, scale_up_kind="rack-scale", scale_up_gpus=72,
                        scale_up_racks=1, scale_up_switch_trays=9)
     found.extend(refusal(lambda: plan(spec(144, server=nvl72_2u))))  # 18 x 3U + 9U = 63U: a 48U rack is too low

@@ -7,11 +7,11 @@ from rest_framework import serializers
 
 from fabricweb.api import AsciiNumbersMixin, SlugRelatedField
 
-from ..models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, ServerModel, SwitchModel,
-                      Transceiver)
+from ..models import (Cable, ExchangeRate, Fabric, FiberCord, Manufacturer, NicModel, PatchPanel, ServerModel,
+                      SwitchModel, Transceiver)
 
 ITEM_FIELDS = ["id", "sku", "manufacturer", "model", "description"]
-PRICE_FIELDS = ["list_price", "currency", "price_is_example", "active", "created", "updated"]
+PRICE_FIELDS = ["source", "list_price", "currency", "price_is_example", "active", "created", "updated"]
 
 
 class ModelCleanSerializer(AsciiNumbersMixin, serializers.ModelSerializer):
@@ -62,12 +62,17 @@ class SwitchModelSerializer(CatalogItemSerializer):
         help_text=_("Logical ports per breakout mode, e.g. {\"2x400G\": 128}."),
     )
     native_breakout = serializers.CharField(read_only=True)
+    uplink_breakouts = serializers.ListField(
+        child=serializers.CharField(max_length=16), required=False,
+        help_text=_('Modes of the uplink cages, e.g. ["1x100G", "4x25G"]; empty: they run whole.'),
+    )
 
     class Meta:
         model = SwitchModel
         fields = ITEM_FIELDS + [
-            "fabric", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts", "native_breakout",
-            "logical_ports", "rack_units", "power_typical_w", "power_max_w",
+            "switch_class", "fabric", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts",
+            "native_breakout", "logical_ports", "uplink_cages", "uplink_form_factor", "uplink_gbps",
+            "uplink_breakouts", "rack_units", "power_typical_w", "power_max_w",
         ] + PRICE_FIELDS
 
 
@@ -95,7 +100,8 @@ class ServerModelSerializer(CatalogItemSerializer):
         model = ServerModel
         fields = ITEM_FIELDS + [
             "gpus", "gpu_model", "scale_up", "scale_up_domain_gpus", "scale_up_kind", "scale_up_gb_s_per_gpu",
-            "scale_up_racks", "scale_up_switch_trays", "backend_ports", "backend_gbps", "default_nic",
+            "scale_up_racks", "scale_up_switch_trays", "scale_up_switch_tray_power_w", "scale_up_rack_power_w",
+            "backend_ports", "backend_gbps", "default_nic",
             "frontend_ports", "frontend_gbps", "rack_units", "power_w", "backend_nics_built_in",
             "backend_ports_per_cage",
         ] + PRICE_FIELDS
@@ -137,6 +143,15 @@ class FiberCordSerializer(QualifiedPartSerializer):
     class Meta:
         model = FiberCord
         fields = ITEM_FIELDS + ["fiber", "connector", "length_m", "fabrics"] + PRICE_FIELDS
+
+
+class PatchPanelSerializer(CatalogItemSerializer):
+    fibers = serializers.IntegerField(read_only=True, help_text=_("Fibres the panel terminates (ports x fibres per "
+                                                                  "connector)."))
+
+    class Meta:
+        model = PatchPanel
+        fields = ITEM_FIELDS + ["ports", "connector", "fiber", "fibers", "rack_units"] + PRICE_FIELDS
 
 
 class CatalogImportSerializer(serializers.Serializer):

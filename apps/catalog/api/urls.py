@@ -12,6 +12,7 @@ router.register("servers", views.ServerModelViewSet, basename="catalog-server")
 router.register("transceivers", views.TransceiverViewSet, basename="catalog-transceiver")
 router.register("cables", views.CableViewSet, basename="catalog-cable")
 router.register("fibers", views.FiberCordViewSet, basename="catalog-fiber")
+router.register("patch-panels", views.PatchPanelViewSet, basename="catalog-patch-panel")
 router.register("exchange-rates", views.ExchangeRateViewSet, basename="catalog-exchange-rate")
 
 urlpatterns = [

@@ -64,7 +64,16 @@ class SwitchModelViewSet(CatalogViewSet):
     serializer_class = s.SwitchModelSerializer
     filterset_class = filtersets.SwitchModelFilterSet
     search_fields = ITEM_SEARCH + ["asic"]
-    ordering_fields = ITEM_ORDERING + ["cage_gbps", "cages", "asic_tbps", "power_typical_w"]
+    ordering_fields = ITEM_ORDERING + ["cage_gbps", "cages", "asic_tbps", "power_typical_w", "switch_class"]
+
+
+@extend_schema(tags=["catalog"])
+class PatchPanelViewSet(CatalogViewSet):
+    queryset = selectors.patch_panel_list()
+    serializer_class = s.PatchPanelSerializer
+    filterset_class = filtersets.PatchPanelFilterSet
+    search_fields = ITEM_SEARCH + ["connector"]
+    ordering_fields = ITEM_ORDERING + ["ports", "rack_units"]
 
 
 @extend_schema(tags=["catalog"])

@@ -3,7 +3,8 @@
 What is enumerated (every combination, each sized, proved and priced as plan() would by engine.explore.fast,
 which builds no link table):
 - leaf: every catalog switch model in every breakout mode whose ports run at the NIC speed, of the
-  request's fabric (Ethernet or InfiniBand: one design never mixes them);
+  request's fabric (Ethernet or InfiniBand: one design never mixes them), of the fabric class (or of no
+  stated class) and with published typical and maximum power (a candidate's power must be comparable);
 - spine: the same list (the leaf's model, or a different one: mixed tiers); core (3 tiers only): the
   same list again, so a different core model is tried as well;
 - planes: every p dividing the server's backend ports (rails; with a split NIC port, each part is a rail
@@ -38,11 +39,19 @@ from .model import BARS, Bar, Candidate, Exploration, ExploreRequest, Miss
 from .fast import quote
 
 
+def explorable(hw: SwitchHw) -> bool:
+    """A backend fabric switch whose power the vendor publishes (front-end / management ones never lead a fabric)."""
+    return hw.switch_class in ("", "fabric") and hw.power_published and not hw.uplinks
+
+
 def switch_options(switches: tuple[SwitchHw, ...], *, fabric: str, gbps: int) -> list[SwitchHw]:
-    """The switch modes a tier can use: the fabric's, with ports at `gbps`, one per (SKU, breakout)."""
+    """The switch modes a tier can use: the fabric's, fabric-class with published power, with ports at `gbps`,
+    one per (SKU, breakout)."""
     seen, out = set(), []
     for hw in switches:
         key = (hw.sku, hw.breakout, hw.ports, hw.gbps)
+        if not explorable(hw):
+            continue
         if hw.fabric == fabric and hw.gbps == gbps and key not in seen:
             seen.add(key)
             out.append(hw)

@@ -90,8 +90,8 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
         elif d.role == "server":
             figures[key] = (height(hw), fill.server_w, fill.server_w)
         else:
-            figures[key] = (height(hw), float(hw.power_typical_w or hw.power_max_w),
-                            float(hw.power_max_w or hw.power_typical_w))
+            figures[key] = (height(hw), float(hw.power_typical_w or hw.power_max_w or 0.0),
+                            float(hw.power_max_w or hw.power_typical_w or 0.0))
 
     rack_key = np.fromiter(((d.row << 20) + d.col for _, d in devices), dtype=np.int64, count=len(devices))
     keys, inverse = np.unique(rack_key, return_inverse=True)

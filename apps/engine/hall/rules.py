@@ -6,14 +6,15 @@ Rules:
 - Power is counted per device against the budget's basis (`layout.rack_power_basis`): a switch's
   typical or maximum draw (the other figure when one is not published), a server's `power_w` for
   both (catalogs publish one figure), a storage node's nothing (none is published). A rack-scale
-  system's rack draws its published `rack_power_w` (GB300 NVL72: "Full rack requiring up to 142 kW",
+  system's rack draws its published `scale_up_rack_power_w` (GB300 NVL72: "Full rack requiring up to 142 kW",
   NVIDIA Enterprise RA, NVL72 AI Factory), else its trays' power; it needs the cooling its model
   states ("liquid" for NVL72).
 - Servers per rack: `layout.servers_per_rack`, or (0) as many as height and budget allow, never more
   than a scale unit; a fixed count that does not fit is lowered to what fits and the plan says so
   (warning.rack_servers_height / warning.rack_servers_power): racks never overflow, silently or not.
   With `leaf_rack` = "server" each server rack also holds its share of the SU's leaves
-  (ceil(leaves / server racks)), which the count leaves room for.
+  (ceil(leaves / server racks)), which the count leaves room for. A power figure the vendor does not
+  publish (None) counts 0 W.
 - Leaf racks ("middle" / "end") and spine / core racks hold as many switches as height and budget
   allow (spine / core at most `layout.switches_per_rack`); an SU's leaves take as many leaf racks as
   they need.
@@ -32,8 +33,8 @@ from ..spec import DesignSpec, InfeasibleSpec, SwitchHw
 def draw(typical: float, maximum: float, basis: str) -> float:
     """A device's draw on the budget's basis; the other figure when this one is not published (0)."""
     if basis == "maximum":
-        return float(maximum or typical)
-    return float(typical or maximum)
+        return float(maximum or typical or 0.0)
+    return float(typical or maximum or 0.0)
 
 
 def switch_draw(hw: SwitchHw, basis: str) -> float:
@@ -101,15 +102,18 @@ def rack_fill(spec: DesignSpec, su_servers: int, rails: int) -> RackFill:
     server_u = height(server)
     domain = scale_up_domain(spec)
     fill = RackFill(units=layout.rack_units, budget_w=budget, basis=basis, top_u=top_u, top_w=top_w,
-                    server_u=server_u, server_w=float(server.power_w), servers_per_rack=1)
+                    server_u=server_u, server_w=float(server.power_w or 0.0), servers_per_rack=1)
     leaf = spec.leaf
     leaf_u, leaf_w = height(leaf), switch_draw(leaf, basis)
     if domain.kind == RACK_SCALE:
         trays = max(1, domain.servers_per_rack)
         fill.servers_per_rack = trays
         fill.rack_scale_switch_trays = -(-domain.switch_trays // max(1, domain.racks))
-        if server.rack_power_w:
-            fill.server_w = float(server.rack_power_w) / trays
+        if server.scale_up_rack_power_w:
+            fill.server_w = float(server.scale_up_rack_power_w) / trays
+        if not server.cooling and layout.cooling != "liquid":
+            fill.notes.append(message("warning.rack_scale_cooling", system=server.name or server.sku or "server",
+                                      cooling=layout.cooling))
     else:
         cap = layout.servers_per_rack or su_servers
         cap = max(1, min(cap, su_servers))
@@ -173,7 +177,7 @@ def rack_errors(spec: DesignSpec) -> list[tuple[str, Message]]:
     top_u, top_w = _oob_reserve(spec, basis)
     server = spec.server
     name = server.name or server.sku or "server"
-    devices: list[tuple[str, str, int, float, bool]] = [("server", name, height(server), float(server.power_w),
+    devices: list[tuple[str, str, int, float, bool]] = [("server", name, height(server), float(server.power_w or 0.0),
                                                          True)]
     for role in ("leaf", "spine", "core"):
         hw = spec.switch_hw(role)
@@ -202,7 +206,7 @@ def rack_errors(spec: DesignSpec) -> list[tuple[str, Message]]:
             break
     if rack_scale:
         needed = domain_rack_units(spec) + top_u
-        power = float(server.rack_power_w) or domain.servers_per_rack * float(server.power_w)
+        power = float(server.scale_up_rack_power_w or 0.0) or domain.servers_per_rack * float(server.power_w or 0.0)
         if needed > units:
             out.append(("layout.rack_units", message("rack.too_low", units=units, role="rack-scale system",
                                                      model=name, height=needed)))

@@ -29,11 +29,11 @@ from ..bom import bill
 from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
-from ..plan import interconnects, make_devices, review_notes
+from ..plan import interconnects, make_devices, power_notes, review_notes
 from ..hall.grid import HallGrid
 from ..hall.rules import height, network_switches_per_rack
 from ..racks import Placement, raw_lengths
-from ..spec import AddressPools, DesignSpec, ServerHw, SwitchHw
+from ..spec import AddressPools, DesignSpec, NicHw, ServerHw, SwitchHw
 from ..topology import build_links, device_layout, size_fabric
 from ..wiring import prove
 from .model import DEVICE_PREFIX, PORT_BASE, PORT_PREFIX, NetworkLinks, NetworkPlan
@@ -69,6 +69,8 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     derived = DesignSpec(
         gpus=endpoints_count,
         server=ServerHw(gpus=1, nic_ports=r, nic_gbps=gbps, nics_built_in=True, name=f"{key} endpoint"),
+        # The endpoint's port takes the leaf's access cage type (SFP28 on a 25G leaf; no catalog NIC is named).
+        nic=NicHw(ports=1, gbps=gbps, form_factor=leaf.form_factor, sku=f"NIC-{gbps}G", name=f"{gbps}G {key} port"),
         leaf=leaf, spine=spine, planes=1, oversubscription=oversubscription, tiers="auto",
         layout=spec.layout, pools=pools, optics=spec.optics, cables=spec.cables, fibers=spec.fibers,
         discount_pct=spec.discount_pct, currency=spec.currency, spares=spec.spares,
@@ -153,6 +155,7 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     )
     notes = [n for n in review_notes(derived, sz, wiring)
              if n.code not in ("warning.spare_gpu_slots", "note.nics_built_in", "warning.partial_scale_unit")]
+    notes += power_notes(b.lines)
     result = NetworkPlan(
         key=key, devices=devices, links=net_links, media=cabling.media, bom=b.lines, subtotal=b.subtotal,
         discount=b.discount, total_cost=b.total_cost, spares_subtotal=b.spares_subtotal,

@@ -24,6 +24,10 @@ NETWORK_TEMPLATES: dict[str, str] = {
                            "not {value}",
     "network.what_oob_host": "a subnet per management switch (network, gateway, devices, broadcast)",
     "network.choice": "must be one of {choices}, not {value}",
+    "network.switch_class": "{switch} is a switch of class {switch_class}; the {network} network takes {allowed} switches",
+    "network.uplink_spine": "the leaf's uplinks run at {uplink_gbps} Gb/s; give a spine switch whose ports run at "
+                            "{uplink_gbps} Gb/s",
+    "network.oob_uplink_group": "the management switch has {high} uplink ports: give 1 to {high} uplinks, not {value}",
 }
 
 TEMPLATES.update(NETWORK_TEMPLATES)

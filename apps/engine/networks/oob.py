@@ -6,7 +6,8 @@ Rules:
   (the NVIDIA DGX SuperPOD reference architectures put each DGX's BMC port and every device's
   management port on the out-of-band fabric; their OOB switch is the SN2201, 48 x 1GBASE-T).
 - A management switch gives `uplinks` of its ports to the aggregation switches (`oob.spine`, by
-  default the same model) and the rest to devices; a rack with more devices than that is refused
+  default the same model) and the rest to devices (a switch with an uplink group, 48x1G + 4x10G, keeps
+  all its access ports for devices and takes the uplinks from its group, numbered after them); a rack with more devices than that is refused
   (field oob.leaf.ports, naming the rack). Management switches themselves are not managed in-band
   of another network, so they have no OOB link of their own.
 - Aggregation: n = max(uplinks, ceil(leaves x uplinks / aggregation ports)) switches; uplink k of
@@ -41,6 +42,7 @@ from ..hall.rules import height, network_switches_per_rack
 from ..racks import rack_name
 from ..spec import DesignSpec, InfeasibleSpec, parse_cidr
 from ..bom import switch_sku
+from ..plan import power_notes
 from .model import DEVICE_PREFIX, PORT_BASE, NetworkLinks, NetworkPlan
 from .spec import OobSpec
 
@@ -73,7 +75,7 @@ def _cord_length(raw: np.ndarray) -> np.ndarray:
 def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: int, grid: HallGrid) -> NetworkPlan:
     layout = spec.layout
     leaf_hw, spine_hw, u = oob.leaf, oob.spine_hw, oob.uplinks
-    access = leaf_hw.ports - u
+    access = leaf_hw.ports if leaf_hw.uplinks else leaf_hw.ports - u
     key = managed.row.astype(np.int64) * (1 << 20) + managed.col.astype(np.int64)
     order = np.lexsort((managed.device, key))
     racks, first, counts = np.unique(key[order], return_index=True, return_counts=True)
@@ -95,7 +97,8 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
         rack = rack_name(int(leaf_row[i]), int(leaf_col[i]))
         devices.append(Device(index=switch_base + i, name=f"{DEVICE_PREFIX['oob']}{rack}", role="leaf",
                               sku=switch_sku(leaf_hw), model=leaf_hw.name or f"{leaf_hw.ports}x{leaf_hw.gbps}G switch",
-                              ports=leaf_hw.ports, row=int(leaf_row[i]), rack=rack, rack_unit=leaf_u,
+                              ports=leaf_hw.ports + leaf_hw.uplinks, row=int(leaf_row[i]), rack=rack,
+                              rack_unit=leaf_u,
                               col=int(leaf_col[i]), lanes_per_port=1))
     swr = network_switches_per_rack(spec, spine_hw)
     agg_rows, agg_cols = grid.block("network", -(-n // swr))
@@ -208,7 +211,7 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
                        "last": _dotted(p2p + 2 * leaves * u - 1) if leaves else None}},
         tiers=2, endpoints={"servers": managed.servers, "storage_nodes": managed.storage_nodes,
                             "switches": managed.switches, "managed": m},
-        gbps=leaf_hw.gbps,
+        gbps=leaf_hw.gbps, notes=power_notes(bom),
     )
     return result
 
@@ -222,10 +225,12 @@ def _bill(spec: DesignSpec, oob: OobSpec, leaves: int, spines: int, media: list[
           ) -> list[BomLine]:
     lines: dict[str, BomLine] = {}
 
-    def add(sku: str, description: str, category: str, qty: int, price: float, typical: float, peak: float,
-            ru: int) -> None:
+    def add(sku: str, description: str, category: str, qty: int, price: float, typical: float | None,
+            peak: float | None, ru: int) -> None:
         if qty <= 0:
             return
+        published = typical is not None and peak is not None
+        typical, peak = typical or 0.0, peak or 0.0
         line = lines.setdefault(sku, BomLine(sku=sku, description=description, category=category, qty=0,
                                              unit_price=round(price, 2), total=0.0, scope=SCOPE_NETWORK))
         line.qty += qty
@@ -233,6 +238,7 @@ def _bill(spec: DesignSpec, oob: OobSpec, leaves: int, spines: int, media: list[
         line.power_typical_w += typical * qty
         line.power_max_w += peak * qty
         line.rack_units += ru * qty
+        line.power_published = line.power_published and published
 
     for hw, qty in ((oob.leaf, leaves), (oob.spine_hw, spines)):
         mode = hw.breakout or f"{hw.ports}x{hw.gbps}G"

@@ -21,7 +21,7 @@ def bom_rows(lines: list[BomLine]) -> list[dict]:
          "unit_price": line.unit_price, "total": line.total, "power_typical_w": round(line.power_typical_w, 1),
          "power_max_w": round(line.power_max_w, 1), "in_server_typical_w": round(line.in_server_typical_w, 1),
          "in_server_max_w": round(line.in_server_max_w, 1), "scope": line.scope, "spare": line.spare,
-         "rack_units": line.rack_units}
+         "rack_units": line.rack_units, "power_published": line.power_published}
         for line in lines
     ]
 
@@ -53,7 +53,8 @@ def networks_report(result: Plan) -> dict:
             "cost": {"subtotal": net.subtotal, "discount": net.discount, "total_cost": net.total_cost,
                      "spares_subtotal": net.spares_subtotal},
             "power": {"network_typical_w": net.power_typical_w, "network_max_w": net.power_max_w,
-                      "in_server_typical_w": net.in_server_typical_w, "in_server_max_w": net.in_server_max_w},
+                      "in_server_typical_w": net.in_server_typical_w, "in_server_max_w": net.in_server_max_w,
+                      "missing": [line.sku for line in net.bom if not line.spare and not line.power_published]},
             "rack_units": net.rack_units, "bom": bom_rows(net.bom), "media": media_rows(net.media, net.links.medium),
             "pools": net.pools, "converged": net.converged,
             "warning_codes": [note.to_dict() for note in net.notes],

@@ -9,6 +9,11 @@ Rules (each a field-level SpecError / InfeasibleSpec naming the dotted field):
   front-end fabric (they take its speed, and servers use their front-end ports for storage).
 - oob: one management switch (`leaf`, 1G/10G) per rack with `uplinks` of its ports towards the
   aggregation switches (`spine`, default the leaf's model); every rack's devices must fit its ports.
+  A management switch with an uplink group (48x1G + 4x10G) keeps all its access ports for devices and
+  takes `uplinks` (1 to its uplink ports) from the group.
+- switch classes: front-end and storage networks take front-end or fabric switches, the management
+  network management or front-end switches (an inline switch of no stated class fits any); a leaf with
+  an uplink group needs its own spine model whose ports run at the uplink speed.
 - pools: each network has its own; no pool of any network may overlap another's, the backend's
   included (parse_cidr / the backend's AddressPools).
 """
@@ -17,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..messages import Message, MessageError, as_message, message
-from ..spec import MAX_OVERSUBSCRIPTION, AddressPools, DesignSpec, InfeasibleSpec, SpecError, SwitchHw, parse_cidr
+from ..spec import (CLASS_WORDS, MAX_OVERSUBSCRIPTION, AddressPools, DesignSpec, InfeasibleSpec, SpecError, SwitchHw,
+                    parse_cidr, switch_label)
 from ..spec import _check_int, _check_number, _check_switch  # one rule set for every switch and number
 from . import messages as _messages  # noqa: F401  (registers the network.* templates)
 
@@ -142,9 +148,11 @@ def validate_networks(spec: DesignSpec) -> None:
                 if hw is not None:
                     _check_switch(bad, f"oob.{role}", hw)
             if isinstance(oob.leaf, SwitchHw) and isinstance(oob.leaf.ports, int):
-                high = max(1, oob.leaf.ports - 1)
+                group = oob.leaf.uplinks if isinstance(oob.leaf.uplinks, int) else 0
+                high = group if group > 0 else max(1, oob.leaf.ports - 1)
                 if not isinstance(oob.uplinks, int) or isinstance(oob.uplinks, bool) or not 1 <= oob.uplinks <= high:
-                    bad("oob.uplinks", message("network.oob_uplinks", high=high, value=repr(oob.uplinks)))
+                    code = "network.oob_uplink_group" if group > 0 else "network.oob_uplinks"
+                    bad("oob.uplinks", message(code, high=high, value=repr(oob.uplinks)))
     nets = {}
     for name, cidr in _pool_list(spec):
         if name.startswith("pools."):
@@ -157,6 +165,7 @@ def validate_networks(spec: DesignSpec) -> None:
         raise SpecError(errors)
 
     # Well-formed: do the parts work together?
+    _class_checks(bad, fe, st, oob)
     server = spec.server
     server_name = server.name or server.sku or f"{server.gpus}-GPU server"
     if fe is not None:
@@ -165,9 +174,7 @@ def validate_networks(spec: DesignSpec) -> None:
         elif 0 < fe.server_ports < fe.ports_per_server:
             bad("frontend.ports_per_server", message("network.too_many_ports", server=server_name,
                                                      available=fe.server_ports, ports=fe.ports_per_server))
-        for role, hw in (("leaf", fe.leaf), ("spine", fe.spine)):
-            if hw is not None and hw.gbps != fe.gbps:
-                bad(f"frontend.{role}", message("network.speed", role=role, gbps=hw.gbps, network_gbps=fe.gbps))
+        _speed_checks(bad, "frontend", fe.leaf, fe.spine, fe.gbps)
     if st is not None:
         if st.converged:
             if fe is None:
@@ -177,9 +184,7 @@ def validate_networks(spec: DesignSpec) -> None:
         else:
             if not st.nodes and not st.ports_per_server:
                 bad("storage.nodes", message("network.storage_empty"))
-            for role, hw in (("leaf", st.leaf), ("spine", st.spine)):
-                if hw is not None and hw.gbps != st.gbps:
-                    bad(f"storage.{role}", message("network.speed", role=role, gbps=hw.gbps, network_gbps=st.gbps))
+            _speed_checks(bad, "storage", st.leaf, st.spine, st.gbps)
     pools = _pool_list(spec)
     parsed = []
     for name, cidr in pools:
@@ -196,6 +201,41 @@ def validate_networks(spec: DesignSpec) -> None:
                 break
     if errors:
         raise InfeasibleSpec(errors)
+
+
+def _speed_checks(bad, key: str, leaf: SwitchHw | None, spine: SwitchHw | None, gbps: int) -> None:
+    """The leaf runs at the network's speed; the spine at it too, or at the uplink speed of a leaf with an
+    uplink group (which then needs a spine model of its own)."""
+    if leaf is not None and leaf.gbps != gbps:
+        bad(f"{key}.leaf", message("network.speed", role="leaf", gbps=leaf.gbps, network_gbps=gbps))
+    upper = leaf.uplink_gbps if leaf is not None and leaf.uplinks else gbps
+    if leaf is not None and leaf.uplinks and spine is None:
+        bad(f"{key}.spine", message("network.uplink_spine", uplink_gbps=upper))
+    elif spine is not None and spine.gbps != upper:
+        bad(f"{key}.spine", message("network.speed", role="spine", gbps=spine.gbps, network_gbps=upper))
+
+
+# Classes each network takes; "" (not stated) fits any.
+NETWORK_CLASSES = {"frontend": ("fabric", "frontend"), "storage": ("fabric", "frontend"),
+                   "oob": ("management", "frontend")}
+NETWORK_WORDS = {"frontend": "front-end", "storage": "storage", "oob": "out-of-band management"}
+ALLOWED_WORDS = {"frontend": "front-end / storage or backend fabric", "storage": "front-end / storage or backend fabric",
+                 "oob": "out-of-band management or front-end / storage"}
+
+
+def _class_checks(bad, fe, st, oob) -> None:
+    """A management switch cannot carry the front-end or storage network, nor a fabric switch the management one."""
+    for key, net in (("frontend", fe), ("storage", st), ("oob", oob)):
+        if net is None or getattr(net, "converged", False):
+            continue
+        for role in ("leaf", "spine"):
+            hw = getattr(net, role)
+            if not isinstance(hw, SwitchHw) or hw.switch_class in ("",) + NETWORK_CLASSES[key]:
+                continue
+            bad(f"{key}.{role}", message(
+                "network.switch_class", switch=switch_label(hw),
+                switch_class=CLASS_WORDS.get(hw.switch_class, hw.switch_class), network=NETWORK_WORDS[key],
+                allowed=ALLOWED_WORDS[key]))
 
 
 def has_networks(spec: DesignSpec) -> bool:

@@ -79,9 +79,9 @@ def rack_table_rows(hall: HallPlan, racks: Sequence[RackSummary], *, limit: int 
     """The hall page's table of racks (the fullest first), `limit` rows at most (0: all)."""
     basis = hall.power_basis
     ordered = sorted(racks, key=lambda r: (-r.power_w(basis), r.row, r.position))
-    rows = [{"rack": r, "kind": kind_label(r.kind), "power_kw": kw(r.power_w(basis)), "budget_kw": kw(r.budget_w),
-             "over": r.over_budget(basis)} for r in ordered]
-    return rows[:limit] if limit else rows
+    shown = ordered[:limit] if limit else ordered
+    return [{"rack": r, "kind": kind_label(r.kind), "power_kw": kw(r.power_w(basis)), "budget_kw": kw(r.budget_w),
+             "over": r.over_budget(basis)} for r in shown]
 
 
 def role_labels() -> dict[str, str]:

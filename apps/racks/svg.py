@@ -24,10 +24,12 @@ Rules of the elevation:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from html import escape
 from typing import TYPE_CHECKING
 
 from django.utils.formats import number_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 if TYPE_CHECKING:
@@ -64,7 +66,13 @@ def _e(value: object) -> str:
 
 
 def _n(value: float, digits: int = 1) -> str:
-    return number_format(round(float(value), digits), decimal_pos=digits, use_l10n=True, force_grouping=True)
+    return _number(round(float(value), digits), digits, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _number(value: float, digits: int, language: str | None) -> str:
+    # Racks of one kind draw the same power: a hall of thousands formats a handful of numbers.
+    return number_format(value, decimal_pos=digits, use_l10n=True, force_grouping=True)
 
 
 def _f(value: float) -> str:

@@ -55,3 +55,23 @@ def test_engineer_zooms_the_floor_plan_opens_a_rack_and_finds_a_device_in_the_to
     page.wait_for_url(re.compile(r"/topology/\?device="))
     expect(page.locator("#cabling-filters input[name=device]")).to_have_value(device)
     expect(page.locator("#cabling-table tbody tr").first).to_contain_text(device)
+
+
+def test_a_device_selected_in_the_topology_links_to_its_rack(page, login, engineer, generate_design):
+    from apps.designs.models import DeviceRecord
+    from apps.racks.models import RackItem
+
+    version = generate_design(gpus=256)
+    login(engineer)
+    page.goto(f"/designs/projects/{version.design.project_id}/versions/{version.pk}/topology/")
+    page.wait_for_function("() => window.fabricwebTopology && window.fabricwebTopology.ready")
+    page.evaluate("() => window.fabricwebTopology.expand('srv:su0')")
+    page.wait_for_function("() => window.fabricwebTopology.cy.nodes(\"[kind = 'dev'][role = 'server']\").length > 0")
+    server = DeviceRecord.objects.get(version=version, name="srv-0000")
+    assert page.evaluate(f"() => window.fabricwebTopology.select('dev:{server.pk}')")
+    page.locator("#details-link-rack").click()
+    rack = RackItem.objects.get(version=version, name="srv-0000").rack
+    page.wait_for_url(re.compile(rf"/racks/{rack.name}/\?device=srv-0000$"))
+    expect(page.locator('#rack-items tr.highlight[data-item="srv-0000"]')).to_be_visible()
+    # Outlined on both faces: a server is full depth.
+    expect(page.locator('.rack-elevation g.item.highlight[data-item="srv-0000"]')).to_have_count(2)

@@ -56,9 +56,6 @@ INPUT_FIELDS = (
     "core_breakout", "gpus", "planes", "nic_split", "oversubscription", "tiers", "layout", "pools", "roce",
     "discount_pct", "currency", "spares", "third_party_optics", "networks",
 )
-# The rack layout and the hall (services.layout_input): ranges and choices, as the engine checks them.
-LAYOUT_RANGES = layout_input.LAYOUT_RANGES
-LAYOUT_PLACEMENTS = layout_input.LAYOUT_CHOICES
 
 
 class Errors:
@@ -269,6 +266,7 @@ def _tiers(errors: Errors, data: dict) -> Any:
 
 
 def _layout(errors: Errors, data: dict) -> dict:
+    """The rack rules and the data hall (services.layout_input: ranges, choices and the hall's cells and rows)."""
     return layout_input.layout_input_clean(errors, data, number=_number)
 
 

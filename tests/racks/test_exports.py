@@ -72,3 +72,14 @@ def test_netbox_racks_have_their_height_and_devices_their_rack_position_and_face
         assert (row["rack"], row["position"], row["face"]) == (rack, str(u), face)
     # Numbered files and the name prefix are kept (safe to import twice and beside another design).
     assert "05-racks.csv" in files and any(n.startswith("07-devices-part01") for n in files)
+
+
+def test_workbook_summary_lists_the_rack_rules_and_the_hall_as_text(hall_version, member, tmp_path):
+    path = tmp_path / "summary.xlsx"
+    version_workbook_write(version=hall_version, path_or_stream=str(path), user=member)
+    rows = {r[0]: r[1] for r in openpyxl.load_workbook(path, read_only=True)["Summary"].iter_rows(values_only=True)
+            if len(r) > 1 and r[0]}
+    assert rows["Power budget per rack (kW, 0: none)"] == 45
+    assert rows["Budget against"] == "typical draw" and rows["Cooling"] == "air" and rows["Structured cabling"] == "no"
+    assert rows["Reserved cells (row:position)"] == "1:3"
+    assert rows["Hall rows (0: as many as needed)"] == 0

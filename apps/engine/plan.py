@@ -25,7 +25,7 @@ from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name
 from .hall.build import place_hall
 from .hall.grid import HallGrid
 from .hall.structured import apply_structured_bom
-from .hall.rules import RackFill, rack_fill
+from .hall.rules import RackFill, check_rack_rules, rack_fill
 from .racks import Placement, place, rack_name, raw_lengths
 from .seedcatalog import seed_catalog
 from .spec import DesignSpec, InfeasibleSpec, backend_class_check
@@ -63,6 +63,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     report = progress or (lambda stage, percent: None)
     report("topology", 0)
     spec.validate()
+    check_rack_rules(spec)
     backend_class_check(spec)
     sz = size_fabric(spec, even=even)
     if address:

@@ -646,10 +646,6 @@ class DesignSpec:
             bad("nic.gbps", message("nic.speed", gbps=nic.gbps, server_gbps=nic_gbps))
         elif server.nic_ports % nic.ports:
             bad("nic.ports", message("nic.ports", ports=server.nic_ports, nic_ports=nic.ports))
-        from .hall.rules import rack_errors  # the racks' rules read the hardware (engine.hall imports this module)
-
-        for name, msg in rack_errors(self):
-            bad(name, msg)
         per_domain = self.servers_per_domain
         if per_domain > 1 and self.gpus % server.scale_up_gpus:
             size = server.scale_up_gpus

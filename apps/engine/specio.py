@@ -47,6 +47,7 @@ import dataclasses
 import re
 from typing import Any
 
+from .hall.rules import check_rack_rules
 from .messages import Message, message
 from .networks.spec import validate_networks
 from .networks.specio import networks_from_dict
@@ -263,6 +264,7 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
                       core=switches.get("core"), nic=nic, layout=layout, pools=pools, optics=optics, cables=cables,
                       fibers=fibers, spares=spares, **networks, **kwargs)
     spec.validate()
+    check_rack_rules(spec)
     validate_networks(spec)
     return spec
 

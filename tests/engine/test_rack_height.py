@@ -49,7 +49,7 @@ def test_an_su_s_leaves_taller_than_one_rack_take_two_leaf_racks():
 
 def test_a_rack_lower_than_a_switch_is_refused():
     with pytest.raises(SpecError) as refused:
-        spec(64, leaf=switch(rack_units=8), layout=RackLayout(rack_units=6)).validate()
+        engine_plan.size(spec(64, leaf=switch(rack_units=8), layout=RackLayout(rack_units=6)))
     assert refused.value.details["layout.rack_units"][0].code == "rack.too_low"
 
 

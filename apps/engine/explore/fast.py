@@ -35,6 +35,7 @@ from ..cabling import EPS, Cabling, Candidates, TierCabling, candidates, cord_fa
 from ..messages import message
 from ..model import TIER_NAMES
 from ..plan import interconnects
+from ..hall.rules import check_rack_rules
 from ..racks import Placement, place, raw_lengths
 from ..spec import DesignSpec, InfeasibleSpec
 from ..topology import Layout, device_layout, size_fabric, spread_counts
@@ -366,6 +367,7 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
     """
     if not checked:  # the explorer checks the request once and picks switches of its fabric and speed
         spec.validate()
+    check_rack_rules(spec)  # the racks' rules read each candidate's switches
     sz = size_fabric(spec, even=even)
     optics, cables, fibers = interconnects(spec)
     cache = cache if cache is not None else {}

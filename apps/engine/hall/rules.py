@@ -18,7 +18,8 @@ Rules:
 - Leaf racks ("middle" / "end") and spine / core racks hold as many switches as height and budget
   allow (spine / core at most `layout.switches_per_rack`); an SU's leaves take as many leaf racks as
   they need.
-- Bad input is refused by field (DesignSpec.validate calls `rack_errors`): a rack lower than a device
+- Bad input is refused by field (`check_rack_rules`, called by engine.plan and engine.specio right after
+  DesignSpec.validate): a rack lower than a device
   (layout.rack_units), a budget that cannot hold one server, one switch or a rack-scale system's rack
   (layout.rack_power_kw), a rack-scale system on the wrong cooling (layout.cooling).
 """
@@ -164,6 +165,15 @@ def network_switches_per_rack(spec: DesignSpec, hw: SwitchHw) -> int:
     fill = RackFill(units=layout.rack_units, budget_w=float(layout.rack_power_kw) * 1000.0, basis=basis,
                     top_u=top_u, top_w=top_w, server_u=1, server_w=0.0, servers_per_rack=1)
     return max(1, fill.per_rack(height(hw), switch_draw(hw, basis), layout.switches_per_rack))
+
+
+def check_rack_rules(spec: DesignSpec) -> None:
+    """InfeasibleSpec naming every layout field whose rack rule the design's hardware breaks."""
+    errors: dict[str, list[Message]] = {}
+    for name, msg in rack_errors(spec):
+        errors.setdefault(name, []).append(msg)
+    if errors:
+        raise InfeasibleSpec(errors)
 
 
 def rack_errors(spec: DesignSpec) -> list[tuple[str, Message]]:

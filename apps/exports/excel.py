@@ -57,6 +57,7 @@ from apps.designs.engine_text import summary_bom_notes, summary_warnings, wiring
 from apps.designs.fabric_text import roce_not_applicable, underlay_not_applicable
 from apps.designs.job_text import sheet_stage
 from apps.designs.models import BomLineRecord, DesignVersion, Role, Tier
+from apps.designs.services.layout_input import cells_text, rows_text
 from apps.designs.sheets import (SheetWriter, not_applicable_sheet, sheet_key, workbook_sheet_list,  # noqa: F401
                                  workbook_sheet_register, workbook_sheet_unregister)
 from apps.designs import workbook as _workbook
@@ -293,6 +294,21 @@ LAYOUT_LABELS = {
     "rack_units": gettext_lazy("Rack height (U)"),
     "leaf_rack": gettext_lazy("Leaf rack position"),
     "spine_rows": gettext_lazy("Spine and core rows"),
+    "rack_power_kw": gettext_lazy("Power budget per rack (kW, 0: none)"),
+    "rack_power_basis": gettext_lazy("Budget against"),
+    "cooling": gettext_lazy("Cooling"),
+    "tray_height_m": gettext_lazy("Cable tray above the racks (m)"),
+    "structured_cabling": gettext_lazy("Structured cabling"),
+    "hall": gettext_lazy("Data hall"),
+}
+# The data hall's settings (engine HallLayout), one Summary row each.
+HALL_LABELS = {
+    "rows": gettext_lazy("Hall rows (0: as many as needed)"),
+    "positions": gettext_lazy("Rack positions per row (0: racks per row)"),
+    "reserved": gettext_lazy("Reserved cells (row:position)"),
+    "compute": gettext_lazy("Compute zone rows"),
+    "network": gettext_lazy("Network zone rows"),
+    "storage": gettext_lazy("Storage zone rows"),
 }
 POOL_LABELS = {
     "host": gettext_lazy("Host pool (a /31 per NIC port)"),
@@ -314,6 +330,24 @@ SCOPE_LABELS = {
     "spare": gettext_lazy("spare, unpowered"),
     "": gettext_lazy("not computed"),
 }
+
+
+def _layout_words() -> dict[str, str]:
+    """The rack rules' values in the reader's language (engine RackLayout: power basis, cooling)."""
+    return {"typical": _("typical draw"), "maximum": _("maximum draw"), "air": _("air"),
+            "rear-door": _("rear-door heat exchanger"), "liquid": _("direct liquid cooling")}
+
+
+def _hall_rows(hall: dict) -> list[tuple[Any, Any]]:
+    """The hall's settings as Summary rows: rows and positions as numbers, cells and zone rows as text."""
+    rows: list[tuple[Any, Any]] = [(HALL_LABELS[key], int(hall[key])) for key in ("rows", "positions")
+                                   if isinstance(hall.get(key), int)]
+    if hall.get("reserved"):
+        rows.append((HALL_LABELS["reserved"], cells_text(hall["reserved"])))
+    for kind, zone_rows in sorted((hall.get("zones") or {}).items()):
+        if zone_rows:
+            rows.append((HALL_LABELS.get(kind, kind), rows_text(zone_rows)))
+    return rows
 
 
 def _ordered(values: dict, labels: dict) -> list[str]:
@@ -384,7 +418,17 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     layout = ctx.spec.get("layout") or version.layout or {}
     for key in _ordered(layout, LAYOUT_LABELS):
         value = layout[key]
-        pair(LAYOUT_LABELS.get(key, key), value, "decimal" if isinstance(value, float) else "int")
+        if key == "hall" and isinstance(value, dict):
+            for label, text in _hall_rows(value):
+                pair(label, text, "int" if isinstance(text, int) else "text")
+        elif isinstance(value, bool):
+            pair(LAYOUT_LABELS.get(key, key), _("yes") if value else _("no"))
+        elif key in ("rack_power_basis", "cooling") and isinstance(value, str):
+            pair(LAYOUT_LABELS[key], str(_layout_words().get(value, value)))
+        elif isinstance(value, (dict, list)):
+            pair(LAYOUT_LABELS.get(key, key), str(value))
+        else:
+            pair(LAYOUT_LABELS.get(key, key), value, "decimal" if isinstance(value, float) else "int")
     pools = ctx.spec.get("pools") or version.pools or {}
     for key in _ordered(pools, POOL_LABELS):
         if version.is_infiniband and key != "host":

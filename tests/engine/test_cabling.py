@@ -16,6 +16,8 @@ from .builders import CABLES, FIBERS, OPTICS, dgx, spec, switch
 
 # 16 servers per rack: an SU of 32 is [servers][leaf rack][servers]; 3 racks per row: one SU per row.
 COMPACT = RackLayout(servers_per_rack=16, racks_per_row=3, rack_width_m=0.6, row_pitch_m=2.4, slack_m=0.5)
+# A whole SU in one 48U rack: 32 servers of 1U and its 8 leaves of 2U above them; every server-leaf run is in-rack.
+ONE_RACK_SU = replace(COMPACT, servers_per_rack=32, leaf_rack="server")
 
 
 def by_sku(p) -> dict[str, int]:
@@ -26,13 +28,18 @@ def cages(dev: np.ndarray, port: np.ndarray, ppc: int) -> set:
     return set(zip(dev.tolist(), (port // ppc).tolist()))
 
 
-def test_adjacent_rack_server_links_are_copper_and_runs_across_rows_are_not():
-    p = plan(spec(4 * 32 * 8, leaf=switch(64, twin=True), layout=COMPACT))
+def test_server_links_within_the_rack_are_copper_and_links_leaving_it_are_not():
+    # Leaves in the server racks: rail j's leaf in rack j mod 2, 4 leaves above 16 servers of 1U.
+    p = plan(spec(4 * 32 * 8, leaf=switch(64, twin=True), layout=replace(COMPACT, leaf_rack="server")))
     kinds = np.array([m.kind for m in p.media])[p.links.medium]
     t0 = p.links.tier == 0
-    assert set(kinds[t0]) == {"DAC"}  # 0.6 m to the next rack + 0.5 m slack
-    assert p.links.length_m[t0].max() <= 2
-    # leaf-spine runs cross rows (spines stand between SU 1 and SU 2): beyond any DAC in the catalog
+    same = np.array([p.devices[a].rack == p.devices[b].rack
+                     for a, b in zip(p.links.a_dev.tolist(), p.links.b_dev.tolist())])
+    assert set(kinds[t0 & same]) == {"DAC"}  # at most 24U apart + 0.5 m slack
+    assert p.links.length_m[t0 & same].max() <= 2
+    # Out of the rack a cable climbs to the tray above the racks and down again: beyond any DAC in the catalog.
+    assert not (kinds[t0 & ~same] == "DAC").any()
+    assert p.links.length_m[t0 & ~same].min() > 3
     t1 = p.links.tier == 1
     assert p.links.length_m[t1].min() > 3
     assert not (kinds[t1] == "DAC").any()
@@ -48,14 +55,15 @@ def test_every_link_gets_a_catalog_length_at_least_its_run():
     assert set(np.unique(p.links.length_m).tolist()) <= sold
 
 
-def test_links_in_one_rack_get_the_slack_only():
+def test_links_in_one_rack_get_their_height_apart_and_the_slack():
     s = spec(256, leaf=switch(64), layout=RackLayout(slack_m=2.5))
     p = plan(s)
     sz = size_fabric(s)
     placement = place(s, sz, device_layout(sz))
     srv = np.array([0, 1])  # the first two servers share the first rack
     assert p.devices[0].rack == p.devices[1].rack
-    assert raw_lengths(s, placement, srv[:1], srv[1:]).tolist() == [2.5]
+    # One unit apart in the rack (1U = 44.45 mm) plus the slack.
+    assert raw_lengths(s, placement, srv[:1], srv[1:]).tolist() == [pytest.approx(2.5 + 0.04445)]
 
 
 def test_twin_port_optics_count_one_module_per_cage_and_one_fibre_per_link():
@@ -78,7 +86,7 @@ def test_twin_port_optics_count_one_module_per_cage_and_one_fibre_per_link():
 
 
 def test_splitters_count_once_per_assembly_for_two_nic_ports():
-    p = plan(spec(32 * 8, leaf=switch(64, twin=True), layout=COMPACT))
+    p = plan(spec(32 * 8, leaf=switch(64, twin=True), layout=ONE_RACK_SU))
     links = p.links
     t0 = np.flatnonzero(links.tier == 0)
     media = [p.media[i] for i in links.medium[t0].tolist()]
@@ -146,7 +154,7 @@ def test_spine_rows_between_compute_rows_shorten_leaf_spine_runs_against_rows_at
     middle = plan(spec(8 * 32 * 8, leaf=switch(64)))
     end = plan(spec(8 * 32 * 8, leaf=switch(64), layout=RackLayout(spine_rows="end")))
     t1 = middle.links.tier == 1
-    assert middle.links.length_m[t1].max() < end.links.length_m[t1].max()
+    assert middle.links.length_m[t1].mean() < end.links.length_m[t1].mean()
     last_compute_row = max(d.row for d in end.devices if d.role in ("server", "leaf"))
     assert min(d.row for d in end.devices if d.role == "spine") == last_compute_row + 1
 
@@ -297,7 +305,7 @@ def test_twin_port_cages_split_over_two_switches_with_only_straight_cables_quali
     own_cables = tuple(replace(c, vendor="Acme") for c in CABLES)  # straight 800G AOCs reach 30 m
     other_optics = tuple(replace(o, vendor="Other") for o in OPTICS)
     with pytest.raises(InfeasibleSpec) as err:
-        plan(spec(2_048, leaf=acme, optics=other_optics, cables=own_cables, fibers=FIBERS, layout=COMPACT))
+        plan(spec(2_048, leaf=acme, optics=other_optics, cables=own_cables, fibers=FIBERS, layout=ONE_RACK_SU))
     [(field, details)] = err.value.details.items()
     assert field == "cabling.leaf-spine"
     assert details[0].code == "cabling.no_qualified_way" and details[0].params["vendors"] == "Acme"

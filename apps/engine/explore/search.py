@@ -34,6 +34,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..hall.rules import check_rack_rules
 from ..spec import DesignSpec, SpecError, SwitchHw
 from .model import BARS, Bar, Candidate, Exploration, ExploreRequest, Miss
 from .fast import quote
@@ -79,6 +80,7 @@ def structures(request: ExploreRequest):
 def _valid(spec: DesignSpec) -> bool:
     try:
         spec.validate()
+        check_rack_rules(spec)
     except SpecError:
         return False
     return True

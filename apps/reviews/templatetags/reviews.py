@@ -62,9 +62,9 @@ def _state(value: Any) -> str:
 
 def _export_kind(value: Any) -> str:
     """An export's kind as the exports list names it ("Excel workbook"), not its code ("xlsx")."""
-    from apps.exports.models import ExportFile
+    from apps.exports.kinds import export_kind_label
 
-    return str(ExportFile.Kind(value).label) if value in ExportFile.Kind.values else str(value)
+    return export_kind_label(str(value))
 
 
 @register.filter

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "apps.handover",
     "apps.reviews",
     "apps.explorer",
+    "apps.documents",
 ]
 
 MIDDLEWARE = [

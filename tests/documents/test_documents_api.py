@@ -1,0 +1,126 @@
+"""Asking for the design document like any export: through the API and the design page, in a chosen
+language, in the background for large designs, in the audit trail; bad input answers per field."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from apps.designs.models import DesignVersion
+from apps.designs.panels import design_panels_render
+from apps.designs.services.design import design_create
+from apps.exports.models import ExportFile
+from apps.reviews.models import AuditAction, AuditEvent
+from tests.designs.conftest import inputs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path) -> Path:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def version(project, member, seed, django_capture_on_commit_callbacks) -> DesignVersion:
+    project.name = "Cluster A"
+    project.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = design_create(project=project, user=member, name="Fabric A", data=inputs(seed))
+    job.refresh_from_db()
+    assert job.status == "succeeded", job.error
+    return DesignVersion.objects.get(pk=job.version_id)
+
+
+def exports_url(version) -> str:
+    return reverse("api-version-export-list", kwargs={"pk": version.pk})
+
+
+def test_a_chinese_pdf_is_exported_downloaded_listed_and_audited(member_client, version,
+                                                                 django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = member_client.post(exports_url(version), {"kind": "pdf", "language": "zh-hans"}, format="json")
+
+    assert response.status_code == 200, response.content
+    export = response.json()
+    assert export["status"] == "succeeded" and export["kind"] == "pdf" and export["language"] == "zh-hans"
+    assert export["filename"] == "cluster-a-fabric-a-v1-design-zh-hans.pdf"
+    download = member_client.get(export["download_url"])
+    assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
+    assert b"".join(download.streaming_content).startswith(b"%PDF")
+    listed = member_client.get(exports_url(version)).json()
+    assert [(item["id"], item["kind"], item["language"]) for item in listed["results"]] == [
+        (export["id"], "pdf", "zh-hans")]
+    event = AuditEvent.objects.get(action=AuditAction.EXPORTED, version=version)
+    assert event.data["kind"] == "pdf" and event.actor_name == version.design.created_by.username
+
+
+def test_a_big_version_writes_the_word_file_in_the_background_with_progress(
+    member_client, version, settings, django_capture_on_commit_callbacks
+):
+    settings.FABRICWEB_EXPORT_SYNC_LINKS = 100  # this version has 768 links
+    with django_capture_on_commit_callbacks(execute=True):
+        response = member_client.post(exports_url(version), {"kind": "docx", "language": "en"}, format="json")
+
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "queued"
+    export = member_client.get(reverse("api-export-detail", kwargs={"pk": response.json()["id"]})).json()
+    assert export["status"] == "succeeded" and export["percent"] == 100, export
+    assert export["filename"] == "cluster-a-fabric-a-v1-design-en.docx"
+    download = member_client.get(export["download_url"])
+    assert download["Content-Type"] == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+@pytest.mark.parametrize("body, fields", [
+    ({"kind": "pptx"}, {"kind"}),
+    ({"kind": "pdf", "language": "fr"}, {"language"}),
+    ({"kind": "docx", "language": ""}, {"language"}),
+    ({"kind": "<script>", "language": "xx"}, {"kind", "language"}),
+])
+def test_bad_kind_or_language_answers_per_field_and_exports_nothing(member_client, version, body, fields):
+    response = member_client.post(exports_url(version), body, format="json")
+
+    assert response.status_code == 400
+    assert set(response.json()) == fields
+    assert ExportFile.objects.count() == 0
+
+
+def test_the_service_refuses_a_language_it_does_not_speak(version, member):
+    from django.core.exceptions import ValidationError
+
+    from apps.exports.services import version_export_create
+
+    with pytest.raises(ValidationError) as refused:
+        version_export_create(version=version, user=member, kind="pdf", language="de")
+    assert set(refused.value.message_dict) == {"language"}
+    assert ExportFile.objects.count() == 0
+
+
+def test_non_members_get_404_for_the_design_document(outsider_client, version):
+    response = outsider_client.post(exports_url(version), {"kind": "pdf", "language": "en"}, format="json")
+
+    assert response.status_code == 404
+    assert ExportFile.objects.count() == 0
+
+
+def test_the_design_page_asks_for_the_document_in_a_language_and_lists_it(member, version, settings):
+    settings.FABRICWEB_EXPORT_SYNC_LINKS = 0  # only queued: the page's part is asking and listing
+    browser = Client()
+    browser.force_login(member)
+    request = RequestFactory().get("/")
+    request.user = member
+    panel = next(p for p in design_panels_render(request=request, version=version)["section"] if p.key == "exports")
+    assert 'value="pdf"' in panel.html and 'value="docx"' in panel.html
+    assert 'name="language"' in panel.html and 'value="zh-hans"' in panel.html
+
+    exports_page = reverse("design-exports:version-exports", kwargs={"version_pk": version.pk})
+    response = browser.post(exports_page, {"kind": "docx", "language": "zh-hans", "next": "/projects/"})
+
+    assert response.status_code == 302
+    export = ExportFile.objects.get(version=version)
+    assert (export.kind, export.language) == ("docx", "zh-hans")
+    page = browser.get(exports_page).content.decode()
+    assert "Design document (Word) (简体中文)" in page

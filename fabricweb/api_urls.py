@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("apps.analysis.api.urls")),
     path("", include("apps.exports.api.urls")),
     path("", include("apps.performance.api.urls")),
+    path("", include("apps.racks.api.urls")),
     path("", include("apps.handover.api.urls")),
     path("", include("apps.designs.api.topology_urls")),
     path("", include("apps.reviews.api.urls")),

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "apps.catalog",
     "apps.projects",
     "apps.designs",
+    "apps.racks",
     "apps.analysis",
     "apps.exports",
     "apps.performance",
@@ -226,6 +227,12 @@ SPECTACULAR_SETTINGS = {
         "AuditActionEnum": "apps.reviews.models.AuditAction",
         # layout.leaf_rack and layout.spine_rows: one choice set, one name (check --deploy warned W001).
         "RackPlacementEnum": [("middle", "middle"), ("end", "end")],
+        # The hall (apps.racks): the layout input's cooling and basis are the same choice sets as the stored ones.
+        "RackKindEnum": "apps.racks.models.RackKind",
+        "RackItemKindEnum": "apps.racks.models.ItemKind",
+        "RackCoolingEnum": "apps.racks.models.Cooling",
+        "RackPowerBasisEnum": "apps.racks.models.PowerBasis",
+        "RackFaceEnum": "apps.racks.models.Face",
     },
 }
 

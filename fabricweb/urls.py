@@ -32,6 +32,7 @@ urlpatterns = [
     path("designs/exports/", include("apps.exports.urls")),
     path("designs/analysis/", include("apps.analysis.urls")),
     path("designs/performance/", include("apps.performance.urls")),
+    path("designs/racks/", include("apps.racks.urls")),
     path("handover/", include("apps.handover.urls")),
     path("designs/", include("apps.designs.urls")),
     path("reviews/", include("apps.reviews.urls")),

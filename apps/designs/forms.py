@@ -19,14 +19,21 @@ from apps.catalog.models import NicModel, ServerModel, SwitchModel
 from apps.catalog.selectors import nic_list, server_list, switch_breakout_choices, switch_list
 from apps.engine.networks.spec import FRONTEND_POOLS, STORAGE_POOLS, OobPools
 from apps.engine.spec import AddressPools, RackLayout, SparesPolicy
+
+from .services.layout_input import cells_text, rows_text
 from apps.projects.models import Currency, Project
 from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_name
 
 from .models import DesignVersion
 
 LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack",
-                 "rack_units")
-LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows")  # engine RackLayout: "middle" or "end"
+                 "rack_units", "rack_power_kw", "tray_height_m")
+# engine RackLayout choices: leaf_rack, spine_rows, rack_power_basis, cooling (services.layout_input.LAYOUT_CHOICES)
+LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows", "rack_power_basis", "cooling")
+# The data hall (engine HallLayout): layout.hall.rows is the field layout_hall_rows, its zones' rows are
+# layout_hall_zones_<kind> (text "1-3, 7"), its reserved cells layout_hall_reserved (text "3:5, 3:6-8").
+HALL_FIELDS = ("rows", "positions", "reserved")
+ZONE_FIELDS = ("compute", "network", "storage")
 POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
 SPARE_FIELDS = ("switches", "transceivers", "cables", "fibers")  # engine SparesPolicy, percent
 SWITCH_TIERS = ("leaf", "spine", "core")
@@ -119,7 +126,10 @@ class DesignInputsForm(forms.Form):
     )
     tiers = forms.ChoiceField(label=_("Tiers"), choices=DesignVersion.Tiers.choices, initial=DesignVersion.Tiers.AUTO)
 
-    layout_servers_per_rack = _number(_("Servers per rack"), placeholder=_default(RackLayout, "servers_per_rack"))
+    layout_servers_per_rack = _number(
+        _("Servers per rack"), placeholder=_default(RackLayout, "servers_per_rack"),
+        help_text=_("0: as many as the rack's height and power budget allow. A rack-scale system's racks hold "
+                    "its own trays."))
     layout_racks_per_row = _number(_("Racks per row"), placeholder=_default(RackLayout, "racks_per_row"))
     layout_rack_width_m = _number(_("Rack width (m)"), step="0.01", placeholder=_default(RackLayout, "rack_width_m"))
     layout_row_pitch_m = _number(_("Row pitch (m)"), step="0.01", placeholder=_default(RackLayout, "row_pitch_m"))
@@ -131,8 +141,10 @@ class DesignInputsForm(forms.Form):
     layout_leaf_rack = forms.ChoiceField(
         label=_("Leaf rack position"), required=False,
         choices=[("", _("Default (middle)")), ("middle", _("Middle of its server racks")),
-                 ("end", _("End of its server racks"))],
-        help_text=_("Where each scale unit's leaf rack stands. In the middle, server-to-leaf cables are shortest."),
+                 ("end", _("End of its server racks")), ("server", _("In the server racks"))],
+        help_text=_("Where each scale unit's leaves stand: in a network rack in the middle or at the end of its "
+                    "server racks, or spread over the server racks themselves. In the middle, server-to-leaf "
+                    "cables are shortest."),
     )
     layout_spine_rows = forms.ChoiceField(
         label=_("Spine and core rows"), required=False,
@@ -141,6 +153,43 @@ class DesignInputsForm(forms.Form):
         help_text=_("Where the spine and core racks stand. Between the compute rows, leaf uplinks are shorter; "
                     "after them, the network rows stay together."),
     )
+    layout_rack_power_kw = _number(
+        _("Power budget per rack (kW)"), step="0.1", placeholder=0,
+        help_text=_("What one rack may draw; 0 or blank: no budget. A GB200 NVL72 rack needs about 130 kW "
+                    "and liquid cooling."))
+    layout_rack_power_basis = forms.ChoiceField(
+        label=_("Budget against"), required=False,
+        choices=[("", _("Default (typical draw)")), ("typical", _("Typical draw")), ("maximum", _("Maximum draw"))],
+        help_text=_("Whether the budget is held against the devices' typical or their maximum power."))
+    layout_cooling = forms.ChoiceField(
+        label=_("Cooling"), required=False,
+        choices=[("", _("Default (air)")), ("air", _("Air")), ("rear-door", _("Rear-door heat exchanger")),
+                 ("liquid", _("Direct liquid cooling"))])
+    layout_tray_height_m = _number(_("Cable tray above the racks (m)"), step="0.05",
+                                   placeholder=_default(RackLayout, "tray_height_m"))
+    layout_structured_cabling = forms.BooleanField(
+        label=_("Structured cabling"), required=False,
+        help_text=_("MPO trunks and patch panels between the network rows and the compute rows, with their BOM "
+                    "lines, instead of point-to-point cables across the hall."))
+    layout_hall_rows = _number(_("Hall rows"), placeholder=0, help_text=_("0 or blank: as many as the racks need."))
+    layout_hall_positions = _number(
+        _("Rack positions per row"), placeholder=0, help_text=_("0 or blank: the racks per row above."))
+    layout_hall_reserved = forms.CharField(
+        label=_("Reserved cells"), required=False, max_length=4000,
+        widget=forms.TextInput(attrs={"placeholder": "3:5, 3:6-8"}),
+        help_text=_("Where no rack may stand (building columns, cooling units): row:position counted from 1, "
+                    "separated by commas; 3:6-8 is row 3, positions 6 to 8."))
+    layout_hall_zones_compute = forms.CharField(
+        label=_("Compute zone rows"), required=False, max_length=1000,
+        widget=forms.TextInput(attrs={"placeholder": "1-8"}))
+    layout_hall_zones_network = forms.CharField(
+        label=_("Network zone rows"), required=False, max_length=1000,
+        widget=forms.TextInput(attrs={"placeholder": "9-10"}),
+        help_text=_("Rows counted from 1, a range as 9-10; racks of a kind without a zone take the rows no zone "
+                    "names."))
+    layout_hall_zones_storage = forms.CharField(
+        label=_("Storage zone rows"), required=False, max_length=1000,
+        widget=forms.TextInput(attrs={"placeholder": "11"}))
 
     pools_host = forms.CharField(
         label=_("Host pool (NIC /31s)"), required=False, max_length=43,
@@ -218,7 +267,10 @@ class DesignInputsForm(forms.Form):
                          "core_switch", "core_breakout")),
         (_("Size and structure"), ("gpus", "planes", "nic_split", "oversubscription", "tiers")),
         (_("Optics and cables"), ("third_party_optics",)),
-        (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)),
+        (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)
+         + ("layout_structured_cabling",)),
+        (_("Data hall"), tuple(f"layout_hall_{name}" for name in HALL_FIELDS)
+         + tuple(f"layout_hall_zones_{kind}" for kind in ZONE_FIELDS)),
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
         (_("Commercial terms"), ("discount_pct", "currency")),
         (_("Spares"), tuple(f"spares_{name}" for name in SPARE_FIELDS)),
@@ -289,8 +341,7 @@ class DesignInputsForm(forms.Form):
             value = data.get(name)
             out[name] = value.strip() if isinstance(value, str) else ("" if value is None else value)
         out["third_party_optics"] = bool(data.get("third_party_optics"))
-        out["layout"] = {key: data[f"layout_{key}"].strip() for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS
-                         if (data.get(f"layout_{key}") or "").strip()}
+        out["layout"] = self._layout_data(data)
         out["pools"] = {key: data[f"pools_{key}"].strip() for key in POOL_FIELDS
                         if (data.get(f"pools_{key}") or "").strip()}
         out["spares"] = {key: data[f"spares_{key}"].strip() for key in SPARE_FIELDS
@@ -298,6 +349,24 @@ class DesignInputsForm(forms.Form):
         out["networks"] = self._networks_data(data)
         # Blank values stay: for a new version they replace the previous version's choice with the default.
         return out
+
+    @staticmethod
+    def _layout_data(data: dict[str, Any]) -> dict[str, Any]:
+        """The flat layout_* fields as the `layout` input (blank fields left out: the engine's defaults)."""
+        def text(name: str) -> str:
+            return (data.get(name) or "").strip()
+
+        layout: dict[str, Any] = {key: text(f"layout_{key}") for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS
+                                  if text(f"layout_{key}")}
+        if data.get("layout_structured_cabling"):
+            layout["structured_cabling"] = True
+        hall: dict[str, Any] = {key: text(f"layout_hall_{key}") for key in HALL_FIELDS if text(f"layout_hall_{key}")}
+        zones = {kind: text(f"layout_hall_zones_{kind}") for kind in ZONE_FIELDS if text(f"layout_hall_zones_{kind}")}
+        if zones:
+            hall["zones"] = zones
+        if hall:
+            layout["hall"] = hall
+        return layout
 
     @staticmethod
     def _networks_data(data: dict[str, Any]) -> dict[str, Any]:
@@ -343,9 +412,20 @@ class DesignInputsForm(forms.Form):
             "currency": version.currency,
             "third_party_optics": version.third_party_optics,
         }
+        layout = version.layout or {}
         for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS:
-            if key in (version.layout or {}):
-                initial[f"layout_{key}"] = version.layout[key]
+            if key in layout:
+                initial[f"layout_{key}"] = layout[key]
+        initial["layout_structured_cabling"] = bool(layout.get("structured_cabling"))
+        hall = layout.get("hall") or {}
+        for key in ("rows", "positions"):
+            if hall.get(key) not in (None, ""):
+                initial[f"layout_hall_{key}"] = hall[key]
+        if hall.get("reserved"):
+            initial["layout_hall_reserved"] = cells_text(hall["reserved"])
+        for kind, rows in (hall.get("zones") or {}).items():
+            if kind in ZONE_FIELDS and rows:
+                initial[f"layout_hall_zones_{kind}"] = rows_text(rows)
         for key in POOL_FIELDS:
             if key in (version.pools or {}):
                 initial[f"pools_{key}"] = version.pools[key]

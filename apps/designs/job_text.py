@@ -33,6 +33,7 @@ STAGES = {
     "alternatives": _("comparing alternatives"),
     "traffic": _("traffic analysis"),
     "roce": _("RoCE review"),
+    "racks": _("racks and data hall"),
     "simulating": _("modelling the training job"),
     "saving": _("saving"),
     "saving_devices": _("saving devices"),

@@ -125,3 +125,33 @@ def version_label_register(key: str, provider: VersionLabelProvider) -> None:
 def version_labels(versions: list[DesignVersion]) -> dict[str, dict[int, dict[str, str]]]:
     """Every registered column's labels for these versions: {column key: {version id: label}}."""
     return {key: provider(versions) for key, provider in _version_label_providers.items()}
+
+
+# Links from a device in the topology inspector ----------------------------------------------------------
+#
+# The topology page's side panel lists, for a selected device, links another app offers (the racks app:
+# "Its rack"). A link is a label and a function of the version giving a URL in which "__device__" stands
+# for the device's name (the page puts the name in, URL-encoded); no query is made to build it.
+
+@dataclass(frozen=True)
+class DeviceLink:
+    key: str
+    label: Any
+    url: Callable[[DesignVersion], str]
+
+
+_device_links: dict[str, DeviceLink] = {}
+
+
+def device_link_register(*, key: str, label: Any, url: Callable[[DesignVersion], str]) -> None:
+    """Add or replace (same key) a link shown beside a device in the topology inspector."""
+    _device_links[key] = DeviceLink(key=key, label=label, url=url)
+
+
+def device_link_unregister(*, key: str) -> None:
+    _device_links.pop(key, None)
+
+
+def device_links(version: DesignVersion) -> list[dict[str, str]]:
+    """[{"key", "label", "url"}] for the topology page's configuration, in registration order."""
+    return [{"key": link.key, "label": str(link.label), "url": link.url(version)} for link in _device_links.values()]

@@ -40,6 +40,33 @@ TEMPLATES: dict[str, str] = {
     "spec.give_spares": "give spare percentages per category (switches, transceivers, cables, fibers)",
     "spec.tiers_choice": "must be \"auto\", 2 or 3, not {value}",
     "spec.placement_choice": "must be \"middle\" or \"end\", not {value}",
+    "layout.leaf_rack_choice": "must be \"middle\", \"end\" or \"server\", not {value}",
+    "layout.power_basis_choice": "must be \"typical\" or \"maximum\", not {value}",
+    "layout.cooling_choice": "must be \"air\", \"rear-door\" or \"liquid\", not {value}",
+    "hall.reserved_cells": "must be a list of [row, position] cells counted from 1, not {value}",
+    "hall.reserved_outside": "cell [{row}, {position}] is outside the hall of {rows} rows of {positions} positions",
+    "hall.zone_kind": "zones are \"compute\", \"network\" or \"storage\", each with its rows, not {value}",
+    "hall.zone_rows": "must be a list of rows counted from 1, not {value}",
+    "hall.zone_row_outside": "row {row} is outside the hall of {rows} rows",
+    "hall.zone_row_twice": "row {row} is already in the {other} zone",
+    # What the racks can hold (engine.hall, InfeasibleSpec on the layout field to change).
+    "rack.too_low": "{units}U racks can't hold the {role} {model} of {height}U",
+    "rack.budget_one_server": "a {budget_kw:g} kW rack can't hold one {server} drawing {power_kw:g} kW ({basis}); "
+                              "raise the budget to at least {power_kw:g} kW",
+    "rack.budget_one_switch": "a {budget_kw:g} kW rack can't hold one {role} switch {switch} drawing {power_kw:g} kW "
+                              "({basis})",
+    "rack.budget_domain": "a {system} rack draws {power_kw:g} kW, more than the {budget_kw:g} kW budget per rack",
+    "rack.cooling_required": "{system} racks need {needed} cooling ({power_kw:g} kW a rack), not {cooling}",
+    "rack.nothing_fits": "a {units}U rack of {budget_kw:g} kW has no room for one {server} beside the {reserved}U "
+                         "and {reserved_kw:g} kW its network devices take",
+    "rack.overfull": "rack {rack} would hold {used}U of devices in {units}U",
+    "rack.over_budget": "rack {rack} would draw {power_kw:g} kW, more than its {budget_kw:g} kW budget",
+    "hall.too_small": "the design needs {needed_rows} rows of {positions} positions ({racks:,} racks) but the hall "
+                      "has {rows} rows: {missing} rows missing",
+    "hall.zone_too_small": "the {zone} racks need {needed_rows} rows of {positions} positions but the {zone} zone has "
+                           "{rows}: {missing} rows missing",
+    "warning.rack_servers_power": "{servers} servers of {server_kw:g} kW per rack draw {needed_kw:g} kW, more than "
+                                  "the {budget_kw:g} kW budget: {fit} placed per rack",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",
     "spec.fabric_choice": "must be \"ethernet\" or \"infiniband\", not {value}",
     "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
@@ -158,6 +185,10 @@ TEMPLATES: dict[str, str] = {
     "note.nics_built_in": "the {ports:,} backend NIC ports ({nic}) are built into the {servers:,} {server} servers "
                           "and included in their price and power: the BOM lists no NIC cards",
 }
+
+# Codes the engine no longer writes (kept so stored design summaries still read): an SU's leaves now take as many
+# leaf racks as they need, and a rack-scale system's rack too low for it is refused (rack.too_low).
+RETIRED = frozenset({"warning.rack_leaves_height", "warning.rack_domain_height"})
 
 
 @dataclass(frozen=True, slots=True)

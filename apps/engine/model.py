@@ -253,3 +253,5 @@ class Plan:
     # The cluster's other networks (engine.networks: "frontend", "storage", "oob" -> NetworkPlan), planned by
     # engine.networks.plan_cluster; the fields above are the backend's alone.
     networks: dict = field(default_factory=dict)
+    # Every device of every network in a rack on the hall's grid (engine.hall.HallPlan); None until placed.
+    hall: object = None

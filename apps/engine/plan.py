@@ -22,8 +22,10 @@ from .cabling import cable_links
 from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
+from .hall.build import place_hall
+from .hall.grid import HallGrid
+from .hall.rules import RackFill, rack_fill
 from .racks import Placement, place, rack_name, raw_lengths
-from .scaleup import RACK_SCALE, domain_rack_units, scale_up_domain
 from .seedcatalog import seed_catalog
 from .spec import DesignSpec, InfeasibleSpec
 from .topology import Layout, build_links, device_layout, size_fabric
@@ -53,7 +55,10 @@ def plan(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
     return _plan(spec, progress=progress, address=True)
 
 
-def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: bool = True) -> Plan:
+def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: bool = True,
+          grid: HallGrid | None = None) -> Plan:
+    """The backend's plan. Its racks come from `grid` (a cluster's shared hall, which then makes the hall plan)
+    or from a hall of its own, placed here."""
     report = progress or (lambda stage, percent: None)
     report("topology", 0)
     spec.validate()
@@ -63,7 +68,9 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     lay = device_layout(sz)
     links = build_links(sz, lay)
     wiring = prove(sz, lay, links)
-    placement = place(spec, sz, lay)
+    own_hall = grid is None
+    grid = HallGrid(spec.layout) if own_hall else grid
+    placement = place(spec, sz, lay, grid)
     devices = make_devices(spec, sz, lay, placement)
     if wiring.worst_pair is not None:
         wiring.worst_pair_names = tuple(devices[i].name for i in wiring.worst_pair)
@@ -83,8 +90,8 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     report("addressing", STAGES["addressing"][0])
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
-    notes = review_notes(spec, sz, wiring)
-    return Plan(
+    notes = review_notes(spec, sz, wiring, fill=placement.fill)
+    result = Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),
         links_by_tier=dict(sz.links_by_tier), max_gpus=sz.max_gpus, max_hops=sz.max_hops,
@@ -96,6 +103,9 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
         in_server_typical_w=b.in_server_typical_w, in_server_max_w=b.in_server_max_w,
         spares_subtotal=b.spares_subtotal,
     )
+    if own_hall:
+        result.hall = place_hall(spec, result, grid)
+    return result
 
 
 def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement) -> list[Device]:
@@ -147,7 +157,8 @@ def warnings(spec: DesignSpec, sz: Sizing) -> list[str]:
     return [note.text for note in review_notes(spec, sz)]
 
 
-def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None) -> list[Message]:
+def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None, fill: RackFill | None = None
+                 ) -> list[Message]:
     """The same points as `warnings`, as Messages with their codes and params (and the wiring proof's, if failed)."""
     out = []
     spare = sz.servers * sz.gpus_per_server - spec.gpus
@@ -164,7 +175,7 @@ def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None) -> 
     if abs(ideal - sz.su_servers) > 1e-6:
         out.append(message("warning.leaf_split", ports=leaf.ports, oversubscription=o, downlinks=sz.su_servers,
                            uplinks=sz.leaf_uplinks, ratio=sz.su_servers / sz.leaf_uplinks))
-    out += _rack_height_notes(spec, sz)
+    out += _rack_notes(spec, sz, fill)
     if sz.tiers == 3 and sz.spines_last_pod != sz.spines_per_pod:
         out.append(message("warning.partial_pod", spines=sz.spines_last_pod, spines_per_pod=sz.spines_per_pod))
     if sz.tiers == 2:
@@ -196,37 +207,21 @@ def blocking_note(wiring: Wiring) -> Message:
                    stated=round(100 * wiring.stated_fraction, 1))
 
 
-def _rack_height_notes(spec: DesignSpec, sz: Sizing) -> list[Message]:
-    """Racks stacked beyond `layout.rack_units` (engine.racks places servers, an SU's leaves, spines and cores)."""
-    layout, out = spec.layout, []
-    height = layout.rack_units
-    server_ru = max(1, spec.server.rack_units)
-    servers = min(spec.servers_per_rack, sz.su_servers)
-    domain = scale_up_domain(spec)
-    if domain.kind == RACK_SCALE:  # the rack holds the domain's switch trays too (engine.scaleup)
-        needed = domain_rack_units(spec)
-        if needed > height:
-            out.append(message("warning.rack_domain_height", system=spec.server.name or spec.server.sku,
-                               trays=domain.servers_per_rack, server_ru=server_ru,
-                               switch_trays=domain.switch_trays // max(1, domain.racks), needed=needed,
-                               rack_units=height))
-    elif servers * server_ru > height:
-        out.append(message("warning.rack_servers_height", servers=servers, server_ru=server_ru,
-                           needed=servers * server_ru, rack_units=height, fit=height // server_ru))
-    leaf_ru = max(1, spec.leaf.rack_units)
-    leaves = sz.rails  # one leaf per rail, all planes, in the SU's network rack
-    if leaves * leaf_ru > height:
-        out.append(message("warning.rack_leaves_height", leaves=leaves, switch_ru=leaf_ru, needed=leaves * leaf_ru,
-                           rack_units=height))
+def _rack_notes(spec: DesignSpec, sz: Sizing, fill: RackFill | None) -> list[Message]:
+    """What the racks could not take as the layout asked (engine.hall.rules lowers it and says so here)."""
+    fill = fill if fill is not None else rack_fill(spec, sz.su_servers, sz.rails)
+    out = list(fill.notes)
+    layout = spec.layout
     tiers = [("spine", spec.spine_hw, sz.switches.get("spine", 0))]
     if sz.tiers == 3:
         tiers.append(("core", spec.core_hw, sz.switches.get("core", 0)))
     for role, hw, count in tiers:
         switch_ru = max(1, hw.rack_units)
         switches = min(layout.switches_per_rack, count)
-        if count and switches * switch_ru > height:
+        placed = fill.switches_per_rack.get(role, switches)
+        if count and switches * switch_ru + fill.top_u > layout.rack_units and placed < switches:
             out.append(message("warning.rack_switches_height", switches=switches, role=role, switch_ru=switch_ru,
-                               needed=switches * switch_ru, rack_units=height, fit=height // switch_ru))
+                               needed=switches * switch_ru, rack_units=layout.rack_units, fit=placed))
     return out
 
 

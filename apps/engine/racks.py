@@ -1,27 +1,30 @@
-"""Default rack placement: a row and a rack position for every device, from which links get lengths.
+"""Backend rack placement: a hall cell and a rack unit for every backend device, from which links get lengths.
 
-Placement rules:
-- Racks stand in rows of `racks_per_row`; racks are `rack_width_m` wide and rows `row_pitch_m`
-  apart. Every block below starts a new row.
-- Compute: each scale unit's servers fill consecutive racks, `servers_per_rack` each (a rack-scale
-  system's compute trays per rack, fixed by its domain: 18 for NVL72, engine.scaleup), and a new
-  SU starts a new rack; the SU's leaves (all planes, one per rail) stand together in one network
-  rack in the middle of the SU's server racks (after the first half of them), or after them
-  with leaf_rack = "end".
+Placement rules (engine.hall.rules says what a rack holds, engine.hall.grid where blocks stand):
+- The hall is filled in blocks, each starting a new row of its zone (engine.hall.grid); reserved
+  cells are skipped.
+- Compute: each scale unit's servers fill consecutive racks, `servers_per_rack` each (derived from
+  height and power when the layout says 0; a rack-scale system's compute trays per rack are fixed by
+  its domain, 18 for NVL72, with its NVLink switch trays above them), and a new SU starts a new rack.
+  The SU's leaves (all planes, one per rail) stand in leaf racks of their own in the middle of the SU's
+  server racks (leaf_rack "middle", after the first half of them) or after them ("end"), as many leaf
+  racks as their height and power need; with leaf_rack "server" they are spread over the SU's server
+  racks (leaf of rail j in server rack j mod racks), above the servers. A partly filled last SU in
+  "server" mode keeps all its racks and spreads its servers evenly over them.
 - spine_rows = "middle" (default):
   2 tiers: the spine racks (all planes) form network rows between the first and the second half
   of the scale units, so no leaf is more than half the hall away from its spines;
   3 tiers: each pod's scale units are followed by a network row of that pod's spines (all planes);
   the core racks (all planes) form network rows in the middle of the pods.
 - spine_rows = "end": spine rows (pod by pod), then core rows, after all compute rows.
-- Spine and core racks hold `switches_per_rack` switches each, in device order.
-- Rack units count from 1 at the bottom; a rack's devices are stacked in device order. Racks
-  are `rack_units` high; a placement that stacks higher is still made (the plan says which racks
-  overflow in its review points, engine.plan), so a what-if never fails on furniture.
+- Spine and core racks hold at most `switches_per_rack` switches each (fewer when height or power
+  says so), in device order.
+- Rack units count from 1 at the bottom; devices stack from U1 in device order; the top of every rack
+  is kept for its management switch when the design has an out-of-band network.
 
-A link's length is the Manhattan distance between its racks, |d position| * rack_width_m +
-|d row| * row_pitch_m, plus slack_m (in-rack routing and service loops at both ends); links within
-one rack get the slack only. Cabling rounds it up to a length the catalog sells.
+A link's length is its cable route (engine.hall.route): up from the device to the overhead tray,
+along and across rows, down to the far device, plus slack_m; within one rack the height between the
+two devices plus slack_m. Cabling rounds it up to a length the catalog sells.
 """
 from __future__ import annotations
 
@@ -29,6 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .hall.grid import HallGrid
+from .hall.route import run_lengths
+from .hall.rules import RackFill, height, rack_fill
 from .model import Sizing
 from .spec import DesignSpec
 from .topology import Layout
@@ -39,7 +45,9 @@ class Placement:
     row: np.ndarray  # int32 per device
     col: np.ndarray  # int32 per device: rack position in its row
     rack_unit: np.ndarray  # int32 per device: lowest rack unit it occupies (1-based)
-    rows: int  # rows in the hall
+    rows: int  # rows in the hall used so far (1 + the last used row)
+    u_height: np.ndarray | None = None  # int32 per device
+    fill: RackFill | None = None
 
     def rack_name(self, device: int) -> str:
         return rack_name(int(self.row[device]), int(self.col[device]))
@@ -50,40 +58,48 @@ def rack_name(row: int, col: int) -> str:
     return f"R{row + 1:03d}-{col + 1:02d}"
 
 
-def place(spec: DesignSpec, sz: Sizing, lay: Layout) -> Placement:
+def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = None,
+          fill: RackFill | None = None) -> Placement:
     layout = spec.layout
-    rpr, spr, swr = layout.racks_per_row, spec.servers_per_rack, layout.switches_per_rack
+    grid = grid if grid is not None else HallGrid(layout)
+    fill = fill if fill is not None else rack_fill(spec, sz.su_servers, sz.rails)
+    spr = fill.servers_per_rack
+    in_server = layout.leaf_rack == "server"
     d, sus = sz.su_servers, sz.scale_units
     row = np.zeros(lay.count, dtype=np.int64)
     col = np.zeros(lay.count, dtype=np.int64)
     ru = np.ones(lay.count, dtype=np.int64)
+    uh = np.ones(lay.count, dtype=np.int64)
+    server_u = fill.server_u
+    uh[:sz.servers] = server_u
+    uh[lay.leaf_base:lay.spine_base] = height(spec.leaf)
+    uh[lay.spine_base:lay.core_base] = height(spec.switch_hw("spine"))
+    uh[lay.core_base:] = height(spec.switch_hw("core"))
 
-    # Racks per SU: server racks + the leaf rack; only the last SU may be partly filled.
+    # Racks per SU: server racks + leaf racks; only the last SU may be partly filled.
     last_servers = sz.servers - (sus - 1) * d
     full_server_racks = -(-d // spr)
-    last_server_racks = -(-last_servers // spr)
+    last_server_racks = full_server_racks if in_server else -(-last_servers // spr)
+    leaf_racks = 0 if in_server else -(-sz.rails // fill.leaves_per_leaf_rack)
+    su_server_racks = np.full(sus, full_server_racks, dtype=np.int64)
+    su_server_racks[-1] = last_server_racks
+    su_total = su_server_racks + leaf_racks
 
-    def su_racks(first: int, stop: int) -> int:
-        count = stop - first
-        if stop == sus:
-            return (count - 1) * (full_server_racks + 1) + last_server_racks + 1
-        return count * (full_server_racks + 1)
-
-    # Blocks in hall order: ("compute", first SU, stop SU) or ("network", device indexes).
+    # Blocks in hall order: ("compute", first SU, stop SU) or ("network", role, device indexes).
     spines_all = np.arange(lay.spine_base, lay.core_base)
     cores_all = np.arange(lay.core_base, lay.count)
     blocks: list[tuple] = []
     if layout.spine_rows == "end":
         blocks.append(("compute", 0, sus))
         if sz.tiers == 2:
-            blocks.append(("network", spines_all))
+            blocks.append(("network", "spine", spines_all))
         else:
-            blocks.append(("network", _spines_by_pod(lay, spines_all)[0]))
-            blocks.append(("network", cores_all))
+            blocks.append(("network", "spine", _spines_by_pod(lay, spines_all)[0]))
+            blocks.append(("network", "core", cores_all))
     elif sz.tiers == 2:
         half = -(-sus // 2)
         blocks.append(("compute", 0, half))
-        blocks.append(("network", spines_all))
+        blocks.append(("network", "spine", spines_all))
         if half < sus:
             blocks.append(("compute", half, sus))
     else:
@@ -92,58 +108,87 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout) -> Placement:
         core_before = sz.pods // 2 if sz.pods > 1 else 1
         for k in range(sz.pods):
             if k == core_before:
-                blocks.append(("network", cores_all))
+                blocks.append(("network", "core", cores_all))
             first = k * sz.sus_per_pod
             blocks.append(("compute", first, min(sus, first + sz.sus_per_pod)))
-            blocks.append(("network", spines_sorted[bounds[k]:bounds[k + 1]]))
+            blocks.append(("network", "spine", spines_sorted[bounds[k]:bounds[k + 1]]))
         if core_before >= sz.pods:
-            blocks.append(("network", cores_all))
+            blocks.append(("network", "core", cores_all))
 
-    # Rows where each block starts; per-SU block and position within the block.
-    su_block_row = np.zeros(sus, dtype=np.int64)
-    su_block_first = np.zeros(sus, dtype=np.int64)
-    next_row = 0
+    # Cells of every SU's racks (in SU order) and of the network racks.
+    su_first = np.zeros(sus, dtype=np.int64)  # index of the SU's first rack in the cell arrays
+    cell_row: list[np.ndarray] = []
+    cell_col: list[np.ndarray] = []
+    taken = 0
     for block in blocks:
         if block[0] == "compute":
             _, first, stop = block
-            su_block_row[first:stop] = next_row
-            su_block_first[first:stop] = first
-            racks = su_racks(first, stop)
+            if stop <= first:
+                continue
+            racks = int(su_total[first:stop].sum())
+            r, c = grid.block("compute", racks)
+            su_first[first:stop] = taken + np.concatenate([[0], np.cumsum(su_total[first:stop])[:-1]])
+            cell_row.append(r)
+            cell_col.append(c)
+            taken += racks
         else:
-            devices = block[1]
+            _, role, devices = block
             n = devices.shape[0]
+            if not n:
+                continue
+            swr = fill.switches_per_rack[role]
             k = np.arange(n)
-            rack = k // swr
-            row[devices] = next_row + rack // rpr
-            col[devices] = rack % rpr
-            ru[devices] = (k % swr) * np.array(_switch_ru(spec, lay, devices)) + 1
             racks = -(-n // swr)
-        next_row += -(-racks // rpr) if racks else 0
+            r, c = grid.block("network", racks)
+            row[devices] = r[k // swr]
+            col[devices] = c[k // swr]
+            ru[devices] = (k % swr) * uh[devices] + 1
+    all_row = np.concatenate(cell_row) if cell_row else np.zeros(0, dtype=np.int64)
+    all_col = np.concatenate(cell_col) if cell_col else np.zeros(0, dtype=np.int64)
 
-    # Servers: rack within the SU, skipping the leaf rack in the middle.
+    # Servers: rack within the SU, skipping the leaf racks in the middle.
     s = np.arange(sz.servers)
     su = s // d
     slot = s % d
-    server_racks = np.where(su == sus - 1, last_server_racks, full_server_racks)
-    mid = server_racks // 2 if layout.leaf_rack == "middle" else server_racks
-    rack_in_su = slot // spr
-    pos = rack_in_su + (rack_in_su >= mid)
-    linear = (su - su_block_first[su]) * (full_server_racks + 1) + pos
-    row[:sz.servers] = su_block_row[su] + linear // rpr
-    col[:sz.servers] = linear % rpr
-    ru[:sz.servers] = (slot % spr) * max(1, spec.server.rack_units) + 1
-
-    # Leaves: the SU's network rack, stacked by rail.
-    leaves = np.arange(lay.leaf_base, lay.spine_base)
-    lsu = lay.su[leaves]
-    lmid = np.where(lsu == sus - 1, last_server_racks, full_server_racks)
+    server_racks = su_server_racks[su]
+    if in_server and last_servers < d:
+        # The partly filled last SU spreads its servers evenly over all its racks (its leaves need them).
+        last = su == sus - 1
+        rack_in_su = np.where(last, slot * full_server_racks // max(1, last_servers), slot // spr)
+        first_slot = -(-(rack_in_su * max(1, last_servers)) // full_server_racks)
+        in_rack = np.where(last, slot - first_slot, slot % spr)
+    else:
+        rack_in_su = slot // spr
+        in_rack = slot % spr
     if layout.leaf_rack == "middle":
-        lmid = lmid // 2
-    linear = (lsu - su_block_first[lsu]) * (full_server_racks + 1) + lmid
-    row[leaves] = su_block_row[lsu] + linear // rpr
-    col[leaves] = linear % rpr
-    ru[leaves] = lay.rail[leaves] * max(1, spec.leaf.rack_units) + 1
-    return Placement(row.astype(np.int32), col.astype(np.int32), ru.astype(np.int32), next_row)
+        pos = rack_in_su + (rack_in_su >= server_racks // 2) * leaf_racks
+    else:
+        pos = rack_in_su
+    index = su_first[su] + pos
+    row[:sz.servers] = all_row[index]
+    col[:sz.servers] = all_col[index]
+    ru[:sz.servers] = in_rack * server_u + 1
+    stack_top = spr * server_u + fill.rack_scale_switch_trays  # servers and NVLink switch trays
+
+    # Leaves: the SU's leaf racks stacked by rail, or spread over its server racks.
+    leaves = np.arange(lay.leaf_base, lay.spine_base)
+    lsu = lay.su[leaves].astype(np.int64)
+    j = lay.rail[leaves].astype(np.int64)
+    lru = uh[leaves]
+    if in_server:
+        racks_of = su_server_racks[lsu]
+        index = su_first[lsu] + j % racks_of
+        ru[leaves] = stack_top + 1 + (j // racks_of) * lru
+    else:
+        per = fill.leaves_per_leaf_rack
+        start = su_server_racks[lsu] // 2 if layout.leaf_rack == "middle" else su_server_racks[lsu]
+        index = su_first[lsu] + start + j // per
+        ru[leaves] = (j % per) * lru + 1
+    row[leaves] = all_row[index]
+    col[leaves] = all_col[index]
+    rows = max(grid.used_rows, default=-1) + 1
+    return Placement(row.astype(np.int32), col.astype(np.int32), ru.astype(np.int32), rows, uh.astype(np.int32),
+                     fill)
 
 
 def _spines_by_pod(lay: Layout, spines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -154,16 +199,7 @@ def _spines_by_pod(lay: Layout, spines: np.ndarray) -> tuple[np.ndarray, np.ndar
     return spines[order], pod[order]
 
 
-def _switch_ru(spec: DesignSpec, lay: Layout, devices: np.ndarray) -> int:
-    if devices.shape[0] == 0:
-        return 1
-    role = "spine" if devices[0] < lay.core_base else "core"
-    return max(1, spec.switch_hw(role).rack_units)
-
-
 def raw_lengths(spec: DesignSpec, placement: Placement, a_dev: np.ndarray, b_dev: np.ndarray) -> np.ndarray:
     """Run length in metres of each link between devices a_dev[i] and b_dev[i] (before rounding up)."""
-    layout = spec.layout
-    dx = np.abs(placement.col[a_dev] - placement.col[b_dev]).astype(np.float32) * np.float32(layout.rack_width_m)
-    dy = np.abs(placement.row[a_dev] - placement.row[b_dev]).astype(np.float32) * np.float32(layout.row_pitch_m)
-    return dx + dy + np.float32(layout.slack_m)
+    uh = placement.u_height if placement.u_height is not None else np.ones_like(placement.rack_unit)
+    return run_lengths(spec.layout, placement.row, placement.col, placement.rack_unit, uh, a_dev, b_dev)

@@ -122,6 +122,10 @@ class ServerHw:
     scale_up_gb_s: float = 0.0  # per GPU, both directions; 0 = not published
     scale_up_racks: int = 0  # racks one rack-scale domain fills (1 for NVL72, 2 for NVL36x2)
     scale_up_switch_trays: int = 0  # NVLink switch trays per rack-scale domain (inside its racks)
+    # A rack-scale system's published power per rack (trays, NVLink switch trays, power shelves), W; 0 = not
+    # published (the trays' power_w counts instead). `cooling`: what its racks need ("liquid" for NVL72), "" = any.
+    rack_power_w: float = 0.0
+    cooling: str = ""
 
 
 SCALE_UP_KINDS = ("in-server", "rack-scale")
@@ -220,19 +224,55 @@ class FiberCord:
     vendor: str = ""
 
 
+LEAF_RACKS = ("middle", "end", "server")  # an SU's leaves: a network rack in the middle / at the end of its server
+#                                         racks, or spread over the server racks themselves
+SPINE_ROWS = ("middle", "end")
+COOLING = ("air", "rear-door", "liquid")  # air, rear-door heat exchanger, direct liquid cooling
+POWER_BASIS = ("typical", "maximum")
+ZONE_KINDS = ("compute", "network", "storage")
+
+
+@dataclass(frozen=True, slots=True)
+class HallLayout:
+    """The data hall's grid (engine.hall): rows of rack positions, reserved cells and zones.
+
+    `rows` = 0: as many rows as the racks need; `positions` = 0: `RackLayout.racks_per_row` per row.
+    `reserved`: cells (row, position), 1-based as people count them, where no rack stands (building
+    columns, cooling units, CDUs). `zones`: (kind, rows) pairs, kind one of ZONE_KINDS: the rows (1-based)
+    where that kind of rack stands; kinds without a zone take the rows no zone names.
+    """
+
+    rows: int = 0
+    positions: int = 0
+    reserved: tuple[tuple[int, int], ...] = ()
+    zones: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class RackLayout:
-    """Where racks stand, from which every link gets a length (see engine.cabling)."""
+    """Where racks stand and what they hold, from which every link gets a length (engine.hall, engine.cabling).
 
-    servers_per_rack: int = 4
+    Rack rules: `rack_units` high; `rack_power_kw` the budget per rack (0 = none) against the devices' typical
+    draw, or their maximum with `rack_power_basis` "maximum"; `cooling` the racks' cooling (a rack-scale
+    system that needs liquid refuses anything else). `servers_per_rack` = 0 derives it from height and power.
+    Spine / core racks hold at most `switches_per_rack` switches, fewer when height or power says so.
+    """
+
+    servers_per_rack: int = 4  # 0 = as many as the rack's height and power budget allow
     racks_per_row: int = 16
-    rack_width_m: float = 0.6
-    row_pitch_m: float = 2.4
-    slack_m: float = 3.0
-    switches_per_rack: int = 16  # spine and core racks; an SU's leaves share one rack whatever their number
-    leaf_rack: str = "middle"  # an SU's leaf rack: "middle" of its server racks or at their "end"
+    rack_width_m: float = 0.6  # rack pitch along a row
+    row_pitch_m: float = 2.4  # row to row (rack depth plus aisle)
+    slack_m: float = 3.0  # service loops at both ends of every link
+    switches_per_rack: int = 16  # spine and core racks (at most); an SU's leaves share its leaf rack(s)
+    leaf_rack: str = "middle"  # LEAF_RACKS
     spine_rows: str = "middle"  # spine/core rows "middle" (between compute rows) or "end" (after them)
-    rack_units: int = 48  # usable height of every rack (U); racks filled beyond it are a review point
+    rack_units: int = 48  # usable height of every rack (U)
+    rack_power_kw: float = 0.0  # budget per rack in kW; 0 = no budget
+    rack_power_basis: str = "typical"  # POWER_BASIS: what the budget is held against
+    cooling: str = "air"  # COOLING
+    tray_height_m: float = 0.3  # overhead cable tray above the rack tops
+    structured_cabling: bool = False  # MPO trunks and patch panels between network and compute rows
+    hall: HallLayout = field(default_factory=HallLayout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,16 +465,18 @@ class DesignSpec:
         if self.tiers not in ("auto", 2, 3) or isinstance(self.tiers, bool):
             bad("tiers", message("spec.tiers_choice", value=repr(self.tiers)))
         layout = self.layout
-        _check_int(bad, "layout.servers_per_rack", layout.servers_per_rack, 1, 512)
+        _check_int(bad, "layout.servers_per_rack", layout.servers_per_rack, 0, 512)
         _check_int(bad, "layout.racks_per_row", layout.racks_per_row, 1, 10_000)
         _check_int(bad, "layout.switches_per_rack", layout.switches_per_rack, 1, 512)
         _check_int(bad, "layout.rack_units", layout.rack_units, 1, 100)
         _check_number(bad, "layout.rack_width_m", layout.rack_width_m, 0.0, 100.0, open_low=True)
         _check_number(bad, "layout.row_pitch_m", layout.row_pitch_m, 0.0, 100.0, open_low=True)
         _check_number(bad, "layout.slack_m", layout.slack_m, 0.0, 1000.0)
-        for name in ("leaf_rack", "spine_rows"):
-            if getattr(layout, name) not in ("middle", "end"):
-                bad(f"layout.{name}", message("spec.placement_choice", value=repr(getattr(layout, name))))
+        if layout.spine_rows not in SPINE_ROWS:
+            bad("layout.spine_rows", message("spec.placement_choice", value=_short_repr(layout.spine_rows)))
+        if layout.leaf_rack not in LEAF_RACKS:
+            bad("layout.leaf_rack", message("layout.leaf_rack_choice", value=_short_repr(layout.leaf_rack)))
+        _check_hall_fields(bad, layout)
         pools = self.pools
         nets = {}
         for name in ("host", "p2p", "loopback"):
@@ -529,6 +571,10 @@ class DesignSpec:
             bad("nic.gbps", message("nic.speed", gbps=nic.gbps, server_gbps=nic_gbps))
         elif server.nic_ports % nic.ports:
             bad("nic.ports", message("nic.ports", ports=server.nic_ports, nic_ports=nic.ports))
+        from .hall.rules import rack_errors  # the racks' rules read the hardware (engine.hall imports this module)
+
+        for name, msg in rack_errors(self):
+            bad(name, msg)
         per_domain = self.servers_per_domain
         if per_domain > 1 and self.gpus % server.scale_up_gpus:
             size = server.scale_up_gpus
@@ -630,6 +676,60 @@ def _check_scale_up(bad, server: ServerHw) -> None:
             and (server.scale_up_gpus < server.gpus or server.scale_up_gpus % server.gpus)):
         bad("server.scale_up_gpus", message("scaleup.domain_gpus", domain_gpus=server.scale_up_gpus,
                                             gpus=server.gpus))
+
+
+def _check_hall_fields(bad, layout: RackLayout) -> None:
+    """The rack and hall rules of `layout`, one field at a time (engine.hall checks what they hold)."""
+    _check_number(bad, "layout.rack_power_kw", layout.rack_power_kw, 0.0, 10_000.0)
+    if layout.rack_power_basis not in POWER_BASIS:
+        bad("layout.rack_power_basis", message("layout.power_basis_choice", value=_short_repr(layout.rack_power_basis)))
+    if layout.cooling not in COOLING:
+        bad("layout.cooling", message("layout.cooling_choice", value=_short_repr(layout.cooling)))
+    _check_number(bad, "layout.tray_height_m", layout.tray_height_m, 0.0, 10.0)
+    if not isinstance(layout.structured_cabling, bool):
+        bad("layout.structured_cabling", message("value.boolean", value=_short_repr(layout.structured_cabling)))
+    hall = layout.hall
+    if not isinstance(hall, HallLayout):
+        bad("layout.hall", message("spec.expected_object", type=type(hall).__name__))
+        return
+    rows_ok = _check_int(bad, "layout.hall.rows", hall.rows, 0, 10_000)
+    positions_ok = _check_int(bad, "layout.hall.positions", hall.positions, 0, 10_000)
+    reserved = hall.reserved
+    if not isinstance(reserved, (tuple, list)) or len(reserved) > 100_000:
+        bad("layout.hall.reserved", message("hall.reserved_cells", value=_short_repr(reserved)))
+    else:
+        for cell in reserved:
+            if not (isinstance(cell, (tuple, list)) and len(cell) == 2 and all(_is_int(v) and v >= 1 for v in cell)):
+                bad("layout.hall.reserved", message("hall.reserved_cells", value=_short_repr(cell)))
+                break
+            row, position = cell
+            if rows_ok and hall.rows and row > hall.rows or positions_ok and hall.positions and \
+                    position > hall.positions:
+                bad("layout.hall.reserved", message("hall.reserved_outside", row=row, position=position,
+                                                    rows=hall.rows, positions=hall.positions))
+                break
+    zones = hall.zones
+    if not isinstance(zones, (tuple, list)):
+        bad("layout.hall.zones", message("hall.zone_kind", value=_short_repr(zones)))
+        return
+    seen: dict[int, str] = {}
+    for entry in zones:
+        if not (isinstance(entry, (tuple, list)) and len(entry) == 2) or entry[0] not in ZONE_KINDS:
+            value = entry[0] if isinstance(entry, (tuple, list)) and entry else entry
+            bad("layout.hall.zones", message("hall.zone_kind", value=_short_repr(value)))
+            continue
+        kind, rows = entry
+        if not isinstance(rows, (tuple, list)) or not rows or not all(_is_int(r) and r >= 1 for r in rows):
+            bad(f"layout.hall.zones.{kind}", message("hall.zone_rows", value=_short_repr(rows)))
+            continue
+        for row in rows:
+            if rows_ok and hall.rows and row > hall.rows:
+                bad(f"layout.hall.zones.{kind}", message("hall.zone_row_outside", row=row, rows=hall.rows))
+                break
+            if seen.get(row, kind) != kind:
+                bad(f"layout.hall.zones.{kind}", message("hall.zone_row_twice", row=row, other=seen[row]))
+                break
+            seen[row] = kind
 
 
 def _check_switch(bad, role: str, hw: SwitchHw) -> None:

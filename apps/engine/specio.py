@@ -15,7 +15,13 @@
       "nic_split": 1 | 2 | 4        optional: split each NIC port in parts, one per plane (the NIC's
                                     "splits" must list it; planes a multiple of it), see engine.topology
       "layout": {"servers_per_rack": 4, "racks_per_row": 16, "rack_width_m": 0.6, "row_pitch_m": 2.4,
-                 "slack_m": 3, "switches_per_rack": 16, "rack_units": 48},
+                 "slack_m": 3, "switches_per_rack": 16, "rack_units": 48,
+                 "rack_power_kw": 0, "rack_power_basis": "typical", "cooling": "air",
+                 "leaf_rack": "middle" | "end" | "server", "spine_rows": "middle" | "end",
+                 "tray_height_m": 0.3, "structured_cabling": false,
+                 "hall": {"rows": 0, "positions": 0, "reserved": [[row, position], ...],
+                          "zones": {"network": [rows], "storage": [rows], "compute": [rows]}}},
+                (engine.hall: servers_per_rack 0 = from height and power; rows/positions 0 = as needed)
       "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
                 "asn_base": 4200000000},
       "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's);
@@ -45,7 +51,7 @@ from .messages import Message, message
 from .networks.spec import validate_networks
 from .networks.specio import networks_from_dict
 from .seedcatalog import SeedCatalog, seed_catalog
-from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, NicHw, Optic, RackLayout, ServerHw,
+from .spec import (AddressPools, CableAssembly, DesignSpec, FiberCord, HallLayout, NicHw, Optic, RackLayout, ServerHw,
                    SparesPolicy, SpecError, SwitchHw)
 
 RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$")
@@ -84,6 +90,24 @@ def _build(cls, data: Any, name: str, errs: _Errors, *, skip: tuple[str, ...] = 
     if unknown or missing:
         return None
     return cls(**{k: v for k, v in data.items() if k in fields})
+
+
+def _hall(value: Any, errs: _Errors) -> HallLayout | None:
+    """layout.hall: {"rows", "positions", "reserved": [[row, position], ...], "zones": {kind: [rows]}}."""
+    if value is None:
+        return None
+    hall = _build(HallLayout, value, "layout.hall", errs)
+    if hall is None:
+        return None
+    reserved = hall.reserved
+    if isinstance(reserved, (list, tuple)) and all(isinstance(cell, (list, tuple)) for cell in reserved):
+        reserved = tuple(tuple(cell) for cell in reserved)
+    zones = hall.zones
+    if isinstance(zones, dict):
+        zones = tuple((kind, tuple(rows) if isinstance(rows, (list, tuple)) else rows) for kind, rows in zones.items())
+    elif isinstance(zones, (list, tuple)) and all(isinstance(z, (list, tuple)) and len(z) == 2 for z in zones):
+        zones = tuple((z[0], tuple(z[1]) if isinstance(z[1], (list, tuple)) else z[1]) for z in zones)
+    return dataclasses.replace(hall, reserved=reserved, zones=zones)
 
 
 def _switch(value: Any, name: str, catalog: SeedCatalog | None, nic_gbps: int | None, errs: _Errors):
@@ -200,7 +224,11 @@ def spec_from_dict(data: Any, *, catalog: SeedCatalog | None = None) -> DesignSp
 
     layout = RackLayout()
     if data.get("layout") is not None:
-        layout = _build(RackLayout, data["layout"], "layout", errs) or layout
+        raw_layout = data["layout"]
+        hall = _hall(raw_layout.get("hall"), errs) if isinstance(raw_layout, dict) else None
+        layout = _build(RackLayout, raw_layout, "layout", errs, skip=("hall",)) or layout
+        if hall is not None:
+            layout = dataclasses.replace(layout, hall=hall)
     pools = AddressPools()
     if data.get("pools") is not None:
         pools = _build(AddressPools, data["pools"], "pools", errs) or pools
@@ -251,4 +279,7 @@ def spec_to_dict(spec: DesignSpec) -> dict:
                 out[key].pop(role, None)
     for key in ("optics", "cables", "fibers"):
         out[key] = list(out[key])
+    hall = out["layout"]["hall"]
+    hall["reserved"] = [list(cell) for cell in hall["reserved"]]
+    hall["zones"] = {kind: list(rows) for kind, rows in hall["zones"]}
     return out

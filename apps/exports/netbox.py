@@ -7,7 +7,7 @@ NetBox's 120 s web timeout):
   02-device_roles.csv    name, slug, color
   03-sites.csv           name, slug, status                         (one site per project)
   04-locations.csv       site, name, slug, status                   (one location per design: the prefix)
-  05-racks.csv           site, location, name, status, width, u_height
+  05-racks.csv           site, location, name, status, width, u_height  (every rack of the hall, its height)
   06-device_types.yaml   one YAML document per device type with its interface templates
   07-devices-partKK.csv  name, role, manufacturer, device_type, status, site, location, rack, position, face,
                          description
@@ -42,6 +42,9 @@ Rules:
   catalog name) is written with a leading "'" (OWASP CSV Injection); YAML is written by a YAML
   emitter (quoted where needed), README lines through comment_text.
 - Devices, racks, sites, locations and cables are "planned"; addresses and prefixes "reserved".
+- Racks and positions come from the version's data hall (apps.racks): every rack with its height, every
+  device with its rack, lowest unit (NetBox's position) and the face it is mounted from. A device on a
+  rack's rear face is full depth in its device type, so NetBox keeps both faces of those units for it.
 - The cluster's other networks (front-end, storage, out-of-band; apps.exports.netbox_networks) have
   roles of their own and device types without port templates: their devices and ports come in files
   of their own after the backend's devices (07-devices_other_networks, 07-interfaces), their cables
@@ -71,6 +74,7 @@ from apps.designs.workbook import zip_entry
 from apps.engine import names as engine_names
 from apps.engine.safe_text import csv_text
 from apps.engine.specio import spec_from_dict
+from apps.racks.selectors import device_placements, rack_heights
 
 from .netbox_readme import readme_text
 from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, infiniband_port_names, prefix_default, prefixed,
@@ -306,12 +310,25 @@ def version_netbox_write(
     rack_top: dict[str, int] = {}
     # The layout's rack height; a rack the review points say overflows is declared as high as its devices reach.
     rack_height = int(((version.spec or {}).get("layout") or {}).get("rack_units") or RACK_UNITS_DEFAULT)
-    for _name, role, rack, unit, *_rest in devices:
+    # The hall's placement (apps.racks): every rack with its own height, every device's rack, lowest unit and
+    # face; versions generated before halls keep the devices' rack and unit, front face.
+    placed = device_placements(version=version)
+    hall_racks = dict(rack_heights(version=version))
+    for name, role, rack, unit, *_rest in devices:
+        rack, unit, _face = placed.get(name, (rack, unit, "front"))
         if rack:
             rack_top[rack] = max(rack_top.get(rack, 0), unit + types[role].u_height - 1 if unit else 0)
     for _network, name, _role, _sku, _model, rack, unit, *_rest in others.devices:
+        rack, unit, _face = placed.get(name, (rack, unit, "front"))
         if rack:
             rack_top[rack] = max(rack_top.get(rack, 0), unit + others.type_of[name].u_height - 1 if unit else 0)
+    for rack, height in hall_racks.items():
+        rack_top.setdefault(rack, 0)
+
+    def place(name: str, rack: str, unit: int) -> tuple[str, Any, str]:
+        """(rack, position, face) of a device for the devices file ("" when it stands in no rack)."""
+        rack, unit, face = placed.get(name, (rack, unit, "front"))
+        return (rack, unit, face) if rack and unit else (rack, "", "")
 
     with zipfile.ZipFile(path_or_stream, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         out = _Writer(archive)
@@ -321,20 +338,20 @@ def version_netbox_write(
         out.csv("03", "sites", [(site_name, site_slug, "planned")])
         out.csv("04", "locations", [(site_name, location, slugify(location) or "design", "planned")])
         out.csv("05", "racks", (
-            (site_name, location, rack, "planned", 19, max(rack_height, top)) for rack, top in sorted(rack_top.items())))
+            (site_name, location, rack, "planned", 19, max(hall_racks.get(rack, rack_height), top))
+            for rack, top in sorted(rack_top.items())))
         out.text("06", "device_types", "device_types.yaml", _device_types_yaml(used_types.values()), len(used_types))
         report("writing_devices", 15)
         out.csv("07", "devices", (
             (prefixed(prefix, name), ROLES[role][0], types[role].manufacturer, types[role].model, "planned", site_name,
-             location if rack else "", rack, unit if rack and unit else "", "front" if rack and unit else "",
-             _device_description(origin, role, plane, su, rail))
+             location if rack else "", *place(name, rack, unit), _device_description(origin, role, plane, su, rail))
             for name, role, rack, unit, ports, plane, su, rail, _loopback, _asn in devices),
             weight=lambda row: 1 + len(plans[_role_of(row[1])].netbox_names) + 1)
         if others.present:
             out.csv("07", "devices_other_networks", (
-                (prefixed(prefix, name), role, manufacturer, model, status, site, location if rack else "", rack,
-                 position, face, description)
-                for name, role, manufacturer, model, status, site, rack, position, face, description
+                (prefixed(prefix, name), role, manufacturer, model, status, site, location if rack else "",
+                 *place(name, rack, position or 0), description)
+                for name, role, manufacturer, model, status, site, rack, position, _face, description
                 in others.device_rows(site_name, origin)))
             out.csv("07", "interfaces", ((prefixed(prefix, device), name, kind, speed)
                                          for device, name, kind, speed in others.interface_rows()))

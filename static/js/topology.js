@@ -534,6 +534,15 @@
     if (collapsible) actions.append(button(gettext("Collapse"), () => collapse(d.id), "details-collapse"));
     const cables = cablesButton(d.filters);
     if (cables) actions.append(cables);
+    if (d.kind === "dev") {
+      // Other apps' pages about this device (config.deviceLinks: the racks app's "Its rack").
+      for (const link of config.deviceLinks || []) {
+        const a = element("a", link.label, "button");
+        a.href = link.url.replace("__device__", encodeURIComponent(d.label));
+        a.id = "details-link-" + link.key;
+        actions.append(a);
+      }
+    }
     parts.push(actions);
     detailsEl.replaceChildren(...parts);
   }

@@ -121,5 +121,12 @@
     if (load) loadCabling();
   }
 
+  // ?device=<name> (a link from a rack elevation) opens the table on that device's cables.
+  const askedDevice = new URLSearchParams(window.location.search).get("device");
+  if (askedDevice && cablingForm.elements.device) {
+    cablingForm.elements.device.value = askedDevice;
+    cabling.filters = withNetwork(readFilters());
+  }
+
   window.fabricwebCabling = { load: loadCabling, apply: applyCablingFilters, setNetwork: setNetwork };
 })();

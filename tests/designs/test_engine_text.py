@@ -266,7 +266,7 @@ def test_the_form_sets_where_leaf_and_spine_racks_stand_and_a_new_version_starts
         client_for_member, project, seed, django_capture_on_commit_callbacks):
     create = reverse("designs:design-create", kwargs={"project_pk": project.pk})
     form = client_for_member.get(create).context["form"]
-    assert [value for value, _ in form.fields["layout_leaf_rack"].choices] == ["", "middle", "end"]
+    assert [value for value, _ in form.fields["layout_leaf_rack"].choices] == ["", "middle", "end", "server"]
     assert [value for value, _ in form.fields["layout_spine_rows"].choices] == ["", "middle", "end"]
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for_member.post(create, form_data(seed, name="Hall B", layout_leaf_rack="end",

@@ -26,13 +26,18 @@ def cages(dev: np.ndarray, port: np.ndarray, ppc: int) -> set:
     return set(zip(dev.tolist(), (port // ppc).tolist()))
 
 
-def test_adjacent_rack_server_links_are_copper_and_runs_across_rows_are_not():
-    p = plan(spec(4 * 32 * 8, leaf=switch(64, twin=True), layout=COMPACT))
+def test_server_links_within_the_rack_are_copper_and_links_leaving_it_are_not():
+    # Leaves in the server racks: rail j's leaf in rack j mod 2, 4 leaves above 16 servers of 1U.
+    p = plan(spec(4 * 32 * 8, leaf=switch(64, twin=True), layout=replace(COMPACT, leaf_rack="server")))
     kinds = np.array([m.kind for m in p.media])[p.links.medium]
     t0 = p.links.tier == 0
-    assert set(kinds[t0]) == {"DAC"}  # 0.6 m to the next rack + 0.5 m slack
-    assert p.links.length_m[t0].max() <= 2
-    # leaf-spine runs cross rows (spines stand between SU 1 and SU 2): beyond any DAC in the catalog
+    same = np.array([p.devices[a].rack == p.devices[b].rack
+                     for a, b in zip(p.links.a_dev.tolist(), p.links.b_dev.tolist())])
+    assert set(kinds[t0 & same]) == {"DAC"}  # at most 24U apart + 0.5 m slack
+    assert p.links.length_m[t0 & same].max() <= 2
+    # Out of the rack a cable climbs to the tray above the racks and down again: beyond any DAC in the catalog.
+    assert not (kinds[t0 & ~same] == "DAC").any()
+    assert p.links.length_m[t0 & ~same].min() > 3
     t1 = p.links.tier == 1
     assert p.links.length_m[t1].min() > 3
     assert not (kinds[t1] == "DAC").any()
@@ -48,14 +53,15 @@ def test_every_link_gets_a_catalog_length_at_least_its_run():
     assert set(np.unique(p.links.length_m).tolist()) <= sold
 
 
-def test_links_in_one_rack_get_the_slack_only():
+def test_links_in_one_rack_get_their_height_apart_and_the_slack():
     s = spec(256, leaf=switch(64), layout=RackLayout(slack_m=2.5))
     p = plan(s)
     sz = size_fabric(s)
     placement = place(s, sz, device_layout(sz))
     srv = np.array([0, 1])  # the first two servers share the first rack
     assert p.devices[0].rack == p.devices[1].rack
-    assert raw_lengths(s, placement, srv[:1], srv[1:]).tolist() == [2.5]
+    # One unit apart in the rack (1U = 44.45 mm) plus the slack.
+    assert raw_lengths(s, placement, srv[:1], srv[1:]).tolist() == [pytest.approx(2.5 + 0.04445)]
 
 
 def test_twin_port_optics_count_one_module_per_cage_and_one_fibre_per_link():

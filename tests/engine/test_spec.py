@@ -22,7 +22,7 @@ def test_validation_names_every_bad_field_at_once():
 
 def test_layout_values_must_be_positive():
     with pytest.raises(SpecError) as err:
-        spec(64, layout=RackLayout(servers_per_rack=0, rack_width_m=0, slack_m=-1)).validate()
+        spec(64, layout=RackLayout(servers_per_rack=-1, rack_width_m=0, slack_m=-1)).validate()
     assert {"layout.servers_per_rack", "layout.rack_width_m", "layout.slack_m"} <= set(err.value.errors)
 
 

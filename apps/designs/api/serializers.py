@@ -15,21 +15,50 @@ from ..models import BomLineRecord, Design, DesignVersion, DeviceRecord, Job, Li
 from ..services.inputs import MAX_GPUS, MAX_OVERSUBSCRIPTION, MAX_PLANES
 
 
+class HallLayoutSerializer(serializers.Serializer):
+    """Documentation of `layout.hall`: the data hall's grid; every key is optional."""
+
+    rows = serializers.IntegerField(required=False, min_value=0, help_text="rows of the hall; 0 (default): as needed")
+    positions = serializers.IntegerField(required=False, min_value=0,
+                                         help_text="rack positions per row; 0 (default): racks_per_row")
+    reserved = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2),
+        required=False, help_text="cells where no rack stands, [row, position] counted from 1 (or text \"3:5, 3:6-8\")")
+    zones = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1)), required=False,
+        help_text='rows (from 1) per zone: {"compute": [...], "network": [...], "storage": [...]}; a kind without a '
+                  "zone takes the rows no zone names")
+
+
 class RackLayoutSerializer(serializers.Serializer):
     """Documentation of the `layout` object; every key is optional (engine defaults)."""
 
-    servers_per_rack = serializers.IntegerField(required=False, min_value=1)
+    servers_per_rack = serializers.IntegerField(required=False, min_value=0,
+                                                help_text="default 4; 0: as many as height and power budget allow")
     racks_per_row = serializers.IntegerField(required=False, min_value=1)
     rack_width_m = serializers.FloatField(required=False)
     row_pitch_m = serializers.FloatField(required=False)
     slack_m = serializers.FloatField(required=False)
-    switches_per_rack = serializers.IntegerField(required=False, min_value=1)
+    switches_per_rack = serializers.IntegerField(required=False, min_value=1,
+                                                 help_text="spine and core racks: at most this many (default 16)")
     rack_units = serializers.IntegerField(required=False, min_value=1, max_value=100,
-                                          help_text="usable height of a rack in U (default 48); fuller racks are a review point")
-    leaf_rack = serializers.ChoiceField(choices=["middle", "end"], required=False,
-                                        help_text="a scale unit's leaf rack: in the middle of its server racks or at their end")
+                                          help_text="usable height of a rack in U (default 48)")
+    rack_power_kw = serializers.FloatField(required=False, min_value=0,
+                                           help_text="power budget per rack in kW; 0 (default): no budget")
+    rack_power_basis = serializers.ChoiceField(choices=["typical", "maximum"], required=False,
+                                               help_text="the budget holds against typical (default) or maximum draw")
+    cooling = serializers.ChoiceField(choices=["air", "rear-door", "liquid"], required=False,
+                                      help_text="air (default), rear-door heat exchanger or direct liquid cooling")
+    leaf_rack = serializers.ChoiceField(
+        choices=["middle", "end", "server"], required=False,
+        help_text="a scale unit's leaves: a network rack in the middle or at the end of its server racks, or in the "
+                  "server racks")
     spine_rows = serializers.ChoiceField(choices=["middle", "end"], required=False,
                                          help_text="spine and core rows: between the compute rows or after them")
+    tray_height_m = serializers.FloatField(required=False, help_text="overhead cable tray above the racks (default 0.3)")
+    structured_cabling = serializers.BooleanField(
+        required=False, help_text="MPO trunks and patch panels between network and compute rows (default false)")
+    hall = HallLayoutSerializer(required=False)
 
 
 class AddressPoolsSerializer(serializers.Serializer):

@@ -40,10 +40,11 @@ from apps.catalog.models import NicModel, ServerModel, SwitchModel, parse_breako
 from apps.catalog.selectors import (MissingExchangeRate, PriceConverter, catalog_currencies, interconnect_catalog,
                                     nic_hw, price_converter, server_hw, switch_hw)
 from apps.designs.services.networks_input import networks_input_clean, networks_spec, networks_stored
+from apps.designs.services import layout_input
 from apps.designs.services.roce_input import roce_input_clean
 from apps.designs.engine_text import spec_error_details, spec_error_messages
 from apps.engine.spec import (MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, SPARE_CATEGORIES, AddressPools, DesignSpec,
-                              RackLayout, SparesPolicy, SpecError)
+                              SparesPolicy, SpecError)
 from apps.projects.models import Currency, Project
 
 MAX_PLANES = 64
@@ -55,21 +56,9 @@ INPUT_FIELDS = (
     "core_breakout", "gpus", "planes", "nic_split", "oversubscription", "tiers", "layout", "pools", "roce",
     "discount_pct", "currency", "spares", "third_party_optics", "networks",
 )
-# Ranges of the rack layout settings, as the engine checks them (open-low for lengths).
-LAYOUT_RANGES: dict[str, tuple[float, float]] = {
-    "servers_per_rack": (1, 512),
-    "racks_per_row": (1, 10_000),
-    "rack_width_m": (0.01, 100.0),
-    "row_pitch_m": (0.01, 100.0),
-    "slack_m": (0.0, 1000.0),
-    "switches_per_rack": (1, 512),
-    "rack_units": (1, 100),
-}
-# Where network racks stand (engine.racks): text settings with a fixed set of values.
-LAYOUT_PLACEMENTS: dict[str, tuple[str, ...]] = {
-    "leaf_rack": ("middle", "end"),
-    "spine_rows": ("middle", "end"),
-}
+# The rack layout and the hall (services.layout_input): ranges and choices, as the engine checks them.
+LAYOUT_RANGES = layout_input.LAYOUT_RANGES
+LAYOUT_PLACEMENTS = layout_input.LAYOUT_CHOICES
 
 
 class Errors:
@@ -143,7 +132,7 @@ class DesignInputs:
             nic_split=self.nic_split,
             oversubscription=self.oversubscription,
             tiers=self.tiers,
-            layout=RackLayout(**self.layout),
+            layout=layout_input.layout_spec(self.layout),
             pools=AddressPools(**self.pools),
             optics=optics,
             cables=cables,
@@ -280,34 +269,7 @@ def _tiers(errors: Errors, data: dict) -> Any:
 
 
 def _layout(errors: Errors, data: dict) -> dict:
-    value = data.get("layout")
-    value = {} if value is None else value
-    if not isinstance(value, dict):
-        errors.add("layout", _("Give the rack layout as an object, e.g. {\"servers_per_rack\": 4}."))
-        return {}
-    known = {f.name: f for f in dataclasses.fields(RackLayout)}
-    layout: dict[str, Any] = {}
-    for key, raw in value.items():
-        name = f"layout.{key}"
-        if key not in known:
-            errors.add(name, _("Unknown rack layout setting; use %(keys)s.") % {"keys": ", ".join(known)})
-            continue
-        if key in LAYOUT_PLACEMENTS:
-            if raw not in LAYOUT_PLACEMENTS[key]:
-                errors.add(name, _("Choose one of: %(choices)s.") % {"choices": ", ".join(LAYOUT_PLACEMENTS[key])})
-            else:
-                layout[key] = raw
-            continue
-        is_int = isinstance(known[key].default, int)
-        low, high = LAYOUT_RANGES.get(key, (0, 1e6))
-        number = _number(
-            errors, {name: raw}, name, None, kind=int if is_int else float, low=low, high=high,
-            low_message=_("Must be at least %(low)s.") % {"low": low},
-            high_message=_("Must be at most %(high)s.") % {"high": high},
-        )
-        if number is not None:
-            layout[key] = number
-    return layout
+    return layout_input.layout_input_clean(errors, data, number=_number)
 
 
 def _pools(errors: Errors, data: dict) -> dict:

@@ -27,7 +27,11 @@ def field_labels() -> dict[str, str]:
     form_fields = DesignCreateForm.base_fields
     labels = {name: str(field.label) for name, field in form_fields.items()}
     for name, field in form_fields.items():
-        if name.startswith(("layout_", "pools_")):
+        if name.startswith("layout_hall_zones_"):
+            labels["layout.hall.zones." + name.removeprefix("layout_hall_zones_")] = str(field.label)
+        elif name.startswith("layout_hall_"):
+            labels["layout.hall." + name.removeprefix("layout_hall_")] = str(field.label)
+        elif name.startswith(("layout_", "pools_")):
             labels[name.replace("_", ".", 1)] = str(field.label)
     labels["non_field_errors"] = _("Design")
     return labels

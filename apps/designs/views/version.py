@@ -23,7 +23,7 @@ from ..fabric_text import underlay_not_applicable
 from ..job_text import job_error
 from ..models import DesignVersion
 from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
-from ..panels import design_panels_render
+from ..panels import design_panels_render, device_links
 from ..services.design import version_alternative_use
 from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
 from .common import project_design, project_version
@@ -398,6 +398,8 @@ class VersionTopologyView(VersionPageMixin, View):
                 "tiers": tiers,
                 "planes": int(summary.get("planes") or 1),
                 "rails": int(summary.get("rails") or 0),
+                # Other apps' links from a selected device (apps.designs.panels.device_link_register).
+                "deviceLinks": device_links(version),
             },
             levels=levels,
             tier_choices=[(0, tier_labels()["server-leaf"]), (1, tier_labels()["leaf-spine"])]

@@ -7,7 +7,8 @@ LinkTable, device objects, names or addresses. tests/engine/test_explore.py chec
 (total, power, rack units, switch and link counts, growth, hops, worst-pair fraction, `as_stated`).
 
 - Positions: engine.racks places every device (one row per device, not per link); a run's length is
-  engine.racks.raw_lengths between two devices.
+  engine.racks.raw_lengths between two devices (server-leaf runs per link: each rail's leaf has its own
+  rack unit).
 - Cabling prices cage groups (engine.cabling: cages joined by links get one way of building, chosen from
   the group's longest run; each fibre cord by its own run), counted per kind of group:
   - server-leaf: a server's links all run to its SU's leaf rack, so one run length per server. A group is
@@ -73,17 +74,18 @@ def _lengths(spec: DesignSpec, placement: Placement, a: np.ndarray, b: np.ndarra
 
 
 def _server_leaf(spec: DesignSpec, sz, lay: Layout, placement: Placement, ppc_s: int, ppc_l: int) -> Groups:
-    s = np.arange(sz.servers, dtype=np.int64)
-    su = s // sz.su_servers
-    run = _lengths(spec, placement, s, lay.leaf_base + su * sz.rails_per_plane)
-    block = su * (-(-sz.su_servers // ppc_l)) + (s % sz.su_servers) // ppc_l
-    starts = np.flatnonzero(np.diff(block, prepend=-1))
-    size = np.diff(np.append(starts, s.shape[0]))
-    m = starts.shape[0]
-    g = Groups(lmax=np.maximum.reduceat(run, starts), n_a=size, n_b=np.full(m, ppc_s, np.int64),
-               weight=np.full(m, sz.rails // ppc_s, np.int64), link_len=run,
-               link_group=np.repeat(np.arange(m), size), link_count=np.full(s.shape[0], ppc_s, np.int64))
-    return _alike(g) if ppc_l == 1 else g
+    """Every server-leaf link grouped by cages as engine.cabling groups them: a link's run depends on its rail
+    (each rail's leaf has its own rack unit, or its own rack with leaves in the server racks)."""
+    rails, rpp, d = sz.rails, sz.rails_per_plane, sz.su_servers
+    s = np.repeat(np.arange(sz.servers, dtype=np.int64), rails)
+    i = np.tile(np.arange(rails, dtype=np.int64), sz.servers)
+    leaf = lay.leaf_base + (s // d) * rpp + (i // rpp) * sz.leaves_per_plane + (i % rpp)
+    run = _lengths(spec, placement, s, leaf)
+    # Logical port i of a split port is part i div P of physical port i mod P, in that port's cage (engine.cabling).
+    physical, per_cage = spec.server.nic_ports, spec.server.ports_per_cage
+    a_key = s * (-(-physical // per_cage)) + (i % physical) // per_cage
+    b_key = leaf * (-(-d // ppc_l)) + (s % d) // ppc_l
+    return _by_cages(run, a_key, b_key, ppc_s, ppc_l)
 
 
 def _spine_groups(sz) -> list[tuple[int, int, int, int, int]]:

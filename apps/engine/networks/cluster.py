@@ -5,10 +5,12 @@
                                                      (estimated_cost: the whole cluster's), for the live check
 
 The backend is planned exactly as without the other networks (its devices, links, cabling and
-addresses are the same, byte for byte); the other networks are planned after it, in this order:
-storage nodes placed in rows after the backend's, the front-end fabric, the storage fabric (unless
+addresses are the same, byte for byte, as long as its racks' room is the same: a management network
+keeps the top of every rack); the other networks are planned after it, in this order:
+storage nodes placed in storage racks after the backend's, the front-end fabric, the storage fabric (unless
 converged onto the front-end: then the storage nodes are front-end endpoints), and last the
-out-of-band network over every device the others have. The cluster's cost is the sum of the
+out-of-band network over every device the others have. All of them take their racks from one
+hall grid (engine.hall.grid), and the hall plan (engine.hall.build) is made last. The cluster's cost is the sum of the
 networks' total_cost (cluster_totals).
 """
 from __future__ import annotations
@@ -17,6 +19,9 @@ import numpy as np
 
 from ..model import Device, Plan, Progress, Sizing
 from .. import plan as engine_plan  # through the module: a test or a caller may wrap plan()
+from ..hall.build import STORAGE_NODE_U, device_u_height, place_hall
+from ..hall.grid import HallGrid
+from ..hall.rules import RackFill, top_reserve
 from ..racks import rack_name
 from ..spec import DesignSpec, SpecError
 from .fabric import Endpoints, plan_fabric_network
@@ -32,23 +37,36 @@ def _prefixed(exc: SpecError, key: str) -> SpecError:
                 for name, items in exc.details.items()})
 
 
-def storage_nodes(spec: DesignSpec, *, base: int, row_offset: int) -> tuple[list[Device], int]:
-    """The storage nodes as devices (role "storage"), `servers_per_rack` to a rack in rows after row_offset."""
+
+
+def storage_nodes(spec: DesignSpec, *, base: int, grid: HallGrid) -> list[Device]:
+    """The storage nodes as devices (role "storage") in storage racks (rows of the storage zone, engine.hall.grid):
+    `servers_per_rack` to a rack, or as many as the rack's height holds when it is 0."""
     st = spec.storage
     if st is None or not st.nodes:
-        return [], 0
+        return []
     layout = spec.layout
-    per_rack, per_row = layout.servers_per_rack, layout.racks_per_row
+    fill = rack_fill_for_nodes(spec)
+    per_rack = fill.per_rack(STORAGE_NODE_U, 0.0, layout.servers_per_rack or st.nodes)
+    racks = -(-st.nodes // max(1, per_rack))
+    rows, cols = grid.block("storage", racks)
     out = []
     width = max(3, len(str(st.nodes)))
     for k in range(st.nodes):
         rack_index = k // per_rack
-        row, col = row_offset + rack_index // per_row, rack_index % per_row
+        row, col = int(rows[rack_index]), int(cols[rack_index])
         out.append(Device(index=base + k, name=f"stor-{k + 1:0{width}d}", role="storage", sku="", model=st.node_name,
                           ports=st.ports_per_node, row=row, rack=rack_name(row, col),
-                          rack_unit=1 + (k % per_rack) * 2, col=col))
-    rows = -(-(-(-st.nodes // per_rack)) // per_row)
-    return out, rows
+                          rack_unit=1 + (k % per_rack) * STORAGE_NODE_U, col=col))
+    return out
+
+
+def rack_fill_for_nodes(spec: DesignSpec) -> RackFill:
+    layout = spec.layout
+    basis = layout.rack_power_basis
+    top_u, top_w = top_reserve(spec, basis)
+    return RackFill(units=layout.rack_units, budget_w=float(layout.rack_power_kw) * 1000.0, basis=basis, top_u=top_u,
+                    top_w=top_w, server_u=STORAGE_NODE_U, server_w=0.0, servers_per_rack=1)
 
 
 def size_cluster(spec: DesignSpec) -> Sizing:
@@ -71,21 +89,24 @@ def plan_cluster(spec: DesignSpec, *, progress: Progress | None = None) -> Plan:
 def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> Plan:
     report = progress or (lambda stage, percent: None)
     validate_networks(spec)
+    grid = HallGrid(spec.layout)
     backend = engine_plan._plan(spec, progress=lambda stage, percent: report(stage, percent * 80 // 100),
-                                address=address)
+                                address=address, grid=grid)
     report("networks", 80)
     devices = backend.devices
     servers = backend.servers
-    row_offset = max(d.row for d in devices) + 1
     base = len(devices)
-    nodes, rows = storage_nodes(spec, base=base, row_offset=row_offset)
-    row_offset += rows
+    nodes = storage_nodes(spec, base=base, grid=grid)
     base += len(nodes)
     nets: dict[str, NetworkPlan] = {}
     server_row = np.array([d.row for d in devices[:servers]], dtype=np.int64)
     server_col = np.array([d.col for d in devices[:servers]], dtype=np.int64)
+    server_u = np.array([d.rack_unit for d in devices[:servers]], dtype=np.int64)
+    server_h = np.full(servers, max(1, spec.server.rack_units), dtype=np.int64)
     node_row = np.array([d.row for d in nodes], dtype=np.int64)
     node_col = np.array([d.col for d in nodes], dtype=np.int64)
+    node_u = np.array([d.rack_unit for d in nodes], dtype=np.int64)
+    node_h = np.full(len(nodes), STORAGE_NODE_U, dtype=np.int64)
     node_idx = np.array([d.index for d in nodes], dtype=np.int64)
     fe, st, oob = spec.frontend, spec.storage, spec.oob
     converged = st is not None and st.converged
@@ -96,42 +117,44 @@ def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> P
         parts_row = [server_row] if take_servers else []
         parts_col = [server_col] if take_servers else []
         parts_ports = [np.full(servers, ports_per_server, dtype=np.int64)] if take_servers else []
+        parts_u = [server_u] if take_servers else []
+        parts_h = [server_h] if take_servers else []
         if with_nodes and len(nodes):
             parts_dev.append(node_idx)
             parts_row.append(node_row)
             parts_col.append(node_col)
             parts_ports.append(np.full(len(nodes), st.ports_per_node, dtype=np.int64))
+            parts_u.append(node_u)
+            parts_h.append(node_h)
         return Endpoints(device=np.concatenate(parts_dev), row=np.concatenate(parts_row),
                          col=np.concatenate(parts_col), ports=np.concatenate(parts_ports),
+                         u=np.concatenate(parts_u), u_height=np.concatenate(parts_h),
                          servers=servers if take_servers else 0)
 
     if fe is not None:
         try:
-            net, rows = plan_fabric_network(
+            net = plan_fabric_network(
                 spec, "frontend", endpoints=endpoints(fe.ports_per_server, converged), gbps=fe.gbps, leaf=fe.leaf,
-                spine=fe.spine, oversubscription=fe.oversubscription, pools=fe.pools, switch_base=base,
-                row_offset=row_offset)
+                spine=fe.spine, oversubscription=fe.oversubscription, pools=fe.pools, switch_base=base, grid=grid)
         except SpecError as exc:
             raise _prefixed(exc, "frontend") from None
         nets["frontend"] = net
         base += len(net.devices)
-        row_offset += rows
     report("networks", 87)
     if st is not None:
         if converged:
             nets["storage"] = _converged_storage(spec, nodes)
         else:
             try:
-                net, rows = plan_fabric_network(
+                net = plan_fabric_network(
                     spec, "storage", endpoints=endpoints(st.ports_per_server, True), gbps=st.gbps, leaf=st.leaf,
                     spine=st.spine, oversubscription=st.oversubscription, pools=st.pools, switch_base=base,
-                    row_offset=row_offset)
+                    grid=grid)
             except SpecError as exc:
                 raise _prefixed(exc, "storage") from None
             net.devices[:0] = nodes
             nets["storage"] = net
             base += len(net.devices) - len(nodes)
-            row_offset += rows
     report("networks", 93)
     if oob is not None:
         managed_devices = list(devices) + nodes + [d for key in ("frontend", "storage") if key in nets
@@ -142,13 +165,16 @@ def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> P
             device=np.array([d.index for d in managed_devices], dtype=np.int64),
             row=np.array([d.row for d in managed_devices], dtype=np.int64),
             col=np.array([d.col for d in managed_devices], dtype=np.int64),
+            u=np.array([d.rack_unit for d in managed_devices], dtype=np.int64),
+            u_height=np.array([device_u_height(spec, d, nets) for d in managed_devices], dtype=np.int64),
             port=np.where(endpoint, PORT_BASE["oob"], ports),
             port_name=np.where(endpoint, "bmc", "mgmt0").astype(object),
             servers=servers, storage_nodes=len(nodes), switches=int((~endpoint).sum()),
         )
-        net, _ = plan_oob(spec, oob, managed=managed, switch_base=base, row_offset=row_offset)
+        net = plan_oob(spec, oob, managed=managed, switch_base=base, grid=grid)
         nets["oob"] = net
     backend.networks = nets
+    backend.hall = place_hall(spec, backend, grid)
     report("networks", 100)
     return backend
 

@@ -10,9 +10,10 @@ Rules:
   engine.wiring, engine.cabling, engine.bom, engine.addressing) applied to that fabric: leaves have
   `leaf.ports x o/(o+1)` endpoint ports, spines are the smallest count that divides the leaf uplinks,
   a third tier when one spine layer cannot hold them; one plane.
-- Placement: servers stay in their backend racks and storage nodes in theirs; a leaf stands in the
-  rack of the middle endpoint it serves (the top of that rack), spines and cores in network rows of
-  their own after `row_offset`, so every length is measured in the one hall.
+- Placement: servers stay in their backend racks and storage nodes in theirs; leaves, spines and
+  cores stand in network racks of their own (engine.hall.rules: as many per rack as height and power
+  allow, at most `layout.switches_per_rack`), each tier a block of the hall's network rows
+  (engine.hall.grid), so every length is measured in the one hall.
 - Addresses come from the network's own pools (/31 per link, /32 loopbacks, eBGP ASNs from its own
   base), never from the backend's; engine.networks.spec refuses pools that overlap another network's.
 """
@@ -29,11 +30,12 @@ from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
 from ..plan import interconnects, make_devices, review_notes
-from ..racks import raw_lengths
+from ..hall.grid import HallGrid
+from ..hall.rules import height, network_switches_per_rack
+from ..racks import Placement, raw_lengths
 from ..spec import AddressPools, DesignSpec, ServerHw, SwitchHw
 from ..topology import build_links, device_layout, size_fabric
 from ..wiring import prove
-from ..racks import place
 from .model import DEVICE_PREFIX, PORT_BASE, PORT_PREFIX, NetworkLinks, NetworkPlan
 
 
@@ -45,13 +47,15 @@ class Endpoints:
     row: np.ndarray
     col: np.ndarray
     ports: np.ndarray  # network ports per device
+    u: np.ndarray  # lowest rack unit per device
+    u_height: np.ndarray  # rack units per device
     servers: int  # how many of them (the first ones) are servers; the rest are storage nodes
 
 
 def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbps: int, leaf: SwitchHw,
                         spine: SwitchHw | None, oversubscription: float, pools: AddressPools, switch_base: int,
-                        row_offset: int) -> tuple[NetworkPlan, int]:
-    """(the network's plan, rows its spine/core racks take after row_offset)."""
+                        grid: HallGrid) -> NetworkPlan:
+    """The network's plan; its switches take network racks from `grid`."""
     counts = endpoints.ports.astype(np.int64)
     r = 0
     for value in np.unique(counts).tolist():
@@ -76,29 +80,32 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     lay = device_layout(sz)
     links = build_links(sz, lay)
     wiring = prove(sz, lay, links)
-    placement = place(derived, sz, lay)
-
-    # Endpoints where they really stand; leaves in the rack of their middle endpoint; spines and cores
-    # in rows of their own after row_offset.
+    # Endpoints where they really stand; leaves, spines and cores in network racks of their own (rows of the
+    # network zone), each tier a block.
     e = endpoints_count
-    placement.row[:e] = endpoints.row[ep_device]
-    placement.col[:e] = endpoints.col[ep_device]
-    n0 = sz.links_by_tier["server-leaf"]
-    leaf_count = lay.spine_base - lay.leaf_base
-    low = np.full(leaf_count, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.full(leaf_count, -1, dtype=np.int64)
-    served_leaf = links.b_dev[:n0].astype(np.int64) - lay.leaf_base
-    np.minimum.at(low, served_leaf, links.a_dev[:n0].astype(np.int64))
-    np.maximum.at(high, served_leaf, links.a_dev[:n0].astype(np.int64))
-    middle = np.where(high >= 0, (low + high) // 2, 0)
-    placement.row[lay.leaf_base:lay.spine_base] = placement.row[middle]
-    placement.col[lay.leaf_base:lay.spine_base] = placement.col[middle]
-    rows_used = 0
-    if lay.count > lay.spine_base:
-        upper = placement.row[lay.spine_base:]
-        shifted = row_offset + (upper - upper.min())
-        placement.row[lay.spine_base:] = shifted
-        rows_used = int(shifted.max()) - row_offset + 1
+    count = lay.count
+    row = np.zeros(count, dtype=np.int64)
+    col = np.zeros(count, dtype=np.int64)
+    ru = np.ones(count, dtype=np.int64)
+    uh = np.ones(count, dtype=np.int64)
+    row[:e] = endpoints.row[ep_device]
+    col[:e] = endpoints.col[ep_device]
+    ru[:e] = endpoints.u[ep_device]
+    uh[:e] = endpoints.u_height[ep_device]
+    for lo, hi, hw in ((lay.leaf_base, lay.spine_base, derived.leaf), (lay.spine_base, lay.core_base, derived.spine_hw),
+                       (lay.core_base, count, derived.core_hw)):
+        n = hi - lo
+        if n <= 0:
+            continue
+        swr = network_switches_per_rack(spec, hw)
+        k = np.arange(n)
+        r, c = grid.block("network", -(-n // swr))
+        row[lo:hi] = r[k // swr]
+        col[lo:hi] = c[k // swr]
+        ru[lo:hi] = (k % swr) * height(hw) + 1
+        uh[lo:hi] = height(hw)
+    placement = Placement(row.astype(np.int32), col.astype(np.int32), ru.astype(np.int32),
+                          max(grid.used_rows, default=-1) + 1, uh.astype(np.int32))
     local_devices = make_devices(derived, sz, lay, placement)
 
     raw = raw_lengths(derived, placement, links.a_dev, links.b_dev)
@@ -158,7 +165,7 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
                    "ports": int(counts.sum())},
         gbps=gbps, wiring=wiring, notes=notes,
     )
-    return result, rows_used
+    return result
 
 
 def switch_lanes(hw: SwitchHw) -> int:

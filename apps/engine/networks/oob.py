@@ -12,10 +12,11 @@ Rules:
 - Aggregation: n = max(uplinks, ceil(leaves x uplinks / aggregation ports)) switches; uplink k of
   management switch l goes to aggregation switch (l x uplinks + k) mod n, so the uplinks of one
   switch land on different aggregation switches and every aggregation switch takes at most
-  ceil(leaves x uplinks / n) of them. They stand in management racks of their own after
-  `row_offset` (`layout.switches_per_rack` per rack).
+  ceil(leaves x uplinks / n) of them. They stand in network racks of their own (engine.hall.grid,
+  as many per rack as height and power allow, at most `layout.switches_per_rack`).
 - Cabling: twisted-pair copper (1000BASE-T / 10GBASE-T reach 100 m, IEEE 802.3ab / 802.3an):
-  in-rack links take the layout's slack, uplinks the Manhattan distance plus slack, both rounded up
+  lengths are cable routes (engine.hall.route: in-rack, the height to the management switch at the
+  top of the rack plus slack; uplinks up to the tray, along and across rows, down, plus slack), rounded up
   to the next patch-cord length; an uplink longer than 100 m is a single-mode fibre run (medium SMF).
   Cords have no catalog SKU or price (the BOM lists them by length with no price).
 - Addresses: each management switch gets a subnet of its own from `oob.pools.host`, the smallest
@@ -33,6 +34,10 @@ from ..addressing import _dotted
 from ..bom import discount_of, spare_qty
 from ..messages import message
 from ..model import SCOPE_NETWORK, SCOPE_SPARE, TIER_NAMES, BomLine, Device, Medium
+from ..hall.grid import HallGrid
+from ..hall.model import U_M
+from ..hall.route import device_height_m, route
+from ..hall.rules import height, network_switches_per_rack
 from ..racks import rack_name
 from ..spec import DesignSpec, InfeasibleSpec, parse_cidr
 from ..bom import switch_sku
@@ -51,6 +56,8 @@ class Managed:
     row: np.ndarray
     col: np.ndarray
     port: np.ndarray  # int64 management port number on the device
+    u: np.ndarray  # lowest rack unit per device
+    u_height: np.ndarray  # rack units per device
     port_name: np.ndarray  # object
     servers: int
     storage_nodes: int
@@ -63,8 +70,7 @@ def _cord_length(raw: np.ndarray) -> np.ndarray:
     return np.where(idx < len(lengths), lengths[np.minimum(idx, len(lengths) - 1)], np.ceil(raw)).astype(np.float32)
 
 
-def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: int, row_offset: int
-             ) -> tuple[NetworkPlan, int]:
+def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: int, grid: HallGrid) -> NetworkPlan:
     layout = spec.layout
     leaf_hw, spine_hw, u = oob.leaf, oob.spine_hw, oob.uplinks
     access = leaf_hw.ports - u
@@ -80,27 +86,29 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
     leaves = len(racks)
     n = max(u, -(-leaves * u // max(1, spine_hw.ports))) if leaves else 0
 
-    # Devices: a management switch per rack (top of the rack), then the aggregation switches.
+    # Devices: a management switch per rack (top of the rack), then the aggregation switches in network racks.
     devices: list[Device] = []
     leaf_row = (racks >> 20).astype(np.int64)
     leaf_col = (racks & ((1 << 20) - 1)).astype(np.int64)
+    leaf_u = max(1, layout.rack_units - height(leaf_hw) + 1)
     for i in range(leaves):
         rack = rack_name(int(leaf_row[i]), int(leaf_col[i]))
         devices.append(Device(index=switch_base + i, name=f"{DEVICE_PREFIX['oob']}{rack}", role="leaf",
                               sku=switch_sku(leaf_hw), model=leaf_hw.name or f"{leaf_hw.ports}x{leaf_hw.gbps}G switch",
-                              ports=leaf_hw.ports, row=int(leaf_row[i]), rack=rack, rack_unit=layout.rack_units,
+                              ports=leaf_hw.ports, row=int(leaf_row[i]), rack=rack, rack_unit=leaf_u,
                               col=int(leaf_col[i]), lanes_per_port=1))
-    swr = layout.switches_per_rack
-    spine_row = np.full(n, row_offset, dtype=np.int64)
-    spine_col = np.arange(n, dtype=np.int64) // swr
+    swr = network_switches_per_rack(spec, spine_hw)
+    agg_rows, agg_cols = grid.block("network", -(-n // swr))
+    spine_row = agg_rows[np.arange(n) // swr] if n else np.zeros(0, dtype=np.int64)
+    spine_col = agg_cols[np.arange(n) // swr] if n else np.zeros(0, dtype=np.int64)
+    spine_u = 1 + (np.arange(n) % swr) * height(spine_hw)
     for j in range(n):
         rack = rack_name(int(spine_row[j]), int(spine_col[j]))
         devices.append(Device(index=switch_base + leaves + j, name=f"{DEVICE_PREFIX['oob']}agg-{j + 1:03d}",
                               role="spine", sku=switch_sku(spine_hw),
                               model=spine_hw.name or f"{spine_hw.ports}x{spine_hw.gbps}G switch",
                               ports=spine_hw.ports, row=int(spine_row[j]), rack=rack,
-                              rack_unit=1 + (j % swr) * max(1, spine_hw.rack_units), col=int(spine_col[j]),
-                              lanes_per_port=1))
+                              rack_unit=int(spine_u[j]), col=int(spine_col[j]), lanes_per_port=1))
 
     # Access links: the devices of rack i, in device order, on ports 0.. of its management switch.
     rack_of = np.empty(len(order), dtype=np.int64)
@@ -120,10 +128,16 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
     a_names = np.concatenate([managed.port_name, np.char.add("Ethernet", (access + up_k).astype(str)).astype(object)])
     b_names = np.char.add("Ethernet", b_port.astype(str)).astype(object)
     tier = np.concatenate([np.zeros(m, dtype=np.int8), np.ones(leaves * u, dtype=np.int8)])
+    # Runs (engine.hall.route): a device up or down to the top of its own rack; a management switch over the
+    # trays to its aggregation switch.
+    z_dev = device_height_m(managed.u, managed.u_height)
+    z_leaf = (leaf_u - 1 + height(leaf_hw) / 2) * U_M
+    z_spine = device_height_m(spine_u, np.full(n, height(spine_hw)))
     raw = np.concatenate([
-        np.full(m, layout.slack_m, dtype=np.float32),
-        (np.abs(leaf_col[up_leaf] - spine_col[up_spine]) * layout.rack_width_m
-         + np.abs(leaf_row[up_leaf] - spine_row[up_spine]) * layout.row_pitch_m + layout.slack_m).astype(np.float32),
+        route(layout, managed.row, managed.col, z_dev, leaf_row[rack_of], leaf_col[rack_of],
+              np.full(m, z_leaf)),
+        route(layout, leaf_row[up_leaf], leaf_col[up_leaf], np.full(leaves * u, z_leaf), spine_row[up_spine],
+              spine_col[up_spine], z_spine[up_spine]),
     ]) if m or leaves else np.zeros(0, dtype=np.float32)
     length = _cord_length(raw)
     fibre = length > COPPER_REACH_M
@@ -196,7 +210,7 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
                             "switches": managed.switches, "managed": m},
         gbps=leaf_hw.gbps,
     )
-    return result, 1 if n else 0
+    return result
 
 
 def _prefix(addresses: int) -> int:

@@ -1,0 +1,184 @@
+"""The hall plan of a planned cluster: its racks, what each holds, their power, checked.
+
+Rules:
+- Every device of every network (Plan.devices, then each NetworkPlan's) already has a row, a position
+  and a rack unit from placement (engine.racks for the backend, engine.networks for the others, all on
+  one engine.hall.grid). Here they become racks with items: height and power per device from its
+  hardware (engine.hall.rules.draw), a rack-scale system's NVLink switch trays as passive items above
+  its compute trays, and with structured cabling a patch panel and a cable manager per rack
+  (engine.hall.structured).
+- A rack's kind: "compute" when it holds a server, "storage" a storage node, "management" only
+  management switches, else "network". Its zone is the hall's zone of its row.
+- Checked, never silent: a hall too small (layout.hall.rows or the zone: how many rows are missing),
+  two items sharing a unit or passing the rack's top (layout.rack_units), a rack over its budget
+  (layout.rack_power_kw). Placement is built not to do the last two; the check makes sure.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..messages import message
+from ..model import Device, Plan
+from ..spec import DesignSpec, InfeasibleSpec
+from .grid import HallGrid
+from .model import Hall, HallPlan, Rack, RackItem
+from .rules import draw, height, rack_fill
+from .structured import add_structured_cabling
+
+STORAGE_NODE_U = 2
+NVLINK_TRAY = "nvlink-switch"
+
+
+def _hardware(spec: DesignSpec, network: str, role: str):
+    """The hardware of a device of `role` in `network` (None: a storage node)."""
+    if network == "backend":
+        return spec.server if role == "server" else spec.switch_hw(role)
+    if network == "oob":
+        return spec.oob.leaf if role == "leaf" else spec.oob.spine_hw
+    net = spec.frontend if network == "frontend" else spec.storage
+    if role == "storage" or net is None:
+        return None
+    if role == "leaf":
+        return net.leaf
+    return net.spine or net.leaf
+
+
+def device_u_height(spec: DesignSpec, device: Device, nets: dict) -> int:
+    """Height in U of a device of the cluster (backend or another network's)."""
+    if device.role == "storage":
+        return STORAGE_NODE_U
+    network = "backend"
+    for key, net in nets.items():
+        if net.devices and net.devices[0].index <= device.index <= net.devices[-1].index:
+            network = key
+            break
+    hw = _hardware(spec, network, device.role)
+    return height(hw) if hw is not None else 1
+
+
+def cluster_devices_by_network(plan: Plan) -> list[tuple[str, Device]]:
+    """(network, device) for every device of the cluster, in cluster index order."""
+    out = [("backend", d) for d in plan.devices]
+    for key, net in plan.networks.items():
+        for d in net.devices:
+            out.append(("storage" if d.role == "storage" else key, d))
+    seen = set()
+    unique = []
+    for item in sorted(out, key=lambda pair: pair[1].index):
+        if item[1].index not in seen:
+            seen.add(item[1].index)
+            unique.append(item)
+    return unique
+
+
+def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
+    layout = spec.layout
+    basis = layout.rack_power_basis
+    fill = rack_fill(spec, plan.su_servers, plan.rails)
+    devices = cluster_devices_by_network(plan)
+    count = (devices[-1][1].index + 1) if devices else 0
+
+    # Hardware figures per (network, role), once.
+    figures: dict[tuple[str, str], tuple[int, float, float]] = {}
+    for network, d in devices:
+        key = (network, d.role)
+        if key in figures:
+            continue
+        hw = _hardware(spec, network, d.role)
+        if hw is None:
+            figures[key] = (STORAGE_NODE_U, 0.0, 0.0)
+        elif d.role == "server":
+            figures[key] = (height(hw), fill.server_w, fill.server_w)
+        else:
+            figures[key] = (height(hw), float(hw.power_typical_w or hw.power_max_w),
+                            float(hw.power_max_w or hw.power_typical_w))
+
+    rack_key = np.fromiter(((d.row << 20) + d.col for _, d in devices), dtype=np.int64, count=len(devices))
+    keys, inverse = np.unique(rack_key, return_inverse=True)
+    racks: list[Rack] = []
+    zone_of = grid.zone_of
+    for i, key in enumerate(keys.tolist()):
+        row, col = key >> 20, key & ((1 << 20) - 1)
+        racks.append(Rack(index=i, name=f"R{row + 1:03d}-{col + 1:02d}", row=row, position=col,
+                          x_m=round(col * layout.rack_width_m, 4), y_m=round(row * layout.row_pitch_m, 4),
+                          units=layout.rack_units, power_budget_w=float(layout.rack_power_kw) * 1000.0,
+                          power_basis=basis, cooling=layout.cooling, zone=zone_of.get(row, ""), kind="network"))
+    device_rack = np.full(count, -1, dtype=np.int32)
+    device_u = np.zeros(count, dtype=np.int32)
+    device_h = np.zeros(count, dtype=np.int32)
+    for (network, d), r in zip(devices, inverse.tolist()):
+        u_height, typical, peak = figures[(network, d.role)]
+        rack = racks[r]
+        rack.items.append(RackItem(device=d.index, name=d.name, role=d.role, network=network, u=d.rack_unit,
+                                   u_height=u_height, face="front" if d.role in ("server", "storage") else "rear",
+                                   power_typical_w=typical, power_max_w=peak, sku=d.sku, model=d.model))
+        device_rack[d.index] = r
+        device_u[d.index] = d.rack_unit
+        device_h[d.index] = u_height
+        if d.role == "server":
+            rack.kind = "compute"
+        elif d.role == "storage" and rack.kind != "compute":
+            rack.kind = "storage"
+    for rack in racks:
+        if rack.kind == "network" and all(item.network == "oob" for item in rack.items):
+            rack.kind = "management"
+    if fill.rack_scale_switch_trays:
+        _nvlink_trays(spec, racks, fill)
+    hall = Hall(rows=max(grid.rows, max(grid.used_rows, default=-1) + 1), positions=grid.positions,
+                rack_width_m=layout.rack_width_m, row_pitch_m=layout.row_pitch_m, reserved=grid.reserved,
+                zones=dict(zone_of))
+    result = HallPlan(hall=hall, racks=racks, device_rack=device_rack, device_u=device_u, device_u_height=device_h,
+                      rack_x_m=np.array([r.x_m for r in racks], dtype=np.float64),
+                      rack_y_m=np.array([r.y_m for r in racks], dtype=np.float64),
+                      servers_per_rack=fill.servers_per_rack, switches_per_rack=dict(fill.switches_per_rack))
+    _check_size(grid, len(racks))
+    if layout.structured_cabling:
+        add_structured_cabling(spec, plan, result)
+    for rack in racks:
+        rack.items.sort(key=lambda item: item.u)
+    check_racks(result)
+    return result
+
+
+def _nvlink_trays(spec: DesignSpec, racks: list[Rack], fill) -> None:
+    """A rack-scale system's NVLink switch trays: 1U each, above the compute trays of every compute rack."""
+    from ..scaleup import NVLINK_SWITCH_TRAY_RU
+
+    first = fill.servers_per_rack * fill.server_u + 1
+    for rack in racks:
+        if rack.kind != "compute":
+            continue
+        for k in range(fill.rack_scale_switch_trays):
+            rack.items.append(RackItem(device=-1, name=f"nvsw-{rack.name}-{k + 1}", role=NVLINK_TRAY,
+                                       network="scale-up", u=first + k * NVLINK_SWITCH_TRAY_RU,
+                                       u_height=NVLINK_SWITCH_TRAY_RU, face="front", model="NVLink switch tray"))
+
+
+def _check_size(grid: HallGrid, racks: int) -> None:
+    errors = {}
+    for pool, have, missing in grid.shortage():
+        if pool:
+            errors.setdefault(f"layout.hall.zones.{pool}", []).append(message(
+                "hall.zone_too_small", zone=pool, needed_rows=have + missing, positions=grid.positions, rows=have,
+                missing=missing))
+        else:
+            errors.setdefault("layout.hall.rows", []).append(message(
+                "hall.too_small", needed_rows=have + missing, positions=grid.positions, racks=racks, rows=have,
+                missing=missing))
+    if errors:
+        raise InfeasibleSpec(errors)
+
+
+def check_racks(result: HallPlan) -> None:
+    """Items never share a unit nor pass the top; no rack is over its budget (InfeasibleSpec otherwise)."""
+    for rack in result.racks:
+        top = 0
+        for item in rack.items:  # sorted by u
+            if item.u < 1 or item.u <= top or item.top_u > rack.units:
+                raise InfeasibleSpec({"layout.rack_units": [message(
+                    "rack.overfull", rack=rack.name, units=rack.units, used=rack.used_units)]})
+            top = item.top_u
+        if rack.power_budget_w and rack.power_w > rack.power_budget_w + 1e-6:
+            raise InfeasibleSpec({"layout.rack_power_kw": [message(
+                "rack.over_budget", rack=rack.name, power_kw=round(rack.power_w / 1000, 3),
+                budget_kw=rack.power_budget_w / 1000)]})

@@ -1,0 +1,101 @@
+"""The hall's grid as placement fills it: blocks of racks on free cells, row by row, zone by zone.
+
+Rules:
+- The hall has `layout.hall.rows` rows (0 = as many as the racks need) of `layout.hall.positions`
+  positions (0 = `layout.racks_per_row`). Reserved cells (building columns, cooling units) never hold a
+  rack: a block's racks take the next free positions of a row and go on in the next row.
+- Every block (an SU's racks, a tier's network racks, the storage racks) starts a new row, so a row
+  never mixes two blocks; a block takes rows of its zone ("compute", "network" or "storage") when the
+  hall names rows for that zone, else the rows no zone names, in hall order.
+- When the hall has a fixed number of rows (or a zone too few rows), placement still completes on rows
+  past its end and `shortage()` tells how many rows are missing; engine.hall raises that as the field
+  error of layout.hall.rows (or the zone), so the message says how many rows to add.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..spec import RackLayout, ZONE_KINDS
+
+
+class HallGrid:
+    def __init__(self, layout: RackLayout) -> None:
+        hall = layout.hall
+        self.layout = layout
+        self.positions = int(hall.positions or layout.racks_per_row)
+        self.rows = int(hall.rows)  # 0 = unbounded
+        self.reserved = frozenset((int(r) - 1, int(p) - 1) for r, p in hall.reserved)
+        self.zone_rows: dict[str, list[int]] = {}
+        self.zone_of: dict[int, str] = {}
+        for kind, rows in hall.zones:
+            for row in rows:
+                self.zone_of[int(row) - 1] = kind
+        for kind in ZONE_KINDS:
+            rows = sorted(r for r, k in self.zone_of.items() if k == kind)
+            if rows:
+                self.zone_rows[kind] = rows
+        self._free: dict[int, np.ndarray] = {}
+        self._cursor: dict[str, int] = {}  # pool -> index of its next row (pool: a zone kind or "")
+        self._unzoned: list[int] = []
+        self._last_unzoned = -1
+        self.used_rows: set[int] = set()
+        self.overflow: dict[str, int] = {}  # pool -> rows placed past the pool's end
+
+    def pool(self, kind: str) -> str:
+        return kind if kind in self.zone_rows else ""
+
+    def _pool_row(self, pool: str, k: int) -> tuple[int, bool]:
+        """(row of the pool's k-th row, whether it lies past the hall's or the zone's end)."""
+        if pool:
+            rows = self.zone_rows[pool]
+            if k < len(rows):
+                return rows[k], False
+            past = max(max(self.zone_of) + 1, self.rows, max(self.used_rows, default=-1) + 1)
+            return past + (k - len(rows)), True
+        while len(self._unzoned) <= k:
+            self._last_unzoned += 1
+            if self._last_unzoned not in self.zone_of:
+                self._unzoned.append(self._last_unzoned)
+        row = self._unzoned[k]
+        return row, bool(self.rows) and row >= self.rows
+
+    def free_positions(self, row: int) -> np.ndarray:
+        free = self._free.get(row)
+        if free is None:
+            free = np.array([p for p in range(self.positions) if (row, p) not in self.reserved], dtype=np.int64)
+            self._free[row] = free
+        return free
+
+    def block(self, kind: str, racks: int) -> tuple[np.ndarray, np.ndarray]:
+        """(row, position) of each of `racks` racks of a new block of `kind` (0-based)."""
+        rows = np.zeros(racks, dtype=np.int64)
+        cols = np.zeros(racks, dtype=np.int64)
+        if racks <= 0:
+            return rows, cols
+        pool = self.pool(kind)
+        k = self._cursor.get(pool, 0)
+        done = 0
+        while done < racks:
+            row, past = self._pool_row(pool, k)
+            k += 1
+            free = self.free_positions(row) if not past else np.arange(self.positions, dtype=np.int64)
+            if not free.shape[0]:
+                continue
+            take = min(racks - done, int(free.shape[0]))
+            rows[done:done + take] = row
+            cols[done:done + take] = free[:take]
+            done += take
+            self.used_rows.add(row)
+            if past:
+                self.overflow[pool] = self.overflow.get(pool, 0) + 1
+        self._cursor[pool] = k
+        return rows, cols
+
+    def shortage(self) -> list[tuple[str, int, int]]:
+        """(pool, rows the pool has, rows missing) for every pool that ran past its end."""
+        out = []
+        for pool, missing in self.overflow.items():
+            have = len(self.zone_rows[pool]) if pool else self.rows - len(
+                [r for r in self.zone_of if r < self.rows])
+            out.append((pool, have, missing))
+        return out

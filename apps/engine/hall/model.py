@@ -1,0 +1,135 @@
+"""What engine.hall returns: the hall's grid, its racks and what each rack holds.
+
+Conventions every consumer relies on:
+- Rows and positions are 0-based here (`Rack.row`, `Rack.position`); names and the spec count from 1
+  ("R012-05" is row 12, position 5, as engine.racks.rack_name writes it).
+- Floor coordinates are metres from the hall's origin: x_m along a row (position x rack pitch), y_m
+  across rows (row x row pitch), both for the rack's front-left corner.
+- Rack units count from 1 at the bottom; `RackItem.u` is the lowest unit the item occupies and it
+  fills u .. u + u_height - 1. No two items of a rack share a unit and none passes `Rack.units`.
+- Power in watts; a rack's budget (`Rack.power_budget_w`, 0 = none) is held against `Rack.power_basis`
+  ("typical" or "maximum") draw of its items.
+- `RackItem.device` is the cluster device index (Plan.devices, then every NetworkPlan's devices) or -1
+  for passive items (patch panels, cable managers).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
+
+# RackItem.network: which network the item belongs to ("scale-up" for NVLink switch trays of a rack-scale
+# system, "cabling" for patch panels and cable managers).
+NETWORKS = ("backend", "frontend", "storage", "oob", "scale-up", "cabling")
+# Rack.kind: what the rack holds.
+RACK_KINDS = ("compute", "network", "storage", "management")
+
+
+@dataclass(slots=True)
+class Hall:
+    """The grid racks stand on: rows x positions cells, some reserved, rows grouped in zones."""
+
+    rows: int
+    positions: int
+    rack_width_m: float  # pitch along a row
+    row_pitch_m: float  # pitch between rows
+    reserved: frozenset[tuple[int, int]] = frozenset()  # (row, position), 0-based
+    zones: dict[int, str] = field(default_factory=dict)  # row (0-based) -> zone kind (compute, network, storage)
+
+    @property
+    def width_m(self) -> float:
+        return self.positions * self.rack_width_m
+
+    @property
+    def depth_m(self) -> float:
+        return self.rows * self.row_pitch_m
+
+
+@dataclass(slots=True)
+class RackItem:
+    device: int  # cluster device index; -1 for a passive item
+    name: str  # device name ("leaf-p1-su01-r3", "pp-R001-09-1")
+    role: str  # server, leaf, spine, core, storage, nvlink-switch, patch-panel, cable-manager
+    network: str  # NETWORKS
+    u: int  # lowest rack unit occupied (1-based)
+    u_height: int
+    face: str = "front"  # "front" or "rear": the side its ports face
+    power_typical_w: float = 0.0
+    power_max_w: float = 0.0
+    sku: str = ""
+    model: str = ""
+
+    @property
+    def top_u(self) -> int:
+        return self.u + self.u_height - 1
+
+
+@dataclass(slots=True)
+class Rack:
+    index: int
+    name: str  # "R012-05"
+    row: int  # 0-based
+    position: int  # 0-based
+    x_m: float
+    y_m: float
+    units: int  # usable height (U)
+    power_budget_w: float  # 0 = no budget
+    power_basis: str  # "typical" or "maximum"
+    cooling: str  # air, rear-door, liquid
+    zone: str  # compute, network, storage ("" = the hall has no zones there)
+    kind: str  # RACK_KINDS
+    items: list[RackItem] = field(default_factory=list)
+
+    @property
+    def power_typical_w(self) -> float:
+        return sum(item.power_typical_w for item in self.items)
+
+    @property
+    def power_max_w(self) -> float:
+        return sum(item.power_max_w for item in self.items)
+
+    @property
+    def power_w(self) -> float:
+        """Draw against the budget's basis."""
+        return self.power_max_w if self.power_basis == "maximum" else self.power_typical_w
+
+    @property
+    def used_units(self) -> int:
+        return sum(item.u_height for item in self.items)
+
+
+@dataclass(slots=True)
+class HallPlan:
+    """The placement of a plan: every device of every network in a rack, racks on the hall's grid.
+
+    `device_rack[i]` is the index into `racks` of cluster device i, `device_u[i]` its lowest unit,
+    `device_u_height[i]` its height; with `rack_x_m` / `rack_y_m` / `rack_units` per rack they give
+    every link's length (engine.hall.route) without touching the objects.
+    """
+
+    hall: Hall
+    racks: list[Rack]
+    device_rack: np.ndarray  # int32 per cluster device
+    device_u: np.ndarray  # int32 per cluster device
+    device_u_height: np.ndarray  # int32 per cluster device
+    rack_x_m: np.ndarray  # float64 per rack
+    rack_y_m: np.ndarray
+    servers_per_rack: int = 0  # as placed (derived when the spec says 0)
+    switches_per_rack: dict[str, int] = field(default_factory=dict)  # role -> as placed
+    # Structured cabling (layout.structured_cabling): patch panels, trunks and cable managers, for the BOM.
+    patch_panels: int = 0
+    trunks: int = 0
+    cable_managers: int = 0
+
+    def rack_of(self, device: int) -> Rack:
+        return self.racks[int(self.device_rack[device])]
+
+    @property
+    def power_typical_w(self) -> float:
+        return sum(rack.power_typical_w for rack in self.racks)
+
+    @property
+    def power_max_w(self) -> float:
+        return sum(rack.power_max_w for rack in self.racks)

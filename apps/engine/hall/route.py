@@ -1,0 +1,53 @@
+"""A link's cable route in the hall, from the positions of its two devices.
+
+Rules:
+- Racks stand on the hall's grid: x = position x rack_width_m along the row, y = row x row_pitch_m.
+- Between two racks a cable runs up from its device to the top of the rack (the rack's height less
+  the device's middle, 1U = 44.45 mm per EIA-310), up `tray_height_m` to the overhead tray, along and
+  across rows (|dx| + |dy|: trays run along rows and cross between them), down the same way at the far
+  rack, plus `slack_m` (service loops at both ends). So no cable is shorter than the floor distance
+  between its racks.
+- Within one rack it runs the height between the two devices plus `slack_m`.
+- Lengths are raw metres; engine.cabling rounds them up to lengths the catalog sells.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..spec import RackLayout
+from .model import U_M
+
+
+def device_height_m(rack_unit: np.ndarray, u_height: np.ndarray) -> np.ndarray:
+    """Height of each device's middle above the rack's floor, metres."""
+    return (rack_unit.astype(np.float64) - 1.0 + u_height.astype(np.float64) / 2.0) * U_M
+
+
+def run_lengths(layout: RackLayout, row: np.ndarray, col: np.ndarray, rack_unit: np.ndarray, u_height: np.ndarray,
+                a_dev: np.ndarray, b_dev: np.ndarray) -> np.ndarray:
+    """float32 run length of each link a_dev[i] - b_dev[i] (device arrays row, col, rack_unit, u_height)."""
+    if not len(a_dev):
+        return np.zeros(0, dtype=np.float32)
+    z = device_height_m(rack_unit, u_height)
+    ra, rb = row[a_dev].astype(np.int64), row[b_dev].astype(np.int64)
+    ca, cb = col[a_dev].astype(np.int64), col[b_dev].astype(np.int64)
+    za, zb = z[a_dev], z[b_dev]
+    return route(layout, ra, ca, za, rb, cb, zb)
+
+
+def route(layout: RackLayout, ra: np.ndarray, ca: np.ndarray, za: np.ndarray, rb: np.ndarray, cb: np.ndarray,
+          zb: np.ndarray) -> np.ndarray:
+    """Run lengths between (row, position, height) a and b, element-wise."""
+    top = layout.rack_units * U_M + layout.tray_height_m
+    same = (ra == rb) & (ca == cb)
+    floor = np.abs(ca - cb) * layout.rack_width_m + np.abs(ra - rb) * layout.row_pitch_m
+    between = (top - za) + floor + (top - zb)
+    inside = np.abs(za - zb)
+    return (np.where(same, inside, between) + layout.slack_m).astype(np.float32)
+
+
+def floor_distance(layout: RackLayout, ra, ca, rb, cb) -> np.ndarray:
+    """Straight-line floor distance between two racks, metres (the shortest any cable between them can be)."""
+    dx = (np.asarray(ca) - np.asarray(cb)) * layout.rack_width_m
+    dy = (np.asarray(ra) - np.asarray(rb)) * layout.row_pitch_m
+    return np.hypot(dx, dy)

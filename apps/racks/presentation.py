@@ -1,0 +1,102 @@
+"""Words and figures of the racks pages and sheet: the hall's facts, a rack's facts, the rack table."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from .models import Cooling, RackKind
+from .selectors import HallPlan, RackSummary
+from .svg import basis_label, zone_label  # noqa: F401  (zone_label: the pages' and sheet's too)
+
+
+def kw(watts: float | None) -> str:
+    return "–" if watts is None else number_format(round(watts / 1000, 1), decimal_pos=1, force_grouping=True)
+
+
+def cooling_label(value: str) -> str:
+    return str(dict(Cooling.choices).get(value, value))
+
+
+def kind_label(value: str) -> str:
+    return str(dict(RackKind.choices).get(value, value))
+
+
+def hall_facts(hall: HallPlan, racks: Sequence[RackSummary]) -> list[tuple[str, str]]:
+    basis = hall.power_basis
+    by_kind: dict[str, int] = {}
+    for rack in racks:
+        by_kind[rack.kind] = by_kind.get(rack.kind, 0) + 1
+    over = [r for r in racks if r.over_budget(basis)]
+    fullest = max((r.power_w(basis) for r in racks), default=0.0)
+    facts = [
+        (_("Racks"), f"{len(racks):,}" + (" (" + ", ".join(f"{kind_label(k)} {n:,}" for k, n in sorted(by_kind.items()))
+                                          + ")" if by_kind else "")),
+        (_("Hall"), _("%(rows)s rows × %(positions)s positions, %(width)s m × %(depth)s m") % {
+            "rows": hall.rows, "positions": hall.positions,
+            "width": number_format(round(hall.width_m, 1), decimal_pos=1),
+            "depth": number_format(round(hall.depth_m, 1), decimal_pos=1)}),
+        (_("Rack height"), f"{hall.rack_units} U"),
+        (_("Power budget per rack"), (_("%(kw)s kW against %(basis)s") % {"kw": kw(hall.budget_w),
+                                                                         "basis": basis_label(basis)})
+         if hall.budget_w else _("none set")),
+        (_("Cooling"), cooling_label(hall.cooling)),
+        (_("Fullest rack"), f"{kw(fullest)} kW"),
+        (_("Racks over the budget"), f"{len(over):,}"),
+        (_("Power of the hall (typical / maximum)"), f"{kw(hall.power_typical_w)} / {kw(hall.power_max_w)} kW"),
+        (_("Structured cabling"), _("yes") if hall.structured_cabling else _("no")),
+    ]
+    if hall.reserved:
+        facts.append((_("Reserved cells"), f"{len(hall.reserved):,}"))
+    return facts
+
+
+def rack_facts(rack: RackSummary, basis: str) -> list[tuple[str, str]]:
+    share = rack.power_w(basis) / rack.budget_w * 100 if rack.budget_w else None
+    facts = [
+        (_("Kind"), kind_label(rack.kind)),
+        (_("Row and position"), _("row %(row)s, position %(position)s") % {"row": rack.row + 1,
+                                                                            "position": rack.position + 1}),
+        (_("Floor position (m)"), f"x {number_format(rack.x_m, decimal_pos=1)}, y {number_format(rack.y_m, decimal_pos=1)}"),
+        (_("Height"), _("%(used)s of %(units)s U used") % {"used": rack.used_u, "units": rack.u_height}),
+        (_("Power (typical / maximum)"), f"{kw(rack.power_typical_w)} / {kw(rack.power_max_w)} kW"),
+        (_("Power budget"), (_("%(kw)s kW against %(basis)s (%(share)s %% used)") % {
+            "kw": kw(rack.budget_w), "basis": basis_label(basis),
+            "share": number_format(round(share or 0), decimal_pos=0)}) if rack.budget_w else _("none set")),
+        (_("Cooling"), cooling_label(rack.cooling)),
+    ]
+    if rack.pod is not None:
+        facts.append((_("Pod"), str(rack.pod)))
+    if rack.su is not None:
+        facts.append((_("Scale unit"), str(rack.su)))
+    return facts
+
+
+def rack_table_rows(hall: HallPlan, racks: Sequence[RackSummary], *, limit: int = 0) -> list[dict[str, Any]]:
+    """The hall page's table of racks (the fullest first), `limit` rows at most (0: all)."""
+    basis = hall.power_basis
+    ordered = sorted(racks, key=lambda r: (-r.power_w(basis), r.row, r.position))
+    rows = [{"rack": r, "kind": kind_label(r.kind), "power_kw": kw(r.power_w(basis)), "budget_kw": kw(r.budget_w),
+             "over": r.over_budget(basis)} for r in ordered]
+    return rows[:limit] if limit else rows
+
+
+def role_labels() -> dict[str, str]:
+    return {
+        "server": _("server"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
+        "storage": _("storage node"), "nvlink-switch": _("NVLink switch tray"), "patch-panel": _("patch panel"),
+        "cable-manager": _("cable manager"),
+    }
+
+
+def network_labels() -> dict[str, str]:
+    return {
+        "backend": _("backend"), "frontend": _("front-end"), "storage": _("storage"),
+        "oob": _("out-of-band management"), "scale-up": _("scale-up (NVLink)"), "cabling": _("structured cabling"),
+    }
+
+
+def face_label(face: str) -> str:
+    return _("rear") if face == "rear" else _("front")

@@ -124,3 +124,18 @@ def test_the_design_page_asks_for_the_document_in_a_language_and_lists_it(member
     assert (export.kind, export.language) == ("docx", "zh-hans")
     page = browser.get(exports_page).content.decode()
     assert "Design document (Word) (简体中文)" in page
+
+
+def test_the_racks_chapter_is_left_out_of_a_version_not_placed_in_a_hall(version):
+    from apps.documents.chapters import racks
+    from apps.documents.document import document_build
+    from apps.racks.models import Hall
+
+    titles = [chapter.title for chapter in document_build(version=version).chapters]
+    assert "Racks and floor plan" in titles
+    assert titles.index("Racks and floor plan") == titles.index("Cabling summary") + 1
+
+    Hall.objects.filter(version=version).delete()
+
+    assert "Racks and floor plan" not in [chapter.title for chapter in document_build(version=version).chapters]
+    assert racks.TITLE == "Racks and floor plan"

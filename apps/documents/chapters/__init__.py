@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from . import (addressing, alternatives, appendix, architecture, bom, cabling, cover, lossless, performance,
+from . import (addressing, alternatives, appendix, architecture, bom, cabling, cover, lossless, performance, racks,
                requirements, review, summary, wiring)
 
 CHAPTERS = [
@@ -14,7 +14,7 @@ CHAPTERS = [
     alternatives,
     bom,
     cabling,
-    # ---- Racks and floor plan (apps.racks): chapters/racks.py goes here, None when the version is not placed.
+    racks,  # None when the version is not placed in a hall (apps.racks)
     addressing,
     lossless,
     performance,

@@ -7,7 +7,8 @@ postgres://postgres@127.0.0.1:5432/fabricweb_bench; created and migrated when mi
 seed catalog and generates the version through the designs service, as the web app does: DGX H100
 servers (8x400G, 8U, 10.2 kW) on the seed's 64x400G Tomahawk-4 class switch in 1x400G, 3 tiers, racks
 of 48U with a 45 kW budget (against typical draw) in a hall of 48 positions per row: 65,536 GPUs are
-8,192 servers in 2,048 compute racks plus the network racks. --reuse takes the last version generated with the same inputs.
+8,192 servers in 2,048 compute racks plus the network racks. --reuse takes the last version generated
+with the same inputs.
 Then, served by a threaded WSGI server in this process:
 
 - `hall page ms` (server): GET of the floor plan page (SVG drawn on the server), median of --repeat;
@@ -270,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
                 ("rack elevation drawn in Chromium, median", "rack_draw_ms", "ms")):
             print(f"| {label} | {r[key]:,} {unit} |")
         print(f"limits: floor plan < {FLOORPLAN_LIMIT_MS} ms, rack page < {RACK_LIMIT_MS} ms, every rack drawn: "
-              f"{'ok' if ok else 'FAILED'}" + (f"; console errors: {r['console_errors']}" if r["console_errors"] else ""))
+              f"{'ok' if ok else 'FAILED'}"
+              + (f"; console errors: {r['console_errors']}" if r["console_errors"] else ""))
     return 0 if ok else 1
 
 

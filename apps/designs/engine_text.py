@@ -51,51 +51,6 @@ MESSAGES = {
     "spec.give_spares": gettext_lazy("give spare percentages per category (switches, transceivers, cables, fibers)"),
     "spec.tiers_choice": gettext_lazy('must be "auto", 2 or 3, not %(value)s'),
     "spec.placement_choice": gettext_lazy('must be "middle" or "end", not %(value)s'),
-    # Racks and the data hall (engine.hall).
-    "layout.leaf_rack_choice": gettext_lazy(
-        "must be \"middle\", \"end\" or \"server\", not %(value)s"),
-    "layout.power_basis_choice": gettext_lazy(
-        "must be \"typical\" or \"maximum\", not %(value)s"),
-    "layout.cooling_choice": gettext_lazy(
-        "must be \"air\", \"rear-door\" or \"liquid\", not %(value)s"),
-    "hall.reserved_cells": gettext_lazy(
-        "must be a list of [row, position] cells counted from 1, not %(value)s"),
-    "hall.reserved_outside": gettext_lazy(
-        "cell [%(row)s, %(position)s] is outside the hall of %(rows)s rows of %(positions)s positions"),
-    "hall.zone_kind": gettext_lazy(
-        "zones are \"compute\", \"network\" or \"storage\", each with its rows, not %(value)s"),
-    "hall.zone_rows": gettext_lazy(
-        "must be a list of rows counted from 1, not %(value)s"),
-    "hall.zone_row_outside": gettext_lazy(
-        "row %(row)s is outside the hall of %(rows)s rows"),
-    "hall.zone_row_twice": gettext_lazy(
-        "row %(row)s is already in the %(other)s zone"),
-    "rack.too_low": gettext_lazy(
-        "%(units)sU racks can't hold the %(role)s %(model)s of %(height)sU"),
-    "rack.budget_one_server": gettext_lazy(
-        "a %(budget_kw)s kW rack can't hold one %(server)s drawing %(power_kw)s kW (%(basis)s); raise the "
-        "budget to at least %(power_kw)s kW"),
-    "rack.budget_one_switch": gettext_lazy(
-        "a %(budget_kw)s kW rack can't hold one %(role)s switch %(switch)s drawing %(power_kw)s kW (%(basis)s)"),
-    "rack.budget_domain": gettext_lazy(
-        "a %(system)s rack draws %(power_kw)s kW, more than the %(budget_kw)s kW budget per rack"),
-    "rack.cooling_required": gettext_lazy(
-        "%(system)s racks need %(needed)s cooling (%(power_kw)s kW a rack), not %(cooling)s"),
-    "rack.nothing_fits": gettext_lazy(
-        "a %(units)sU rack of %(budget_kw)s kW has no room for one %(server)s beside the %(reserved)sU and "
-        "%(reserved_kw)s kW its network devices take"),
-    "rack.overfull": gettext_lazy("rack %(rack)s would hold %(used)sU of devices in %(units)sU"),
-    "rack.over_budget": gettext_lazy(
-        "rack %(rack)s would draw %(power_kw)s kW, more than its %(budget_kw)s kW budget"),
-    "hall.too_small": gettext_lazy(
-        "the design needs %(needed_rows)s rows of %(positions)s positions (%(racks)s racks) but the hall has "
-        "%(rows)s rows: %(missing)s rows missing"),
-    "hall.zone_too_small": gettext_lazy(
-        "the %(zone)s racks need %(needed_rows)s rows of %(positions)s positions but the %(zone)s zone has "
-        "%(rows)s: %(missing)s rows missing"),
-    "warning.rack_servers_power": gettext_lazy(
-        "%(servers)s servers of %(server_kw)s kW per rack draw %(needed_kw)s kW, more than the %(budget_kw)s "
-        "kW budget: %(fit)s placed per rack"),
     "spec.fiber_choice": gettext_lazy("must be MMF or SMF, not %(value)s"),
     "spec.planes_divide": gettext_lazy(
         "%(planes)s planes don't divide the server's %(rails)s backend ports (rails); choose one of %(choices)s"),
@@ -264,6 +219,43 @@ MESSAGES = {
         "a subnet per management switch (network, gateway, devices, broadcast)"),
     "network.choice": gettext_lazy(
         "must be one of %(choices)s, not %(value)s"),
+    # Racks and the data hall (engine.hall).
+    "layout.leaf_rack_choice": gettext_lazy('must be "middle", "end" or "server", not %(value)s'),
+    "layout.power_basis_choice": gettext_lazy('must be "typical" or "maximum", not %(value)s'),
+    "layout.cooling_choice": gettext_lazy('must be "air", "rear-door" or "liquid", not %(value)s'),
+    "hall.reserved_cells": gettext_lazy("must be a list of [row, position] cells counted from 1, not %(value)s"),
+    "hall.reserved_outside": gettext_lazy(
+        "cell [%(row)s, %(position)s] is outside the hall of %(rows)s rows of %(positions)s positions"),
+    "hall.zone_kind": gettext_lazy(
+        'zones are "compute", "network" or "storage", each with its rows, not %(value)s'),
+    "hall.zone_rows": gettext_lazy("must be a list of rows counted from 1, not %(value)s"),
+    "hall.zone_row_outside": gettext_lazy("row %(row)s is outside the hall of %(rows)s rows"),
+    "hall.zone_row_twice": gettext_lazy("row %(row)s is already in the %(other)s zone"),
+    "rack.too_low": gettext_lazy("%(units)sU racks can't hold the %(role)s %(model)s of %(height)sU"),
+    "rack.budget_one_server": gettext_lazy(
+        "a %(budget_kw)s kW rack can't hold one %(server)s drawing %(power_kw)s kW (%(basis)s); raise the budget "
+        "to at least %(power_kw)s kW"),
+    "rack.budget_one_switch": gettext_lazy(
+        "a %(budget_kw)s kW rack can't hold one %(role)s switch %(switch)s drawing %(power_kw)s kW (%(basis)s)"),
+    "rack.budget_domain": gettext_lazy(
+        "a %(system)s rack draws %(power_kw)s kW, more than the %(budget_kw)s kW budget per rack"),
+    "rack.cooling_required": gettext_lazy(
+        "%(system)s racks need %(required)s cooling (%(power_kw)s kW a rack), not %(cooling)s"),
+    "rack.nothing_fits": gettext_lazy(
+        "a %(units)sU rack of %(budget_kw)s kW has no room for one %(server)s beside the %(reserved)sU and "
+        "%(reserved_kw)s kW its network devices take"),
+    "rack.overfull": gettext_lazy("rack %(rack)s would hold %(used)sU of devices in %(units)sU"),
+    "rack.over_budget": gettext_lazy(
+        "rack %(rack)s would draw %(power_kw)s kW, more than its %(budget_kw)s kW budget"),
+    "hall.too_small": gettext_lazy(
+        "the design needs %(needed_rows)s rows of %(positions)s positions (%(racks)s racks) but the hall has "
+        "%(rows)s rows: %(missing)s rows missing"),
+    "hall.zone_too_small": gettext_lazy(
+        "the %(zone)s racks need %(needed_rows)s rows of %(positions)s positions but the %(zone)s zone has "
+        "%(rows)s: %(missing)s rows missing"),
+    "warning.rack_servers_power": gettext_lazy(
+        "%(servers)s servers of %(server_kw)s kW per rack draw %(needed_kw)s kW, more than the %(budget_kw)s kW "
+        "budget: %(fit)s placed per rack"),
 }
 
 # Params whose value is a word the engine uses as a name (translated), by param name.
@@ -271,7 +263,16 @@ WORDS = {
     "role": {
         "server": gettext_lazy("server"), "leaf": gettext_lazy("leaf"), "spine": gettext_lazy("spine"),
         "core": gettext_lazy("core"),
+        "frontend leaf": gettext_lazy("frontend leaf"), "frontend spine": gettext_lazy("frontend spine"),
+        "storage leaf": gettext_lazy("storage leaf"), "storage spine": gettext_lazy("storage spine"),
+        "management aggregation": gettext_lazy("management aggregation"),
+        "rack-scale system": gettext_lazy("rack-scale system"),
     },
+    "basis": {"typical": pgettext_lazy("power basis", "typical"), "maximum": pgettext_lazy("power basis", "maximum")},
+    "cooling": {"air": pgettext_lazy("cooling", "air"), "rear-door": pgettext_lazy("cooling", "rear-door"),
+                "liquid": pgettext_lazy("cooling", "liquid")},
+    "zone": {"compute": pgettext_lazy("hall zone", "compute"), "network": pgettext_lazy("hall zone", "network"),
+             "storage": pgettext_lazy("hall zone", "storage")},
     "tier": {
         "server-leaf": gettext_lazy("server-leaf"), "leaf-spine": gettext_lazy("leaf-spine"),
         "spine-core": gettext_lazy("spine-core"),
@@ -283,15 +284,8 @@ WORDS = {
     },
 }
 
-WORDS["role"].update({"storage": gettext_lazy("storage"), "nvlink-switch": gettext_lazy("nvlink-switch")})
 WORDS["other_role"] = WORDS["role"]
-# The rack rules (engine.hall): a budget's basis, cooling, zones.
-WORDS["basis"] = {"typical": gettext_lazy("typical"), "maximum": gettext_lazy("maximum")}
-WORDS["cooling"] = {"air": gettext_lazy("air"), "rear-door": gettext_lazy("rear-door"),
-                    "liquid": gettext_lazy("liquid")}
-WORDS["needed"] = WORDS["cooling"]
-WORDS["zone"] = {"compute": gettext_lazy("compute"), "network": gettext_lazy("network"),
-                 "storage": gettext_lazy("storage")}
+WORDS["required"] = WORDS["cooling"]
 WORDS["other"] = WORDS["zone"]
 
 # Params that count things: grouped by thousands even where the engine's English doesn't ("3128 leaves").

@@ -1,6 +1,6 @@
 """Command line: plan a fabric from a JSON spec and print the report.
 
-    python -m apps.engine plan SPEC.json [--links LINKS.csv] [--alternatives] [--indent N]
+    python -m apps.engine plan SPEC.json [--links LINKS.csv] [--devices DEVICES.csv] [--alternatives] [--indent N]
     python -m apps.engine size SPEC.json
     python -m apps.engine explore EXPLORE.json
     python -m apps.engine simulate SPEC.json WORKLOAD.json [--alternatives] [--indent N]
@@ -14,7 +14,10 @@ included when the spec has them (engine.networks); --links also writes every lin
 as CSV with columns a_device,a_role,a_port,b_device,b_role,b_port,plane,rail,medium,length_m,network
 (medium is the kind: DAC, ACC, AEC, AOC, SR, DR, FR, or Cat6A / SMF for management links; network is
 backend, frontend, storage or oob; the backend's rows come first and are the same with or without
-the other networks). `size` prints the counts without building links.
+the other networks). --devices writes every device of every network in its rack (engine.hall.devices_csv):
+columns device,role,network,rack,u,u_height,face,x_m,y_m,power_typical_w,power_max_w,sku,model,zone (u = the
+lowest rack unit it occupies, x_m,y_m = its rack's floor position in metres). `size` prints the counts
+without building links.
 `simulate` runs a collective or a training job (WORKLOAD.json, apps.engine.simulation.workload)
 on the planned fabric and prints {"collectives": [{"collective", "bytes", "ranks", "algorithm",
 "routing", "time_s", "algbw_gbps", "busbw_gbps", ...}], "step": {"comm_s", "exposed_s", ...} or
@@ -38,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from .explore import explore
+from .hall.devices_csv import write_devices_csv
 from .explore.io import exploration_dict, request_from_dict
 from .asbuilt import DumpError, asbuilt_check, dumps_from_path, planned_from_plan, read_dumps
 from .model import ROLES, Plan
@@ -120,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     p_plan = sub.add_parser("plan", help="plan every device and link; print the JSON report")
     p_plan.add_argument("spec", help="SPEC.json, or - for standard input")
     p_plan.add_argument("--links", metavar="FILE.csv", help="also write every link to this CSV file")
+    p_plan.add_argument("--devices", metavar="FILE.csv",
+                        help="also write every device with its rack, rack unit and floor position to this CSV file")
     p_plan.add_argument("--alternatives", action="store_true",
                         help="add 2-tier, 3-tier and multi-plane alternatives, priced side by side")
     p_plan.add_argument("--indent", type=int, default=2)
@@ -158,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             out = report(result, alternatives=alts)
             if args.links:
                 write_links_csv(result, args.links)
+            if args.devices:
+                write_devices_csv(result.hall, args.devices)
     except SpecError as exc:
         return _fail(exc.errors)
     except DumpError as exc:

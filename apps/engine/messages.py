@@ -56,7 +56,7 @@ TEMPLATES: dict[str, str] = {
     "rack.budget_one_switch": "a {budget_kw:g} kW rack can't hold one {role} switch {switch} drawing {power_kw:g} kW "
                               "({basis})",
     "rack.budget_domain": "a {system} rack draws {power_kw:g} kW, more than the {budget_kw:g} kW budget per rack",
-    "rack.cooling_required": "{system} racks need {needed} cooling ({power_kw:g} kW a rack), not {cooling}",
+    "rack.cooling_required": "{system} racks need {required} cooling ({power_kw:g} kW a rack), not {cooling}",
     "rack.nothing_fits": "a {units}U rack of {budget_kw:g} kW has no room for one {server} beside the {reserved}U "
                          "and {reserved_kw:g} kW its network devices take",
     "rack.overfull": "rack {rack} would hold {used}U of devices in {units}U",

@@ -20,7 +20,8 @@ Keys (all plain JSON types):
   alternatives [..] when asked for; a feasible alternative has its wiring and blocking (true for
   the fewest-spines wiring, with its notes [{code, params}]); networks {backend, frontend, storage, oob}
   (engine.networks.report: each network's switches, links, cost, power, BOM section) and cluster (the
-  sum of the networks' cost and power; total_cost is the cluster's); an infeasible alternative has
+  sum of the networks' cost and power; total_cost is the cluster's), hall (engine.hall.report: racks by kind,
+  servers per rack as placed, rack power); an infeasible alternative has
   reason (English), reason_code and reason_params (its first reason) and reason_codes [{field,
   code, params}] (every reason).
 """
@@ -30,6 +31,7 @@ from dataclasses import asdict
 
 import numpy as np
 
+from .hall.report import hall_dict
 from .messages import as_message
 from .scaleup import scale_up_summary
 from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring
@@ -151,6 +153,7 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
     # The cluster's networks (engine.networks): each one's counts, cost and power; total_cost is their sum.
     out.update(cluster_report(plan))
     out["total_cost"] = out["cluster"]["total_cost"]
+    out["hall"] = hall_dict(plan.hall, spec.layout)
     if alternatives is not None:
         out["alternatives"] = [alternative_dict(a) for a in alternatives]
     return out

@@ -59,7 +59,8 @@ def rack_facts(rack: RackSummary, basis: str) -> list[tuple[str, str]]:
         (_("Kind"), kind_label(rack.kind)),
         (_("Row and position"), _("row %(row)s, position %(position)s") % {"row": rack.row + 1,
                                                                             "position": rack.position + 1}),
-        (_("Floor position (m)"), f"x {number_format(rack.x_m, decimal_pos=1)}, y {number_format(rack.y_m, decimal_pos=1)}"),
+        (_("Floor position (m)"),
+         f"x {number_format(rack.x_m, decimal_pos=1)}, y {number_format(rack.y_m, decimal_pos=1)}"),
         (_("Height"), _("%(used)s of %(units)s U used") % {"used": rack.used_u, "units": rack.u_height}),
         (_("Power (typical / maximum)"), f"{kw(rack.power_typical_w)} / {kw(rack.power_max_w)} kW"),
         (_("Power budget"), (_("%(kw)s kW against %(basis)s (%(share)s %% used)") % {

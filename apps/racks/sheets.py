@@ -1,10 +1,10 @@
-"""The "Racks" sheet of the workbook (registered with apps.designs.sheets, order 25: after Cabling).
+"""The "Racks" sheet of the workbook (registered with apps.designs.sheets, order 52: after the ASN plan).
 
 One block per rack in hall order: a section row naming the rack with its place in the hall (row,
 position, floor x and y in metres), its height used, its power against the budget (the hall's basis)
 and its cooling; then what it holds from the top unit down (U, height, face, name, role, network,
 model, SKU, typical and maximum power); then an empty row. The rack's name is repeated on every
-row of its block, so a filter on the first column keeps one rack. Names and models are written as
+row of its block, so the header's filter on the first column keeps one rack. Names and models are written as
 text cells (apps.designs.workbook), never as formulas. A version without a hall has no Racks sheet.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ def racks_sheet_write(ctx: SheetContext, sheet: Sheet) -> bool | None:
         Column(_("Rack"), 12), Column(_("U"), 6, "int"), Column(_("Height (U)"), 9, "int"), Column(_("Face"), 8),
         Column(_("Name"), 26), Column(_("Role"), 16), Column(_("Network"), 18), Column(_("Model"), 28),
         Column(_("SKU"), 20), Column(_("Typical power (W)"), 12, "int"), Column(_("Maximum power (W)"), 12, "int"),
-    ], auto_filter=False)
+    ])
     sheet.append([Styled(_("%(racks)s racks in %(rows)s rows of %(positions)s positions; budget per rack %(budget)s "
                            "(%(basis)s); rack height %(units)s U; %(cooling)s cooling") % {
         "racks": f"{hall.racks:,}", "rows": hall.rows, "positions": hall.positions,
@@ -62,4 +62,4 @@ def racks_sheet_write(ctx: SheetContext, sheet: Sheet) -> bool | None:
 
 
 def racks_sheet_register() -> None:
-    workbook_sheet_register(RACKS_SHEET, racks_sheet_write, order=25)
+    workbook_sheet_register(RACKS_SHEET, racks_sheet_write, order=52)

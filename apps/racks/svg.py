@@ -128,12 +128,14 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     legend_title = _("Power per rack (%(basis)s)") % {"basis": basis_label(basis)}
     reserved_label = _("reserved cell")
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="floorplan" viewBox="0 0 {_f(width)} {_f(height + top - MARGIN)}"'
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="floorplan"'
+        f' viewBox="0 0 {_f(width)} {_f(height + top - MARGIN)}"'
         f' width="{_f(width)}" height="{_f(height + top - MARGIN)}" role="img"'
         f' aria-label="{_e(label)}" font-family="sans-serif">',
         "<defs>"
         '<pattern id="reserved-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-        '<rect width="6" height="6" fill="#f3f4f6"/><line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" stroke-width="2"/>'
+        '<rect width="6" height="6" fill="#f3f4f6"/>'
+        '<line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" stroke-width="2"/>'
         "</pattern></defs>",
         f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height + top - MARGIN)}" fill="#ffffff"/>',
     ]
@@ -171,7 +173,8 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
         x = MARGIN + int(cell["position"]) * cell_w
         y = top + int(cell["row"]) * cell_h
         out.append(f'<rect class="reserved" x="{_f(x)}" y="{_f(y)}" width="{_f(cell_w)}" height="{_f(rack_h)}"'
-                   f' fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5"><title>{_e(reserved_label)}</title></rect>')
+                   f' fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5">'
+                   f'<title>{_e(reserved_label)}</title></rect>')
     # Racks.
     budget_text = _("of %(budget)s kW") if any(r.budget_w for r in racks) else ""
     for rack in racks:

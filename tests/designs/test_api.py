@@ -216,7 +216,7 @@ BAD_INPUTS = [
     ({"nic": 999999}, "nic"),
     ({"leaf_breakout": "3x100G"}, "leaf_breakout"),
     ({"leaf_breakout": "1x800G"}, "leaf_breakout"),
-    ({"layout": {"servers_per_rack": 0}}, "layout.servers_per_rack"),
+    ({"layout": {"servers_per_rack": -1}}, "layout.servers_per_rack"),  # 0: as many as height and power allow
     ({"layout": {"aisles": 2}}, "layout.aisles"),
     ({"layout": "wide"}, "layout"),
     ({"layout": {"leaf_rack": "sideways"}}, "layout.leaf_rack"),

@@ -1,4 +1,5 @@
-"""Racks have a height (layout.rack_units): racks stacked beyond it are review points, not refusals."""
+"""Racks have a height (layout.rack_units): a layout asking more than a rack holds gets what fits and a review
+point; a rack lower than a device is refused."""
 from __future__ import annotations
 
 import pytest
@@ -37,10 +38,19 @@ def test_spine_and_core_racks_are_checked_with_their_switch_heights():
     assert "warning.rack_leaves_height" not in notes(design_spec)
 
 
-def test_an_su_leaf_rack_taller_than_the_rack_is_raised():
-    found = notes(spec(5_000, leaf=switch(rack_units=8), layout=RackLayout(rack_units=42)))
-    assert found["warning.rack_leaves_height"].params == {"leaves": 8, "switch_ru": 8, "needed": 64,
-                                                          "rack_units": 42}
+def test_an_su_s_leaves_taller_than_one_rack_take_two_leaf_racks():
+    design_spec = spec(5_000, leaf=switch(rack_units=8), layout=RackLayout(rack_units=42))
+    result = engine_plan.plan(design_spec)
+    leaf_racks = {d.rack for d in result.devices if d.role == "leaf" and d.su == 0}
+    assert len(leaf_racks) == 2  # 8 leaves of 8U: 5 in one 42U rack, 3 in the next
+    assert "warning.rack_leaves_height" not in {n.code for n in result.notes}
+    assert all(rack.used_units <= 42 for rack in result.hall.racks)
+
+
+def test_a_rack_lower_than_a_switch_is_refused():
+    with pytest.raises(SpecError) as refused:
+        spec(64, leaf=switch(rack_units=8), layout=RackLayout(rack_units=6)).validate()
+    assert refused.value.details["layout.rack_units"][0].code == "rack.too_low"
 
 
 @pytest.mark.parametrize("height", [0, 101, 2.5, "48"])

@@ -96,13 +96,13 @@ def test_nvl36x2_domain_spans_two_racks():
     assert len({d.rack for d in result.devices[:result.servers]}) == 16
 
 
-def test_a_rack_too_low_for_the_domain_is_a_review_point():
+def test_a_rack_too_low_for_the_domain_is_refused():
     tray = replace(seed_catalog().servers["DGX-GB200-NVL72-TRAY"], rack_units=3)
-    spec = replace(gb200(144), server=tray)
-    notes = [note for note in plan(spec).notes if note.code == "warning.rack_domain_height"]
-    assert len(notes) == 1
-    assert (notes[0].params["trays"], notes[0].params["switch_trays"], notes[0].params["needed"]) == (18, 9, 63)
-    assert not [n for n in plan(gb200(144)).notes if n.code == "warning.rack_domain_height"]  # 27U fit in 48U
+    with pytest.raises(InfeasibleSpec) as err:
+        plan(replace(gb200(144), server=tray))
+    [msg] = err.value.details["layout.rack_units"]
+    assert msg.code == "rack.too_low" and msg.params["height"] == 18 * 3 + 9  # 63U in a 48U rack
+    assert plan(gb200(144)).hall is not None  # 27U fit in 48U
 
 
 def test_rack_scale_designs_come_in_whole_domains():

@@ -35,7 +35,8 @@ from tests.designs.conftest import inputs
 pytestmark = pytest.mark.django_db
 
 # The procurement sheets, then the RoCE and Traffic sheets the analysis registers (apps/analysis).
-SHEETS = ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "Scale-up and planes", "RoCE", "Traffic"]
+SHEETS = ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "Racks", "Scale-up and planes", "RoCE",
+          "Traffic"]
 DISCOUNT = Decimal("7.35")
 CENTS = Decimal("0.01")
 

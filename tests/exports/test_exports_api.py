@@ -68,8 +68,8 @@ def test_a_small_version_is_exported_during_the_request_and_downloads_as_a_workb
     content = body(download)
     assert len(content) == export["size"]
     workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True)
-    assert workbook.sheetnames == ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "Scale-up and planes",
-                                  "RoCE", "Traffic"]
+    assert workbook.sheetnames == ["Summary", "BOM", "Cabling", "IP plan", "Loopbacks", "ASN plan", "Racks",
+                                  "Scale-up and planes", "RoCE", "Traffic"]
 
 
 def test_netbox_export_downloads_as_a_zip_of_csv_files(member_client, version):

@@ -22,7 +22,7 @@ def test_workbook_racks_sheet_has_one_block_per_rack_top_to_bottom(hall_version,
     version_workbook_write(version=hall_version, path_or_stream=str(path), user=member)
     book = openpyxl.load_workbook(path, read_only=True)
     assert "Racks" in book.sheetnames
-    assert book.sheetnames.index("Racks") == book.sheetnames.index("Cabling") + 1
+    assert book.sheetnames.index("Racks") == book.sheetnames.index("ASN plan") + 1
     rows = [r for r in book["Racks"].iter_rows(values_only=True)]
     assert rows[0][:5] == ("Rack", "U", "Height (U)", "Face", "Name")
     racks = list(Rack.objects.filter(version=hall_version).order_by("id"))

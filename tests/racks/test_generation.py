@@ -44,3 +44,17 @@ def test_the_reserved_cell_holds_no_rack(hall_version):
 def test_deleting_a_version_deletes_its_hall(hall_version):
     hall_version.delete()
     assert not Hall.objects.exists() and not Rack.objects.exists() and not RackItem.objects.exists()
+
+
+def test_structured_cabling_adds_patch_panels_as_rack_items_without_a_device(project, member, seed,
+                                                                              django_capture_on_commit_callbacks):
+    from tests.designs.conftest import inputs
+    from tests.exports.test_exports import generate
+
+    version = generate(project, member, inputs(seed, layout={"structured_cabling": True, "hall": {
+        "zones": {"network": [1]}}}), django_capture_on_commit_callbacks, name="Patched")
+    panels = RackItem.objects.filter(version=version, kind="patch-panel")
+    assert panels.exists() and not panels.filter(device__isnull=False).exists()
+    assert Hall.objects.get(version=version).structured_cabling is True
+    assert Hall.objects.get(version=version).zones[0] == {"kind": "network", "rows": [0, 0]}
+    assert set(Rack.objects.filter(version=version, row=0).values_list("kind", flat=True)) <= {"network"}

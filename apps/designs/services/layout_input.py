@@ -167,7 +167,8 @@ def _hall(errors, value: Any, number) -> dict[str, Any] | None:
             zones: dict[str, list[int]] = {}
             for kind, rows in raw.items():
                 if kind not in ZONE_KINDS:
-                    errors.add("layout.hall.zones", _("Unknown zone; use %(kinds)s.") % {"kinds": ", ".join(ZONE_KINDS)})
+                    errors.add("layout.hall.zones",
+                               _("Unknown zone; use %(kinds)s.") % {"kinds": ", ".join(ZONE_KINDS)})
                     continue
                 if rows in (None, "", []):
                     continue

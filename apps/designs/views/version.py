@@ -25,6 +25,7 @@ from ..models import DesignVersion
 from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
 from ..panels import design_panels_render, device_links
 from ..services.design import version_alternative_use
+from ..services.layout_input import cells_text, rows_text
 from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
 from .common import project_design, project_version
 
@@ -196,6 +197,17 @@ def spares_row(version: DesignVersion) -> tuple[str, str]:
     return _("Spares (%)"), ", ".join(f"{label} {float(version.spares.get(key, 0)):g}" for key, label in names.items())
 
 
+def layout_text(layout: dict[str, Any]) -> str:
+    """The stored `layout` input as one line: "rack_power_kw 45, hall rows 20, reserved 3:5-6, network rows 9-10"."""
+    parts = [f"{key} {value}" for key, value in layout.items() if key != "hall"]
+    hall = layout.get("hall") or {}
+    parts += [f"hall {key} {hall[key]}" for key in ("rows", "positions") if hall.get(key) not in (None, "")]
+    if hall.get("reserved"):
+        parts.append(f"reserved {cells_text(hall['reserved'])}")
+    parts += [f"{kind} rows {rows_text(rows)}" for kind, rows in (hall.get("zones") or {}).items() if rows]
+    return ", ".join(parts)
+
+
 def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
     """The inputs the version was generated from, as (label, value) rows."""
     same = _("same as leaf")
@@ -218,7 +230,7 @@ def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:
         (_("Tiers"), version.get_tiers_display()),
         (_("Optics and cables"), _("third-party optics allowed (any vendor's parts qualified for the fabric)")
          if version.third_party_optics else _("the switch vendor's, or declared compatible with it")),
-        (_("Rack layout"), ", ".join(f"{k} {v}" for k, v in (version.layout or {}).items()) or _("defaults")),
+        (_("Rack layout"), layout_text(version.layout or {}) or _("defaults")),
         (_("Address pools"), ", ".join(f"{k} {v}" for k, v in (version.pools or {}).items()) or _("defaults"))
         if not version.is_infiniband else (_("Addressing and routing"), underlay_not_applicable()),
         (_("Discount (%)"), version.discount_pct),

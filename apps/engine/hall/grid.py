@@ -4,9 +4,10 @@ Rules:
 - The hall has `layout.hall.rows` rows (0 = as many as the racks need) of `layout.hall.positions`
   positions (0 = `layout.racks_per_row`). Reserved cells (building columns, cooling units) never hold a
   rack: a block's racks take the next free positions of a row and go on in the next row.
-- Every block (an SU's racks, a tier's network racks, the storage racks) starts a new row, so a row
-  never mixes two blocks; a block takes rows of its zone ("compute", "network" or "storage") when the
-  hall names rows for that zone, else the rows no zone names, in hall order.
+- A block (an SU's racks, a tier's network racks, the storage racks) takes rows of its zone ("compute",
+  "network" or "storage") when the hall names rows for that zone, else the rows no zone names, in hall
+  order. Outside zones every block starts a new row, so a row never mixes two blocks; in a zone's rows
+  the blocks follow one another (the zone's rows are there for them).
 - When the hall has a fixed number of rows (or a zone too few rows), placement still completes on rows
   past its end and `shortage()` tells how many rows are missing; engine.hall raises that as the field
   error of layout.hall.rows (or the zone), so the message says how many rows to add.
@@ -36,6 +37,7 @@ class HallGrid:
                 self.zone_rows[kind] = rows
         self._free: dict[int, np.ndarray] = {}
         self._cursor: dict[str, int] = {}  # pool -> index of its next row (pool: a zone kind or "")
+        self._offset: dict[str, int] = {}  # zone pool -> free cells of its last row already taken
         self._unzoned: list[int] = []
         self._last_unzoned = -1
         self.used_rows: set[int] = set()
@@ -74,20 +76,28 @@ class HallGrid:
             return rows, cols
         pool = self.pool(kind)
         k = self._cursor.get(pool, 0)
+        skip = self._offset.pop(pool, 0)  # a zone's blocks share rows: the free cells of its current row used so far
+        if skip:
+            k -= 1
         done = 0
         while done < racks:
             row, past = self._pool_row(pool, k)
             k += 1
             free = self.free_positions(row) if not past else np.arange(self.positions, dtype=np.int64)
+            free = free[skip:]
+            skip = 0
             if not free.shape[0]:
                 continue
             take = min(racks - done, int(free.shape[0]))
             rows[done:done + take] = row
             cols[done:done + take] = free[:take]
             done += take
-            self.used_rows.add(row)
-            if past:
+            if row not in self.used_rows and past:
                 self.overflow[pool] = self.overflow.get(pool, 0) + 1
+            self.used_rows.add(row)
+            if pool and take < free.shape[0]:
+                first_free = self.free_positions(row) if not past else np.arange(self.positions, dtype=np.int64)
+                self._offset[pool] = int(np.searchsorted(first_free, free[take - 1], side="right"))
         self._cursor[pool] = k
         return rows, cols
 

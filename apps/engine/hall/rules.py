@@ -211,7 +211,7 @@ def rack_errors(spec: DesignSpec) -> list[tuple[str, Message]]:
                                                         power_kw=round((power + top_w) / 1000, 3),
                                                         budget_kw=budget / 1000)))
         if server.cooling and layout.cooling != server.cooling:
-            out.append(("layout.cooling", message("rack.cooling_required", system=name, needed=server.cooling,
+            out.append(("layout.cooling", message("rack.cooling_required", system=name, required=server.cooling,
                                                   power_kw=round(power / 1000, 3), cooling=layout.cooling)))
     if budget:
         for role, model, device_u, watts, is_server in devices:

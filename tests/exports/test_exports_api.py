@@ -150,7 +150,7 @@ def test_a_version_that_is_not_ready_is_refused_with_400_and_nothing_is_created(
 
 
 def test_an_unknown_kind_is_refused_with_400(member_client, version):
-    response = member_client.post(exports_url(version), {"kind": "pdf"}, format="json")
+    response = member_client.post(exports_url(version), {"kind": "pptx"}, format="json")
 
     assert response.status_code == 400
     assert "kind" in response.json()

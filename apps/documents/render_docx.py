@@ -32,6 +32,7 @@ LATIN_FONT = "Noto Sans"
 CJK_FONT = "Noto Sans CJK SC"
 RASTER_WIDTH_PX = 1600
 PICTURE_WIDTH = Mm(165)
+TEXT_WIDTH_MM = 178  # A4 less 16 mm margins
 
 
 def _set_fonts(style) -> None:
@@ -78,11 +79,13 @@ def _png(svg: str) -> bytes | None:
 
 
 def _table(word: Any, headers: list[str], rows: list[list[str]], *, numeric: tuple[int, ...] = (),
-           bold_rows: set[int] | None = None, header_row: bool = True) -> None:
+           bold_rows: set[int] | None = None, header_row: bool = True, widths: tuple[int, ...] = ()) -> None:
     bold_rows = bold_rows or set()
     table = word.add_table(rows=0, cols=len(headers) if headers else len(rows[0]))
     table.style = "Table Grid"
     table.alignment = WD_TABLE_ALIGNMENT.CENTER
+    if widths:
+        table.autofit = False
     if header_row:
         cells = table.add_row().cells
         for i, header in enumerate(headers):
@@ -99,6 +102,13 @@ def _table(word: Any, headers: list[str], rows: list[list[str]], *, numeric: tup
             run.bold = r in bold_rows
             if i in numeric:
                 paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT
+    if widths:
+        for i, column in enumerate(table.columns):
+            if i < len(widths):
+                width = Mm(TEXT_WIDTH_MM * widths[i] / 100)
+                column.width = width  # the table grid, which LibreOffice reads
+                for cell in column.cells:
+                    cell.width = width  # the cells, which Word reads
     word.add_paragraph()
 
 
@@ -120,11 +130,11 @@ def _block(word: Any, block: Block) -> None:
         for item in block.items:
             word.add_paragraph(item, style="List Bullet")
     elif isinstance(block, KeyValues):
-        _table(word, [], [[k, v] for k, v in block.rows], header_row=False)
+        _table(word, [], [[k, v] for k, v in block.rows], header_row=False, widths=(38, 62))
     elif isinstance(block, Table):
         first_total = len(block.rows) - block.total_rows
         bold = {r for r in range(len(block.rows)) if r >= first_total} | set(block.subtotal_rows)
-        _table(word, block.headers, block.rows, numeric=block.numeric, bold_rows=bold)
+        _table(word, block.headers, block.rows, numeric=block.numeric, bold_rows=bold, widths=block.widths)
     elif isinstance(block, Figure):
         png = _png(block.svg)
         if png is not None:

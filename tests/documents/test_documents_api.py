@@ -55,7 +55,8 @@ def test_a_chinese_pdf_is_exported_downloaded_listed_and_audited(member_client, 
     assert [(item["id"], item["kind"], item["language"]) for item in listed["results"]] == [
         (export["id"], "pdf", "zh-hans")]
     event = AuditEvent.objects.get(action=AuditAction.EXPORTED, version=version)
-    assert event.data["kind"] == "pdf" and event.actor_name == version.design.created_by.username
+    assert event.data["kind"] == "pdf" and event.data["language"] == "zh-hans"
+    assert event.actor_name == version.design.created_by.username
 
 
 def test_a_big_version_writes_the_word_file_in_the_background_with_progress(

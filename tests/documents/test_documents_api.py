@@ -140,3 +140,26 @@ def test_the_racks_chapter_is_left_out_of_a_version_not_placed_in_a_hall(version
 
     assert "Racks and floor plan" not in [chapter.title for chapter in document_build(version=version).chapters]
     assert racks.TITLE == "Racks and floor plan"
+
+
+def test_an_infiniband_design_document_has_the_infiniband_lossless_chapter(project, member, seed,
+                                                                           django_capture_on_commit_callbacks):
+    from apps.catalog.models import SwitchModel
+    from apps.documents.document import document_build
+    from apps.documents.render_pdf import document_html
+
+    qm9700 = SwitchModel.objects.get(sku="MQM9700-NS2F")
+    with django_capture_on_commit_callbacks(execute=True):
+        job = design_create(project=project, user=member, name="IB fabric",
+                            data=inputs(seed, leaf_switch=qm9700.pk, leaf_breakout="2x400G", gpus=512))
+    job.refresh_from_db()
+    assert job.status == "succeeded", job.error
+    version = DesignVersion.objects.get(pk=job.version_id)
+
+    document = document_build(version=version)
+
+    titles = [chapter.title for chapter in document.chapters]
+    assert "InfiniBand lossless design" in titles and "RoCE lossless design" not in titles
+    html = document_html(document)
+    assert "credit-based link-level flow control" in html
+    assert "point-to-point /31 links, loopbacks or BGP ASNs" in html

@@ -2,6 +2,7 @@
 language, in the background for large designs, in the audit trail; bad input answers per field."""
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,23 @@ def test_an_infiniband_design_document_has_the_infiniband_lossless_chapter(proje
     html = document_html(document)
     assert "credit-based link-level flow control" in html
     assert "point-to-point /31 links, loopbacks or BGP ASNs" in html
+
+
+def test_a_whole_cluster_document_shows_the_other_networks_and_the_cluster_total(
+        member_client, project, seed, django_capture_on_commit_callbacks):
+    from apps.documents.document import document_build
+    from apps.documents.render_pdf import document_html
+    from tests.designs.test_networks import create, networks
+
+    response = create(member_client, project, {"name": "Cluster", **inputs(seed), "networks": networks(seed)},
+                      django_capture_on_commit_callbacks)
+    assert response.status_code == 202, response.content
+    version = DesignVersion.objects.get(pk=response.json()["version"]["id"])
+    totals = member_client.get(reverse("api-version-bom", kwargs={"pk": version.pk})).json()["totals"]
+
+    html = document_html(document_build(version=version))
+
+    for network in ("Front-end (in-band)", "Storage", "Out-of-band management", "Whole cluster"):
+        assert network in html, network
+    assert f"{Decimal(totals['total']):,.2f} {totals['currency']}" in html
+    assert "The other networks&#x27; links by medium:" in html or "The other networks' links by medium:" in html

@@ -21,7 +21,6 @@ from rest_framework.test import APIClient
 
 from tests.designs.conftest import (  # noqa: F401
     client_for_member,
-    inputs,
     member,
     member_client,
     outsider_client,

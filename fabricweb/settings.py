@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "apps.reviews",
     "apps.explorer",
     "apps.design_templates",
+    "apps.documents",
 ]
 
 MIDDLEWARE = [
@@ -220,7 +221,7 @@ SPECTACULAR_SETTINGS = {
         "FabricEnum": "apps.catalog.models.Fabric",
         "DesignVersionStatusEnum": "apps.designs.models.VersionStatus",
         "JobStatusEnum": "apps.designs.models.JobStatus",
-        "ExportKindEnum": "apps.exports.models.ExportKind",
+        "ExportKindEnum": "apps.exports.kinds.KIND_CHOICES",
         "ReviewStateEnum": "apps.reviews.models.ReviewState",
         "ReviewActionEnum": "apps.reviews.models.ReviewAction",
         "ReviewRequestActionEnum": "apps.reviews.models.ReviewRequestAction",

@@ -34,3 +34,17 @@ browser_ready() {
     apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
   fi
 }
+
+documents_ready() {
+  # WeasyPrint's libraries (Pango, HarfBuzz's subsetter), Cairo for the Word file's pictures, Noto CJK
+  # for Chinese documents, and LibreOffice Writer, which opens the Word file in the tests.
+  local missing=()
+  for lib in libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 libcairo2 fonts-noto-cjk; do
+    dpkg -s "$lib" >/dev/null 2>&1 || missing+=("$lib")
+  done
+  dpkg -s libreoffice-writer >/dev/null 2>&1 || missing+=(libreoffice-writer)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing ${missing[*]}..."
+    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+  fi
+}

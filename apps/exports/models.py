@@ -16,15 +16,19 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
+from .kinds import export_kind_get, export_kind_label
+
 
 class ExportFile(models.Model):
     class Kind(models.TextChoices):
+        """This app's own kinds; the field takes any registered kind (apps.exports.kinds)."""
+
         XLSX = "xlsx", _("Excel workbook")
         NETBOX = "netbox", _("NetBox import (zip of CSV files)")
 
     job = models.OneToOneField("designs.Job", on_delete=models.CASCADE, related_name="export_file")
     version = models.ForeignKey("designs.DesignVersion", on_delete=models.CASCADE, related_name="export_files")
-    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=16)
     language = models.CharField(_("language"), max_length=16, blank=True)
     path = models.CharField(_("path"), max_length=500, blank=True, help_text=_("Relative to MEDIA_ROOT."))
     size = models.PositiveBigIntegerField(_("size (bytes)"), null=True, blank=True)
@@ -39,15 +43,24 @@ class ExportFile(models.Model):
         verbose_name_plural = _("export files")
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.version_id} ({self.path or 'pending'})"
+        return f"{self.kind_label} of {self.version_id} ({self.path or 'pending'})"
+
+    @property
+    def kind_label(self) -> str:
+        return export_kind_label(self.kind)
+
+    @property
+    def language_shown(self) -> bool:
+        kind = export_kind_get(self.kind)
+        return bool(kind is not None and kind.by_language and self.language)
+
+    @property
+    def language_label(self) -> str:
+        return dict(settings.LANGUAGES).get(self.language, self.language)
 
     @property
     def is_ready(self) -> bool:
         return bool(self.path) and self.size is not None
-
-
-# Module-level name for drf-spectacular's ENUM_NAME_OVERRIDES (settings): "ExportKindEnum".
-ExportKind = ExportFile.Kind
 
 
 @receiver(post_delete, sender=ExportFile, dispatch_uid="designs_export_file_remove")

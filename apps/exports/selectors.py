@@ -24,14 +24,12 @@ from apps.catalog.kinds import ITEM_KINDS
 from apps.designs.models import BomLineRecord, DesignVersion, DeviceRecord, LinkRecord, record_id_range
 from apps.designs.selectors import version_list_for_user
 
+from .kinds import export_kind_get
 from .models import ExportFile
 
 CHUNK_ROWS = 10_000
-EXTENSIONS = {ExportFile.Kind.XLSX: "xlsx", ExportFile.Kind.NETBOX: "zip"}
-CONTENT_TYPES = {
-    ExportFile.Kind.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    ExportFile.Kind.NETBOX: "application/zip",
-}
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+ZIP_CONTENT_TYPE = "application/zip"
 
 
 def _in_version(queryset: QuerySet, version: DesignVersion) -> QuerySet:
@@ -131,17 +129,22 @@ def export_get_for_user(*, user: Any, pk: Any) -> ExportFile:
 
 
 def export_download_name(*, export: ExportFile) -> str:
-    """"<project>-<design>-v<n>.xlsx" (or .zip), from the names as they are now."""
+    """"<project>-<design>-v<n>.xlsx" ("-netbox.zip", "-design-zh-hans.pdf": the kind's suffix), from the names
+    as they are now."""
     version = export.version
     design = version.design
     project = slugify(design.project.name, allow_unicode=True) or "project"
     name = slugify(design.name, allow_unicode=True) or "design"
-    suffix = "-netbox" if export.kind == ExportFile.Kind.NETBOX else ""
-    return f"{project}-{name}-v{version.number}{suffix}.{EXTENSIONS[export.kind]}"
+    kind = export_kind_get(export.kind)
+    if kind is None:
+        return f"{project}-{name}-v{version.number}-{export.kind}"
+    suffix = kind.name_suffix + (f"-{export.language}" if kind.by_language and export.language else "")
+    return f"{project}-{name}-v{version.number}{suffix}.{kind.extension}"
 
 
 def export_content_type(*, export: ExportFile) -> str:
-    return CONTENT_TYPES[export.kind]
+    kind = export_kind_get(export.kind)
+    return kind.content_type if kind is not None else "application/octet-stream"
 
 
 def export_absolute_path(*, export: ExportFile) -> Path | None:

@@ -2,7 +2,8 @@
 
 Rules:
 - Only a generated ("ready") version is exported; anything else is a ValidationError on
-  "version". Kinds are "xlsx" (apps.exports.excel) and "netbox" (.netbox).
+  "version". Kinds are the registered ones (apps.exports.kinds): "xlsx" (apps.exports.excel) and
+  "netbox" (.netbox) from this app, others from the apps above it (apps.documents: "pdf", "docx").
 - Every export is a Job of kind "export" with its ExportFile; the job row is what pollers read.
   Asking again while an export of the same kind of the same version is queued or running
   returns that job instead of starting a second one.
@@ -12,7 +13,8 @@ Rules:
 - The file is written under a temporary name beside its final path and renamed when complete:
   MEDIA_ROOT/exports/<project id>/<version id>/<job id>.xlsx|.zip. A failed export leaves no
   file and its job says why; it never fails the version.
-- The language active when the export is asked for is the language of the workbook.
+- The language asked for (one of settings.LANGUAGES; by default the one active when the export is
+  asked for) is the language of the file: the writer runs with it active.
 """
 from __future__ import annotations
 
@@ -34,16 +36,14 @@ from apps.designs.services.job import (JobNotActive, JobProgress, job_enqueue, j
                                        job_mark_succeeded)
 from apps.designs.services.queue import queue_check
 
-from .excel import version_workbook_write
+from .kinds import export_kind_codes, export_kind_get
 from .models import ExportFile
-from .netbox import version_netbox_write
 from .netbox_parts import PREFIX_MAX, prefix_error
-from .selectors import EXTENSIONS, version_link_count
+from .selectors import version_link_count
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_SYNC_LINKS = 20_000
-WRITERS = {ExportFile.Kind.XLSX: version_workbook_write, ExportFile.Kind.NETBOX: version_netbox_write}
 
 
 def export_sync_link_limit() -> int:
@@ -51,9 +51,20 @@ def export_sync_link_limit() -> int:
 
 
 def _kind_clean(kind: Any) -> str:
-    if kind not in ExportFile.Kind.values:
-        raise ValidationError({"kind": [_("Choose one of: %(kinds)s.") % {"kinds": ", ".join(ExportFile.Kind.values)}]})
-    return str(kind)
+    if not isinstance(kind, str) or export_kind_get(kind) is None:
+        raise ValidationError({"kind": [_("Choose one of: %(kinds)s.") % {"kinds": ", ".join(export_kind_codes())}]})
+    return kind
+
+
+def _language_clean(language: Any) -> str:
+    """One of settings.LANGUAGES; empty means the language active now."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    if language in (None, ""):
+        active = translation.get_language() or settings.LANGUAGE_CODE
+        return active if active in codes else settings.LANGUAGE_CODE
+    if language not in codes:
+        raise ValidationError({"language": [_("Choose one of: %(languages)s.") % {"languages": ", ".join(codes)}]})
+    return str(language)
 
 
 def _version_check(version: DesignVersion) -> None:
@@ -81,13 +92,23 @@ def _prefix_clean(kind: str, prefix: Any) -> dict:
 
 
 def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xlsx",
-                          background: bool | None = None, prefix: str = "") -> Job:
+                          background: bool | None = None, prefix: str = "", language: str = "") -> Job:
     """Ask for an export of `version`; returns its job (already finished when written synchronously).
 
     `prefix` (NetBox files only): the name prefix of the design's devices, location and VRF; empty
-    means the design's name (apps.exports.netbox_parts).
+    means the design's name (apps.exports.netbox_parts). `language`: "en" or "zh-hans" (empty: the
+    active language).
     """
-    kind = _kind_clean(kind)
+    errors: dict[str, list[str]] = {}
+    cleaned: dict[str, Any] = {}
+    for field, clean in (("kind", lambda: _kind_clean(kind)), ("language", lambda: _language_clean(language))):
+        try:
+            cleaned[field] = clean()
+        except ValidationError as exc:
+            errors.update(exc.message_dict)
+    if errors:
+        raise ValidationError(errors)
+    kind, language = cleaned["kind"], cleaned["language"]
     options = _prefix_clean(kind, prefix)
     _version_check(version)
     if background is None:
@@ -98,7 +119,8 @@ def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xls
         # Serialise requests for the same version so two clicks start one export.
         DesignVersion.objects.select_for_update().filter(pk=version.pk).first()
         active = (
-            Job.objects.filter(kind=Job.Kind.EXPORT, version=version, status__in=Job.ACTIVE, export_file__kind=kind)
+            Job.objects.filter(kind=Job.Kind.EXPORT, version=version, status__in=Job.ACTIVE, export_file__kind=kind,
+                               export_file__language=language)
             .order_by("-created_at").first()
         )
         if active is not None:
@@ -106,8 +128,7 @@ def version_export_create(*, version: DesignVersion, user: Any, kind: str = "xls
         job = Job.objects.create(
             project=version.design.project, version=version, kind=Job.Kind.EXPORT, created_by=user,
         )
-        ExportFile.objects.create(job=job, version=version, kind=kind, language=translation.get_language() or "",
-                                  options=options)
+        ExportFile.objects.create(job=job, version=version, kind=kind, language=language, options=options)
         if background:
             _enqueue(job)
     if not background:
@@ -124,7 +145,8 @@ def _enqueue(job: Job) -> None:
 
 def export_relative_path(*, export: ExportFile) -> str:
     version = export.version
-    return f"exports/{version.design.project_id}/{version.pk}/{export.job_id}.{EXTENSIONS[export.kind]}"
+    extension = export_kind_get(export.kind).extension
+    return f"exports/{version.design.project_id}/{version.pk}/{export.job_id}.{extension}"
 
 
 def version_export_run(*, job_id: int, celery_task_id: str = "") -> Job:
@@ -137,6 +159,11 @@ def version_export_run(*, job_id: int, celery_task_id: str = "") -> Job:
         job_mark_failed(job_id=job.pk, error=_("This export job has no export file record."))
         job.refresh_from_db()
         return job
+    kind = export_kind_get(export.kind)
+    if kind is None:
+        job_mark_failed(job_id=job.pk, error=_("Exports of kind “%(kind)s” are no longer offered.") % {"kind": export.kind})
+        job.refresh_from_db()
+        return job
     job_mark_running(job=job, celery_task_id=celery_task_id)
     relative = export_relative_path(export=export)
     final = Path(settings.MEDIA_ROOT) / relative
@@ -145,7 +172,7 @@ def version_export_run(*, job_id: int, celery_task_id: str = "") -> Job:
     os.close(handle)
     try:
         with translation.override(export.language or settings.LANGUAGE_CODE):
-            WRITERS[export.kind](
+            kind.writer(
                 version=export.version, path_or_stream=temporary, progress=JobProgress(job.pk, span=(2, 98)),
                 user=job.created_by, **(export.options or {}),
             )

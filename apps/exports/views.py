@@ -2,12 +2,14 @@
 
 - GET  versions/<version_pk>/  the exports list of a version (the design page's "Exports" panel
   polls it while an export is being written);
-- POST versions/<version_pk>/  kind=xlsx|netbox: ask for an export, then back to `next`;
+- POST versions/<version_pk>/  kind=xlsx|netbox|pdf|docx (any registered kind), language=en|zh-hans
+                               (optional): ask for an export, then back to `next`;
 - GET  <pk>/download/          the file, named "<project>-<design>-v<n>.xlsx" (or "...-netbox.zip").
 Signed-in members only: everyone else gets 404 on every method (the login page if signed out).
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
@@ -21,7 +23,7 @@ from django.views import View
 from apps.designs.job_text import job_stage_label
 from apps.designs.selectors import version_get_for_user
 
-from .models import ExportFile
+from .kinds import export_kinds
 from .selectors import (
     export_absolute_path,
     export_content_type,
@@ -43,7 +45,10 @@ def exports_panel_context(*, version) -> dict:
         "version": version,
         "exports": exports,
         "exports_active": any(not export.job.is_finished for export in exports),
-        "export_kinds": ExportFile.Kind.choices,
+        "export_kinds": [(kind.code, kind.label) for kind in export_kinds()],
+        # Kinds written in a chosen language (the design document), asked for with a language field.
+        "language_kinds": [kind for kind in export_kinds() if kind.by_language],
+        "languages": settings.LANGUAGES,
         "netbox_prefix": prefix_default(version.design.name, version.design_id),
         "netbox_prefix_max": PREFIX_MAX,
     }
@@ -88,7 +93,7 @@ class VersionExportsView(_MemberView):
         try:
             job = version_export_create(version=self.version, user=request.user, kind=request.POST.get("kind"),
                                         prefix=request.POST.get("prefix", "") if request.POST.get("kind") == "netbox"
-                                        else "")
+                                        else "", language=request.POST.get("language", ""))
         except ValidationError as exc:
             for message in exc.messages:
                 messages.error(request, message)

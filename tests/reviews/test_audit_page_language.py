@@ -18,6 +18,12 @@ def test_an_export_event_names_the_kind_of_file_not_its_code():
     assert "NetBox" in "".join(details.values()) and "CSV" in "".join(details.values())
 
 
+def test_a_kind_registered_by_another_app_is_named_by_its_label():
+    with translation.override("zh-hans"):
+        details = dict(audit_details(SimpleNamespace(data={"kind": "pdf", "language": "zh-hans"})))
+    assert "设计文档（PDF）" in details.values() and "简体中文" in details.values()
+
+
 def test_an_unknown_kind_is_shown_as_recorded():
     with translation.override("en"):
-        assert ("kind", "pdf") in audit_details(SimpleNamespace(data={"kind": "pdf"}))
+        assert ("kind", "pptx") in audit_details(SimpleNamespace(data={"kind": "pptx"}))

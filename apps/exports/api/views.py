@@ -1,10 +1,12 @@
 """REST endpoints for exports of a design version: ask for one, list them, poll one, download it.
 
-- POST /api/versions/{id}/exports/ {"kind": "xlsx" | "netbox"}: a version with at most
+- POST /api/versions/{id}/exports/ {"kind": "xlsx" | "netbox" | any registered kind (apps.exports.kinds;
+  apps.documents adds "pdf" and "docx"), "language": "en" | "zh-hans"}: a version with at most
   FABRICWEB_EXPORT_SYNC_LINKS links (default 20,000) is written during the request and the answer
   is 200 with the finished export (status "succeeded" and its download_url, or "failed" and why);
   a bigger one answers 202 with the export to poll (GET /api/exports/{id}/ or /api/jobs/{job}/).
-  A version that is not "ready" answers 400 {"version": [...]}; an unknown kind 400 {"kind": [...]}.
+  A version that is not "ready" answers 400 {"version": [...]}; an unknown kind 400 {"kind": [...]}, an
+  unknown language 400 {"language": [...]}.
 - GET /api/versions/{id}/exports/: the version's exports, newest first.
 - GET /api/exports/{id}/download/: the file ("<project>-<design>-v<n>.xlsx" or
   "...-netbox.zip"); 409 while it is being written or if it failed, 410 once removed from disk.
@@ -23,7 +25,8 @@ from apps.designs.api.views import VersionScopedMixin
 from apps.exports.api.serializers import ExportCreateSerializer, ExportSerializer
 from apps.exports.models import ExportFile
 from apps.exports.selectors import (
-    CONTENT_TYPES,
+    XLSX_CONTENT_TYPE,
+    ZIP_CONTENT_TYPE,
     export_absolute_path,
     export_content_type,
     export_download_name,
@@ -43,9 +46,10 @@ class ExportScopedMixin:
 
 
 @extend_schema_view(
-    get=extend_schema(summary="A version's exports (Excel workbooks and NetBox files), newest first", tags=["exports"]),
+    get=extend_schema(summary="A version's exports (workbooks, NetBox files, design documents), newest first", tags=["exports"]),
     post=extend_schema(
-        summary="Export a version: the Excel workbook (xlsx) or NetBox import files (netbox)",
+        summary="Export a version: the Excel workbook (xlsx), NetBox import files (netbox), the design document "
+                "(pdf, docx)",
         description=(
             "Small versions (at most FABRICWEB_EXPORT_SYNC_LINKS links, 20,000 by default) are written during "
             "the request: 200 with the finished export and its download_url. Bigger ones are written by a "
@@ -72,7 +76,8 @@ class VersionExportListView(VersionScopedMixin, generics.ListCreateAPIView):
         serializer = ExportCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         job = version_export_create(version=self.version, user=request.user, kind=serializer.validated_data["kind"],
-                                    prefix=serializer.validated_data.get("prefix", ""))
+                                    prefix=serializer.validated_data.get("prefix", ""),
+                                    language=serializer.validated_data.get("language", ""))
         export = export_get_for_user(user=request.user, pk=job.export_file.pk)
         answer = status.HTTP_200_OK if job.is_finished else status.HTTP_202_ACCEPTED
         return Response(ExportSerializer(export, context={"request": request}).data, status=answer)
@@ -89,8 +94,10 @@ class ExportDetailView(ExportScopedMixin, generics.GenericAPIView):
 @extend_schema(
     summary="Download an export's file",
     responses={
-        (200, CONTENT_TYPES[ExportFile.Kind.XLSX]): OpenApiTypes.BINARY,
-        (200, CONTENT_TYPES[ExportFile.Kind.NETBOX]): OpenApiTypes.BINARY,
+        (200, XLSX_CONTENT_TYPE): OpenApiTypes.BINARY,
+        (200, ZIP_CONTENT_TYPE): OpenApiTypes.BINARY,
+        (200, "application/pdf"): OpenApiTypes.BINARY,
+        (200, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"): OpenApiTypes.BINARY,
         409: OpenApiResponse(description="Not written yet, or the export failed"),
         410: OpenApiResponse(description="The file was removed from the server"),
     },

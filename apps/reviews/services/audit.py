@@ -61,9 +61,11 @@ def _job_event(job: Job) -> AuditEvent | None:
         data.update(gpus=version.gpus, currency=version.currency,
                     total_cost=str(version.total_cost) if version.total_cost is not None else None)
     if job.kind == Job.Kind.EXPORT:
-        export = ExportFile.objects.filter(job_id=job.pk).only("kind", "size").first()
+        export = ExportFile.objects.filter(job_id=job.pk).only("kind", "size", "language").first()
         if export is not None:
             data.update(kind=export.kind, size=export.size)
+            if export.language:
+                data["language"] = export.language
     actor = job.created_by
     return AuditEvent(
         project_id=job.project_id,

@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -62,9 +63,9 @@ def _state(value: Any) -> str:
 
 def _export_kind(value: Any) -> str:
     """An export's kind as the exports list names it ("Excel workbook"), not its code ("xlsx")."""
-    from apps.exports.models import ExportFile
+    from apps.exports.kinds import export_kind_label
 
-    return str(ExportFile.Kind(value).label) if value in ExportFile.Kind.values else str(value)
+    return export_kind_label(str(value))
 
 
 @register.filter
@@ -85,6 +86,7 @@ def audit_details(event) -> list[tuple[str, str]]:
     labels = {
         "job": _("job"), "gpus": _("GPUs"), "kind": _("kind"), "comment": _("comment"), "mentions": _("mentions"),
         "note": _("note"), "by": _("superseded by"), "author": _("author"), "excerpt": _("text"),
+        "language": _("language"),
     }
     for key, label in labels.items():
         value = data.pop(key, None)
@@ -96,5 +98,7 @@ def audit_details(event) -> list[tuple[str, str]]:
             value = f"{int(value):,}"
         if key == "kind":
             value = _export_kind(value)
+        if key == "language":
+            value = dict(settings.LANGUAGES).get(value, value)
         out.append((label, str(value)))
     return out

@@ -1,0 +1,70 @@
+"""Architecture: the scale-up domains, the backend fabric with its schematic, the other networks when present.
+
+The schematic is the topology page's own picture (apps.designs.api.topology: `schematic_document`),
+the one its "SVG" button exports, drawn for the whole fabric.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from apps.designs.scaleup_text import scale_up_notes, scale_up_rows, split_rows
+from apps.designs.views.version import network_rows, structure_rows
+
+from ..formatting import count, decimal, money
+from ..model import Bullets, Chapter, Figure, Heading, KeyValues, Paragraph, Table
+from ..source import DocumentSource
+from .summary import architecture_sentence
+
+logger = logging.getLogger(__name__)
+
+KEY = "architecture"
+TITLE = gettext_lazy("Architecture")
+
+
+def schematic_svg(source: DocumentSource) -> str | None:
+    from apps.designs.api.topology import Topology, TopologyError
+    from apps.designs.api.topology.views import schematic_document
+
+    try:
+        return schematic_document(Topology(source.version, level="auto"))
+    except TopologyError:
+        logger.warning("no schematic for version %s", source.version.pk, exc_info=True)
+        return None
+
+
+def build(source: DocumentSource) -> Chapter:
+    blocks: list = [Heading(_("Scale-up domains"))]
+    rows = scale_up_rows(source.summary) + split_rows(source.summary)
+    if rows:
+        blocks.append(KeyValues([(str(row["label"]), str(row["value"])) for row in rows]))
+        notes = scale_up_notes(source.summary)
+        if notes:
+            blocks.append(Bullets(notes))
+    else:
+        blocks.append(Paragraph(_("Not reported for this version (generated before scale-up domains).")))
+
+    blocks += [Heading(_("Backend fabric")), Paragraph(architecture_sentence(source)),
+               KeyValues([(str(label), str(value)) for label, value in structure_rows(source.version)])]
+    svg = schematic_svg(source)
+    if svg:
+        blocks.append(Figure(svg=svg, caption=_("The backend fabric: one scale unit in full, then every plane with "
+                                                "its pods or scale units, spines and cores, and the link counts.")))
+
+    blocks.append(Heading(_("Other networks")))
+    networks = network_rows(source.version)
+    if networks:
+        blocks.append(Table(
+            headers=[_("Network"), _("Switches"), _("Links"), _("Total cost") + f" ({source.currency})",
+                     _("Power, typical (kW)")],
+            rows=[[str(row["label"]) + (" · " + _("converged onto the front-end") if row["converged"] else ""),
+                   count(row["switches"]) + (f" ({row['switch_detail']})" if row["switch_detail"] else ""),
+                   count(row["links"]), money(row["cost"]), decimal(row["power_kw"])] for row in networks],
+            numeric=(1, 2, 3, 4), total_rows=1,
+        ))
+    else:
+        blocks.append(Paragraph(_("This design has the backend fabric only: no front-end, storage or out-of-band "
+                                  "management network was asked for.")))
+    return Chapter(key=KEY, title=str(TITLE), blocks=blocks)

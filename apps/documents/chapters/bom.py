@@ -1,0 +1,80 @@
+"""Bill of materials by category with subtotals, spares and the total, in the version's currency.
+
+The figures are the stored BOM rows and the totals the API shows (version_bom_totals): the total
+here equals the API's to the cent. Lines are summed per category as stored (each line's total is
+already rounded to the cent). The full BOM, with live formulas, and the cabling plan are in the
+version's Excel workbook.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from apps.designs.views.version import CATEGORY_ORDER, category_labels, cost_breakdown, network_labels
+
+from ..charts import horizontal_bars_svg
+from ..formatting import count, money
+from ..model import Chapter, Figure, Paragraph, Table
+from ..source import DocumentSource
+
+KEY = "bom"
+TITLE = gettext_lazy("Bill of materials")
+
+
+def bom_table(source: DocumentSource) -> Table:
+    labels = category_labels()
+    networks = network_labels()
+    several_networks = len({line.network for line in source.bom_lines}) > 1
+    lines = [line for line in source.bom_lines if not line.spare]
+    spares = [line for line in source.bom_lines if line.spare]
+    order = {key: i for i, key in enumerate(CATEGORY_ORDER)}
+    rows: list[list[str]] = []
+    subtotal_rows: list[int] = []
+    for category in sorted({line.category for line in lines}, key=lambda c: (order.get(c, 99), c)):
+        in_category = [line for line in lines if line.category == category]
+        for line in in_category:
+            description = line.description
+            if several_networks:
+                description = f"{description} · {networks.get(line.network, line.network)}"
+            rows.append([line.sku, description, count(line.qty), money(line.unit_price), money(line.total)])
+        subtotal_rows.append(len(rows))
+        rows.append(["", _("Subtotal: %(category)s") % {"category": labels.get(category, category)}, "", "",
+                     money(sum((line.total for line in in_category), Decimal("0")))])
+    if spares:
+        for line in spares:
+            rows.append([line.sku, f"{line.description} · {_('spare')}", count(line.qty), money(line.unit_price),
+                         money(line.total)])
+        subtotal_rows.append(len(rows))
+        rows.append(["", _("Spares subtotal"), "", "", money(sum((line.total for line in spares), Decimal("0")))])
+    totals = source.bom_totals
+    rows.append(["", _("Subtotal, spares included") if totals["total_includes_spares"] else _("Subtotal"), "", "",
+                 money(totals["subtotal"])])
+    rows.append(["", _("Discount (%(pct)s %%)") % {"pct": f"{float(totals['discount_pct']):g}"}, "", "",
+                 ("−" if totals["discount"] else "") + money(totals["discount"])])
+    rows.append(["", _("Total (%(currency)s)") % {"currency": totals["currency"]}, "", "",
+                 money(totals["total"], totals["currency"])])
+    return Table(headers=[_("SKU"), _("Description"), _("Quantity"), _("Unit price"), _("Total")], rows=rows,
+                 numeric=(2, 3, 4), total_rows=3, subtotal_rows=tuple(subtotal_rows),
+                 widths=(17, 41, 10, 15, 17))
+
+
+def build(source: DocumentSource) -> Chapter:
+    totals = source.bom_totals
+    breakdown = cost_breakdown(source.bom_lines)
+    blocks: list = [
+        Paragraph(_("Prices in %(currency)s; %(lines)s lines. The full bill of materials with live formulas and "
+                    "the cabling plan, link by link, are in the Excel workbook of this version (Exports on the "
+                    "design page).") % {"currency": totals["currency"], "lines": count(totals["lines"])}),
+        bom_table(source),
+    ]
+    if breakdown:
+        blocks.append(Figure(svg=horizontal_bars_svg(
+            title=_("Cost by category (%(currency)s)") % {"currency": totals["currency"]},
+            labels=[str(row["label"]) for row in breakdown], values=[row["total"] for row in breakdown]),
+            caption=_("Where the money goes: the bill of materials by category, spares apart.")))
+    blocks.append(Paragraph(_("Network power %(typical)s W typical, %(max)s W maximum; %(units)s rack units.") % {
+        "typical": count(round(totals["power_typical_w"] or 0)), "max": count(round(totals["power_max_w"] or 0)),
+        "units": count(totals["rack_units"])}, style="note"))
+    return Chapter(key=KEY, title=str(TITLE), blocks=blocks)

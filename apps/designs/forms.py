@@ -41,7 +41,7 @@ AUTOMATIC = ("", _("Automatic (NIC speed)"))
 NETWORK_FORM_FIELDS = {
     "frontend": ("switch", "breakout", "ports_per_server", "oversubscription", "pools_host"),
     "storage": ("mode", "switch", "breakout", "nodes", "ports_per_node", "ports_per_server", "pools_host"),
-    "oob": ("ports", "gbps", "uplinks", "pools_host"),
+    "oob": ("switch", "ports", "gbps", "uplinks", "pools_host"),
 }
 
 
@@ -251,10 +251,14 @@ class DesignInputsForm(forms.Form):
     networks_storage_pools_host = forms.CharField(
         label=_("Storage host pool"), required=False, max_length=43,
         widget=forms.TextInput(attrs={"placeholder": STORAGE_POOLS.host}))
+    networks_oob_switch = CatalogChoiceField(
+        label=_("Management switch"), queryset=SwitchModel.objects.none(), label_function=switch_label,
+        required=False, empty_label=_("A generic switch of the port count below"),
+        help_text=_("A management-class switch of the catalog: its ports, speed and uplinks are used."))
     networks_oob_ports = _number(
         _("Management switch ports"), minimum="4",
         help_text=_("One management switch per rack takes every BMC and switch management port of the rack; "
-                    "blank: no out-of-band network."))
+                    "blank, with no management switch chosen: no out-of-band network."))
     networks_oob_gbps = forms.ChoiceField(label=_("Management port speed"), required=False,
                                           choices=[("1", "1G"), ("10", "10G")])
     networks_oob_uplinks = _number(_("Management switch uplinks"), minimum="1", placeholder=2)
@@ -290,6 +294,7 @@ class DesignInputsForm(forms.Form):
         for key in ("frontend", "storage"):
             self.fields[f"networks_{key}_switch"].queryset = switch_list(active_only=True).exclude(
                 switch_class="management")
+        self.fields["networks_oob_switch"].queryset = switch_list(active_only=True, switch_class="management")
         self.fields["currency"].initial = project.currency
         self.fields["discount_pct"].initial = project.discount_pct
         self.fields["planes"].initial = 1
@@ -389,7 +394,7 @@ class DesignInputsForm(forms.Form):
                 else:
                     value[name] = raw
             present = {"frontend": "switch", "storage": "mode", "oob": "ports"}[key]
-            if present in value or (key == "storage" and value.get("ports_per_server") not in (None, "", "0")):
+            if present in value or (key == "oob" and "switch" in value) or (key == "storage" and value.get("ports_per_server") not in (None, "", "0")):
                 out[key] = value
         return out
 

@@ -78,14 +78,19 @@ def test_patch_panel_counts_its_fibres_and_reaches_the_engine():
     assert (hw.sku, hw.ports, hw.connector, hw.fibers, hw.rack_units) == (panel.sku, 48, "LC duplex", 96, 1)
 
 
+MANAGEMENT = {"SN2201", "N3248TE-ON", "N9K-C9348GC-FX3", "EX4400-48T"}
+FRONTEND_LEAVES = {"02353EGM", "S5248F-ON", "DCS-7050SX3-48YC8", "N9K-C93180YC-FX3"}
+FRONTEND_SPINES = {"DCS-7050CX3-32S", "S5232F-ON", "N9K-C9336C-FX2"}
+
+
 @pytest.mark.parametrize("query, expected", [
-    ("switch_class=management", {"SN2201"}),
-    ("switch_class=frontend", {"02353EGM"}),
+    ("switch_class=management", MANAGEMENT),
+    ("switch_class=frontend", FRONTEND_LEAVES | FRONTEND_SPINES),
     ("vendor=huawei", {"02353EGM"}),
-    ("vendor=Arista&fabric=ethernet", {"DCS-7060X6-64PE", "DCS-7060DX5-64S"}),
+    ("vendor=Arista&fabric=ethernet", {"DCS-7060X6-64PE", "DCS-7060DX5-64S", "DCS-7050CX3-32S", "DCS-7050SX3-48YC8"}),
     ("fabric=infiniband", {"MQM9700-NS2F"}),
-    ("power_published=false", {"02353EGM", "SN2201"}),
-    ("uplink_gbps=100", {"02353EGM", "SN2201"}),
+    ("power_published=false", MANAGEMENT | FRONTEND_LEAVES | FRONTEND_SPINES),
+    ("uplink_gbps=100", MANAGEMENT | FRONTEND_LEAVES),
 ])
 def test_api_filters_switches_by_vendor_class_fabric_and_published_power(user_client, query, expected):
     catalog_seed_load()

@@ -200,7 +200,7 @@ def test_the_export_of_every_seed_switch_and_of_each_class_is_valid_against_the_
     SwitchModelFactory(sku="N8560-48BC", switch_class="frontend", cages=48, cage_form_factor="SFP28", cage_gbps=25,
                        breakouts=["1x25G"], uplink_cages=8, uplink_form_factor="QSFP28", uplink_gbps=100,
                        asic_tbps=None, power_typical_w=None, power_max_w=None, description="")
-    SwitchModelFactory(sku="EX4400-48T", switch_class="management", cages=48, cage_form_factor="RJ45", cage_gbps=1,
+    SwitchModelFactory(sku="MGMT-48T-MAX-ONLY", switch_class="management", cages=48, cage_form_factor="RJ45", cage_gbps=1,
                        breakouts=["1x1G"], uplink_cages=2, uplink_form_factor="QSFP28", uplink_gbps=100,
                        asic_tbps=None, power_typical_w=None, power_max_w=550)
     validator = schema_validator()

@@ -149,10 +149,26 @@ def test_seed_has_a_switch_of_every_class_with_uplinks_on_front_end_and_manageme
     catalog_seed_load()
     classes = set(SwitchModel.objects.values_list("switch_class", flat=True))
     assert classes == {"fabric", "frontend", "management"}
-    for switch in SwitchModel.objects.exclude(switch_class="fabric"):
+    for switch in SwitchModel.objects.filter(switch_class="management"):
         assert switch.uplink_cages > 0 and switch.uplink_gbps > switch.cage_gbps, switch.sku
-    management = SwitchModel.objects.get(switch_class="management")
-    assert (management.cages, management.cage_form_factor, management.cage_gbps) == (48, "RJ45", 1)
+        assert (switch.cages, switch.cage_form_factor, switch.cage_gbps) == (48, "RJ45", 1), switch.sku
+    leaves = SwitchModel.objects.filter(switch_class="frontend", uplink_cages__gt=0)
+    spines = SwitchModel.objects.filter(switch_class="frontend", uplink_cages=0)
+    assert leaves.exists() and spines.exists()
+    for leaf in leaves:
+        assert leaf.uplink_gbps > leaf.cage_gbps, leaf.sku
+        # a front-end leaf's uplinks land on a seed spine of their speed and cage
+        assert spines.filter(cage_gbps=leaf.uplink_gbps, cage_form_factor=leaf.uplink_form_factor).exists(), leaf.sku
+
+
+def test_seed_quotes_front_end_and_management_switches_of_several_vendors():
+    catalog_seed_load()
+    for role, switches in (
+        ("25G leaf", SwitchModel.objects.filter(switch_class="frontend", cage_gbps=25, uplink_gbps=100)),
+        ("100G spine", SwitchModel.objects.filter(switch_class="frontend", cage_gbps=100, uplink_cages=0)),
+        ("1G management", SwitchModel.objects.filter(switch_class="management", cage_gbps=1)),
+    ):
+        assert switches.values("manufacturer").distinct().count() >= 3, role
 
 
 def test_every_seed_item_of_every_kind_names_its_source():

@@ -201,3 +201,61 @@ def test_design_form_offers_only_fabric_switches_for_the_backend(client_for_memb
     assert "SN2201" not in backend and "CE6866" not in backend and "SN5600" in backend
     frontend = page.split('name="networks_frontend_switch"', 1)[1].split("</select>", 1)[0]
     assert "CE6866" in frontend and "SN2201" not in frontend
+
+
+def test_a_catalog_management_switch_runs_the_out_of_band_network(member_client, project, seed,
+                                                                   django_capture_on_commit_callbacks):
+    from apps.catalog.models import SwitchModel
+
+    sn2201 = SwitchModel.objects.get(sku="SN2201")
+    response = create(member_client, project, {"name": "OOB", **inputs(seed),
+                                               "networks": networks(seed, oob={"switch": sn2201.pk})},
+                      django_capture_on_commit_callbacks)
+    assert response.status_code == 202, response.content
+    version = DesignVersion.objects.get(pk=response.json()["version"]["id"])
+    assert version.status == DesignVersion.Status.READY, Job.objects.get(version=version).error
+    # its 48 1G ports and the default 2 of its 4 uplinks, stored with the switch
+    assert version.networks["oob"] == {"switch": sn2201.pk, "ports": 48, "gbps": 1, "uplinks": 2,
+                                      "pools": {}}
+    skus = set(BomLineRecord.objects.filter(version=version, network="oob").values_list("sku", flat=True))
+    assert "SN2201" in skus
+
+
+@pytest.mark.parametrize("oob, field, words", [
+    ({"switch": "sn5600"}, "networks.oob.switch", "not a management switch"),
+    ({"switch": "sn2201", "ports": 24}, "networks.oob.ports", "has 48 management ports"),
+    ({"switch": "sn2201", "gbps": 10}, "networks.oob.gbps", "run at 1 Gb/s"),
+    ({"switch": "sn2201", "uplinks": 6}, "networks.oob.uplinks", "at most 4"),
+])
+def test_a_management_switch_that_does_not_fit_is_refused_on_its_field(member_client, project, seed,
+                                                                         django_capture_on_commit_callbacks,
+                                                                         oob, field, words):
+    from apps.catalog.models import SwitchModel
+
+    pks = {"sn5600": seed["sn5600"].pk, "sn2201": SwitchModel.objects.get(sku="SN2201").pk}
+    oob = {**oob, "switch": pks[oob["switch"]]}
+    messages = _refused(member_client, project, seed, django_capture_on_commit_callbacks, field,
+                        networks=networks(seed, oob=oob))
+    assert words in " ".join(messages)
+
+
+def test_the_design_form_offers_management_switches_only_and_says_why_in_chinese(client_for_member, project, seed):
+    from django.utils import translation
+
+    from apps.catalog.models import SwitchModel
+    from apps.designs.forms import DesignCreateForm
+
+    form = DesignCreateForm(project=project)
+    offered = set(form.fields["networks_oob_switch"].queryset.values_list("switch_class", flat=True))
+    assert offered == {"management"}
+    url = reverse("designs:design-create", kwargs={"project_pk": project.pk})
+    data = {"name": "Form", "server": seed["dgx_h100"].pk, "leaf_switch": seed["sn5600"].pk, "gpus": 256,
+            "tiers": "auto", "currency": "USD", "networks_oob_switch": SwitchModel.objects.get(sku="SN2201").pk,
+            "networks_oob_ports": "24"}
+    with translation.override("zh-hans"):
+        response = client_for_member.post(url, data, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "networks_oob_ports" in errors and "48" in " ".join(errors["networks_oob_ports"])
+    assert "管理" in " ".join(errors["networks_oob_ports"])
+    assert not Design.objects.exists()

@@ -100,15 +100,29 @@ def test_every_seed_switch_plans_a_design_of_its_class(sku):
 
 
 def spine_for(sku: str) -> dict:
-    """A spine for a leaf with an uplink group: a seed switch whose cages are the uplink cages' type and speed,
-    else an inline switch of that type (the catalog need not hold a spine of every speed)."""
+    """The spine for a leaf with an uplink group: a seed front-end switch without an uplink group whose cages are
+    the uplink cages' type and speed (the seed holds one for every front-end leaf: the design is planned from the
+    seed alone)."""
     model = CATALOG.switches[sku]
     for code, other in sorted(CATALOG.switches.items()):
-        if (code != sku and other.switch_class != "management" and other.cage_gbps == model.uplink_gbps
-                and other.form_factor == model.uplink_form_factor):
-            return {"sku": code}
-    return {"ports": 32, "gbps": model.uplink_gbps, "cages": 32, "cage_gbps": model.uplink_gbps,
-            "form_factor": model.uplink_form_factor, "switch_class": "frontend"}
+        if (code != sku and other.switch_class == "frontend" and not other.uplink_cages
+                and other.cage_gbps == model.uplink_gbps and other.form_factor == model.uplink_form_factor):
+            return {"sku": code, "breakout": f"1x{model.uplink_gbps}G"}
+    raise AssertionError(f"no seed spine at {model.uplink_gbps}G {model.uplink_form_factor} for {sku}")
+
+
+@pytest.mark.parametrize("sku", sorted(s for s, m in CATALOG.switches.items()
+                                       if m.switch_class == "frontend" and m.uplink_cages))
+def test_every_seed_front_end_leaf_plans_with_a_seed_spine(sku):
+    spine = spine_for(sku)
+    frontend = {"ports_per_server": 2, "gbps": CATALOG.switches[sku].cage_gbps, "leaf": {"sku": sku},
+                "spine": spine}
+    result = plan_qualified({"gpus": 1024, "server": FRONTEND_SERVER, "leaf": {"sku": BACKEND_LEAF},
+                             "frontend": frontend})
+    network = result.networks["frontend"]
+    skus = {line.sku for line in network.bom}
+    assert network.switches["leaf"] > 0 and {sku, spine["sku"]} <= skus, skus
+    assert_unpublished_power_is_named(result)
 
 
 # The figures a design of each kind reads; a figure a vendor does not publish is null (None) and only those

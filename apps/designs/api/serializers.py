@@ -102,7 +102,7 @@ class RoceField(serializers.JSONField):
 @extend_schema_field({"type": "object", "additionalProperties": True, "description": (
     'The other networks: {"frontend": {"switch", "breakout", "spine_switch", "spine_breakout", "ports_per_server", '
     '"oversubscription", "pools"}, "storage": {"mode": "fabric"|"converged"|"none", "nodes", "ports_per_node", '
-    '"ports_per_server", "switch", "breakout", ...}, "oob": {"ports", "gbps": 1|10, "uplinks", "pools"}}; '
+    '"ports_per_server", "switch", "breakout", ...}, "oob": {"switch" (a management switch) or "ports", "gbps": 1|10, "uplinks", "pools"}}; '
     'errors on "networks.<network>.<setting>"')})
 class NetworksField(serializers.JSONField):
     """An object; checked by the service (apps.designs.services.networks_input)."""

@@ -8,12 +8,16 @@ the engine's FrontendSpec / StorageSpec / OobSpec (apps.engine.networks).
       "storage": {"mode": "fabric" | "converged" | "none", "nodes": 32, "ports_per_node": 2, "ports_per_server": 2,
                   "switch": <id>, "breakout": "", "spine_switch": <id>, "spine_breakout": "", "oversubscription": 1,
                   "pools": {...}},
-      "oob": {"ports": 48, "gbps": 1, "uplinks": 2, "pools": {"host": "172.16.0.0/14", "p2p": "172.20.0.0/16"}}
+      "oob": {"switch": <catalog id>, "ports": 48, "gbps": 1, "uplinks": 2,
+              "pools": {"host": "172.16.0.0/14", "p2p": "172.20.0.0/16"}}
     }
 
 Rules (errors on dotted names such as "networks.frontend.ports_per_server"):
-- A network is present when its switch (front-end, storage fabric) or its ports (management switch) is
-  given; an empty object or blank values leave it out. Storage "converged" rides on the front-end.
+- A network is present when its switch (front-end, storage fabric) or its management switch or ports
+  (out-of-band) is given; an empty object or blank values leave it out.
+- Out-of-band: either a management-class catalog switch (its access ports and speed are the switch's; a port
+  count or speed given beside it must match them; uplinks at most its uplink group) or a generic switch of
+  `ports` ports at `gbps`. Storage "converged" rides on the front-end.
 - Front-end: the server model must have front-end ports, at least ports_per_server of them, and the
   breakout's port speed may not exceed the server's front-end speed (default: the first mode at it).
 - Storage ports per server, or storage nodes, without a storage network (mode "none") are refused,
@@ -43,7 +47,7 @@ FABRIC_FIELDS = ("switch", "breakout", "spine_switch", "spine_breakout", "oversu
 FIELDS = {
     "frontend": FABRIC_FIELDS + ("ports_per_server",),
     "storage": FABRIC_FIELDS + ("mode", "nodes", "ports_per_node", "ports_per_server"),
-    "oob": ("ports", "gbps", "uplinks", "pools"),
+    "oob": ("switch", "ports", "gbps", "uplinks", "pools"),
 }
 DEFAULT_POOLS = {"frontend": FRONTEND_POOLS, "storage": STORAGE_POOLS, "oob": OobPools()}
 
@@ -169,16 +173,38 @@ def networks_input_clean(errors, data: dict, *, server: ServerModel | None, back
     oob_raw = value.get("oob") if isinstance(value.get("oob"), dict) else {}
     if oob_raw and not all(_blank(v) for k, v in oob_raw.items() if k != "gbps"):
         where = "networks.oob"
+        switch = None
+        if not _blank(oob_raw.get("switch")):
+            switch = catalog_item(errors, {f"{where}.switch": oob_raw.get("switch")}, f"{where}.switch", SwitchModel)
+            if switch is not None and switch.switch_class != "management":
+                errors.add(f"{where}.switch", _(
+                    "%(switch)s is not a management switch; choose a management-class switch for the out-of-band "
+                    "network.") % {"switch": switch.model})
+                switch = None
         ports = int_of("oob", oob_raw, "ports", None, 4, 1024) if not _blank(oob_raw.get("ports")) else None
-        if ports is None and f"{where}.ports" not in errors:
-            errors.add(f"{where}.ports", _("Give the management switch's port count (e.g. 48)."))
-        gbps = int_of("oob", oob_raw, "gbps", 1, 1, 10)
-        if gbps is not None and gbps not in OOB_SPEEDS:
+        gbps = (int_of("oob", oob_raw, "gbps", 1, 1, 10) if switch is None or not _blank(oob_raw.get("gbps"))
+                else switch.cage_gbps)
+        if switch is not None:
+            if ports is not None and ports != switch.cages:
+                errors.add(f"{where}.ports", _(
+                    "%(switch)s has %(cages)s management ports; leave the port count empty or choose another "
+                    "switch.") % {"switch": switch.model, "cages": switch.cages})
+            if gbps is not None and gbps != switch.cage_gbps:
+                errors.add(f"{where}.gbps", _("%(switch)s's ports run at %(speed)s Gb/s.")
+                           % {"switch": switch.model, "speed": switch.cage_gbps})
+            ports, gbps = switch.cages, switch.cage_gbps
+        elif ports is None and f"{where}.ports" not in errors and f"{where}.switch" not in errors:
+            errors.add(f"{where}.ports", _("Give the management switch's port count (e.g. 48), or choose a "
+                                           "management switch."))
+        if switch is None and gbps is not None and gbps not in OOB_SPEEDS:
             errors.add(f"{where}.gbps", _("Choose 1 or 10 Gb/s."))
-        uplinks = int_of("oob", oob_raw, "uplinks", 2, 1, max(1, (ports or 2) - 1))
+        most = switch.uplink_cages if switch is not None and switch.uplink_cages else max(1, (ports or 2) - 1)
+        uplinks = int_of("oob", oob_raw, "uplinks", min(2, most), 1, most)
         pools = _pools(errors, oob_raw.get("pools"), where, OobPools, number)
         if ports and gbps and uplinks:
             out["oob"] = {"ports": ports, "gbps": gbps, "uplinks": uplinks, "pools": pools}
+            if switch is not None:
+                out["oob"].update(switch=switch.pk, _switch=switch)
 
     _pools_overlap(errors, out, backend_pools)
     return out
@@ -302,8 +328,13 @@ def networks_spec(networks: dict, *, server: ServerModel, prices: PriceConverter
                 pools=dataclasses.replace(STORAGE_POOLS, **st.get("pools", {})))
     oob = networks.get("oob")
     if oob:
-        out["oob"] = OobSpec(
-            leaf=SwitchHw(ports=oob["ports"], gbps=oob["gbps"], form_factor="RJ45",
-                          name=f"{oob['ports']}-port {oob['gbps']}G management switch"),
-            uplinks=oob["uplinks"], pools=dataclasses.replace(OobPools(), **oob.get("pools", {})))
+        if oob.get("switch"):
+            model = oob.get("_switch") or SwitchModel.objects.select_related("manufacturer").get(pk=oob["switch"])
+            modes = [m for m in (model.breakouts or []) if parse_breakout(m)[1] == model.cage_gbps]
+            leaf = switch_hw(switch=model, breakout=(modes or model.breakouts or [""])[0], prices=prices)
+        else:
+            leaf = SwitchHw(ports=oob["ports"], gbps=oob["gbps"], form_factor="RJ45",
+                            name=f"{oob['ports']}-port {oob['gbps']}G management switch")
+        out["oob"] = OobSpec(leaf=leaf, uplinks=oob["uplinks"],
+                             pools=dataclasses.replace(OobPools(), **oob.get("pools", {})))
     return out

@@ -114,6 +114,18 @@ DIRECT.update({
 })
 EXTRA_KWARGS["design-analysis:roce-settings"] = lambda project: {"version_pk": _version_pk(project)["pk"]}
 
+# Racks and the data hall (apps/racks): pages under the project's version.
+EXTRA_KWARGS.update({
+    "racks:hall": lambda project: {"version_pk": _version_pk(project)["pk"]},
+    "racks:rack": lambda project: {"version_pk": _version_pk(project)["pk"], "name": "R0001"},
+    "racks:device-rack": lambda project: {"version_pk": _version_pk(project)["pk"], "device": "leaf-1"},
+})
+DIRECT.update({
+    "api-version-rack-list": _version_pk,
+    "api-version-rack-detail": lambda project: {**_version_pk(project), "name": "R0001"},
+    "api-version-hall": _version_pk,
+})
+
 # Design templates (apps/design_templates): staff save a version of their project as a template.
 EXTRA_KWARGS["design_templates:template-save"] = lambda project: {"version_pk": _version_pk(project)["pk"]}
 

@@ -224,7 +224,9 @@ def test_switching_to_simplified_chinese_translates_the_design_pages(
     topology_ready(page)
     expect(page.locator("#topology-counts")).to_contain_text("个节点")
     assert page.evaluate("window.fabricwebTopology.cy.getElementById('srv:su0').data('label')").endswith("32 台服务器")
-    # The choice belongs to the user: a new session opens in Chinese too.
+    # The choice belongs to the user: a new session opens in Chinese too. Leave the page first, so none of its
+    # requests (the topology's cabling table) is still on its way when the session cookie goes.
+    page.goto("about:blank")
     page.context.clear_cookies()
     login(engineer)
     page.goto(engineer_project.get_absolute_url())

@@ -25,57 +25,21 @@ elevation page RACK_LIMIT_MS (500 ms) or more in the browser, or the pages log a
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import os
-import socket
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
-from socketserver import ThreadingMixIn
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/fabricweb_bench"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The benchmark database, Django set-up and the threaded server are the topology benchmark's.
+from bench_topology import CHROMIUM, PASSWORD, _serve, _setup  # noqa: E402
+
 SERVER_SKU = "DGXH-G640F+P2EDI36"  # DGX H100, 8x 400G ConnectX-7, 8U, 10.2 kW
 SWITCH_SKU = "DCS-7060DX5-64S"  # 64x400G QSFP-DD, Tomahawk 4
 LAYOUT = {"rack_power_kw": 45, "hall": {"positions": 48}}
-CHROMIUM = os.environ.get("FABRICWEB_CHROMIUM", "/usr/bin/chromium")
 FLOORPLAN_LIMIT_MS = 2000
 RACK_LIMIT_MS = 500
-PASSWORD = "bench-password-0123"
-
-
-def _database_ready(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    base, _, name = url.rpartition("/")
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as connection:
-        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def _setup() -> None:
-    url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL)
-    _database_ready(url)
-    os.environ["DATABASE_URL"] = url
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"
-    os.environ["CELERY_BROKER_URL"] = ""
-    os.environ.pop("CACHE_URL", None)
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fabricweb.settings")
-    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    call_command("load_seed_catalog", verbosity=0, stdout=io.StringIO())
 
 
 def _version(gpus: int, reuse: bool):
@@ -117,25 +81,6 @@ def _version(gpus: int, reuse: bool):
     return DesignVersion.objects.get(pk=job.version_id), user, time.perf_counter() - started
 
 
-class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-
-
-class _QuietHandler(WSGIRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-def _serve():
-    from django.core.wsgi import get_wsgi_application
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = make_server("127.0.0.1", port, get_wsgi_application(), server_class=_ThreadingWSGIServer,
-                         handler_class=_QuietHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{port}"
 
 
 def bench_server(version, user, rack_name: str, repeat: int) -> dict:

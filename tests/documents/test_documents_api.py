@@ -3,7 +3,6 @@ language, in the background for large designs, in the audit trail; bad input ans
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.test import Client, RequestFactory
@@ -16,28 +15,10 @@ from apps.exports.models import ExportFile
 from apps.reviews.models import AuditAction, AuditEvent
 from tests.designs.conftest import inputs
 
+# The exports API tests' media folder (autouse), generated version and URL serve these as well.
+from tests.exports.test_exports_api import exports_url, media_root, version  # noqa: F401
+
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def media_root(settings, tmp_path) -> Path:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
-
-
-@pytest.fixture
-def version(project, member, seed, django_capture_on_commit_callbacks) -> DesignVersion:
-    project.name = "Cluster A"
-    project.save()
-    with django_capture_on_commit_callbacks(execute=True):
-        job = design_create(project=project, user=member, name="Fabric A", data=inputs(seed))
-    job.refresh_from_db()
-    assert job.status == "succeeded", job.error
-    return DesignVersion.objects.get(pk=job.version_id)
-
-
-def exports_url(version) -> str:
-    return reverse("api-version-export-list", kwargs={"pk": version.pk})
 
 
 def test_a_chinese_pdf_is_exported_downloaded_listed_and_audited(member_client, version,

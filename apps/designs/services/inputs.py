@@ -178,16 +178,11 @@ def design_inputs_from_version(*, version) -> dict[str, Any]:
 
 def _flag(errors: Errors, data: dict, name: str) -> bool:
     """A yes/no input: true/false (JSON or form values); blank or absent is false."""
-    value = data.get(name, False)
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower() if value is not None else ""
-    if text in ("", "false", "0", "no", "off"):
+    value = layout_input.flag_value(data.get(name, False))
+    if value is None:
+        errors.add(name, _("Enter true or false."))
         return False
-    if text in ("true", "1", "yes", "on"):
-        return True
-    errors.add(name, _("Enter true or false."))
-    return False
+    return value
 
 
 def _given(data: dict, name: str) -> bool:

@@ -122,7 +122,8 @@ def cells_text(cells: list[list[int]]) -> str:
                      for row in sorted(by_row) for a, b in _ranges(by_row[row]))
 
 
-def _flag(value: Any) -> bool | None:
+def flag_value(value: Any) -> bool | None:
+    """A yes/no input as JSON or form values: True, False (blank or absent too), or None when it is neither."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower() if value is not None else ""
@@ -210,7 +211,7 @@ def layout_input_clean(errors, data: dict, *, number) -> dict[str, Any]:
             else:
                 layout[key] = raw
         elif key == "structured_cabling":
-            flag = _flag(raw)
+            flag = flag_value(raw)
             if flag is None:
                 errors.add(name, _("Choose yes or no."))
             else:

@@ -22,29 +22,33 @@ venv_ready() {
   .venv/bin/pip install -q -r requirements.txt 2>&1 | grep -v "^WARNING: Location" || true
 }
 
-browser_ready() {
-  # Debian's Chromium for browser tests, LibreOffice to recalculate workbooks and Prometheus's
-  # promtool to check the generated alert rules.
+packages_ready() {
+  # Installs the Debian packages named, each checked as a package (not as a command: Writer's
+  # soffice would hide a missing Calc), with one apt-get run for all that are missing.
   local missing=()
-  [ -x /usr/bin/chromium ] || missing+=(chromium chromium-driver)
-  command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-calc)
-  command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
   if [ ${#missing[@]} -gt 0 ]; then
     echo "Installing ${missing[*]}..."
     apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
   fi
 }
 
-documents_ready() {
-  # WeasyPrint's libraries (Pango, HarfBuzz's subsetter), Cairo for the Word file's pictures, Noto CJK
-  # for Chinese documents, and LibreOffice Writer, which opens the Word file in the tests.
-  local missing=()
-  for lib in libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 libcairo2 fonts-noto-cjk; do
-    dpkg -s "$lib" >/dev/null 2>&1 || missing+=("$lib")
-  done
-  dpkg -s libreoffice-writer >/dev/null 2>&1 || missing+=(libreoffice-writer)
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "Installing ${missing[*]}..."
-    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
-  fi
+# Everything the product and its tests need from Debian, in one list so that setup.sh and test.sh,
+# run in either order, leave the same machine: Chromium and its driver for the browser tests and
+# the document's pictures, LibreOffice Calc to recalculate workbooks and Writer to open the Word
+# file, Prometheus's promtool to check the alert rules, WeasyPrint's libraries (Pango, HarfBuzz's
+# subsetter), Cairo for the Word file's pictures, Noto CJK for Chinese, poppler for page images.
+DEBIAN_PACKAGES=(
+  chromium chromium-driver
+  libreoffice-calc libreoffice-writer
+  prometheus
+  libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 libcairo2 fonts-noto-cjk
+  poppler-utils gettext
+)
+
+debian_ready() {
+  packages_ready "${DEBIAN_PACKAGES[@]}"
 }
+

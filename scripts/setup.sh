@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 venv_ready
-documents_ready
+debian_ready
 PY=.venv/bin/python
 # A Redis on 127.0.0.1 gives a real Celery worker; without one, jobs run in the web process.
 if [ -z "${CELERY_BROKER_URL:-}" ] && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
@@ -23,7 +23,7 @@ if [ -z "${DJANGO_SECRET_KEY:-}" ]; then
   DJANGO_SECRET_KEY="$(cat var/secret_key)"
   export DJANGO_SECRET_KEY
 fi
-command -v msgfmt >/dev/null 2>&1 && $PY manage.py compilemessages --ignore=.venv >/dev/null
+$PY manage.py compilemessages --ignore=.venv >/dev/null
 # Without DEBUG the static files are served by WhiteNoise from STATIC_ROOT.
 $PY manage.py collectstatic --noinput >/dev/null
 $PY manage.py migrate --noinput

@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 
 services_up
 venv_ready
-browser_ready
-documents_ready
+debian_ready
 
 export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/fabricweb}"
 export CELERY_BROKER_URL="${TEST_CELERY_BROKER_URL:-redis://127.0.0.1:6379/13}"

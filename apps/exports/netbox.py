@@ -3,21 +3,22 @@
 Files, in import order (README.txt in the zip says the same to whoever imports them); NN is the
 step, big files come in parts "-partKK" (apps.exports.netbox_parts: each part imports within
 NetBox's 120 s web timeout):
-  01-manufacturers.csv   name, slug
-  02-device_roles.csv    name, slug, color
-  03-sites.csv           name, slug, status                         (one site per project)
-  04-locations.csv       site, name, slug, status                   (one location per design: the prefix)
-  05-racks.csv           site, location, name, status, width, u_height  (every rack of the hall, its height)
-  06-device_types.yaml   one YAML document per device type with its interface templates
+  01-manufacturers-<slug>.csv   name, slug                           (one file per manufacturer)
+  02-device_roles-<slug>.csv    name, slug, color                    (one file per role)
+  02-tenants.csv         name, slug, description                    (the customer)
+  03-sites.csv           name, slug, status, tenant                 (one site per project)
+  04-locations.csv       site, name, slug, status, tenant           (one location per design: the prefix)
+  05-racks.csv           site, location, name, status, width, u_height, tenant  (every rack of the hall)
+  06-device_types-<slug>.yaml   one YAML document per file: a device type with its interface templates
   07-devices-partKK.csv  name, role, manufacturer, device_type, status, site, location, rack, position, face,
-                         description
+                         description, tenant
   08-cables-partKK.csv   side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name,
                          type, status, label, color, length, length_unit
-  09-rirs.csv            name, slug, is_private                     (Ethernet: the ASNs' registry)
-  10-asns.csv            asn, rir, description                      (Ethernet: the RFC 7938 plan)
-  11-vrfs.csv            name, enforce_unique, description          (one VRF per design: the prefix)
-  12-prefixes.csv        prefix, vrf, status, is_pool, description  (the design's pools)
-  13-ip_addresses-partKK.csv  address, vrf, status, role, device, interface, description
+  09-rirs-<slug>.csv     name, slug, is_private                     (Ethernet: the ASNs' registry, one per file)
+  10-asns-<asn>.csv      asn, rir, description                      (Ethernet: the RFC 7938 plan, one per file)
+  11-vrfs.csv            name, rd, enforce_unique, tenant, description  (one VRF per design: the prefix)
+  12-prefixes.csv        prefix, vrf, status, is_pool, description, tenant  (the design's pools)
+  13-ip_addresses-partKK.csv  address, vrf, status, role, device, interface, description, tenant
 
 Field names are those of NetBox's import forms (netbox-community/netbox: dcim/forms/bulk_import.py
 LocationImportForm, RackImportForm, DeviceImportForm; ipam/forms/bulk_import.py RIRImportForm,
@@ -26,13 +27,21 @@ DeviceTypeImportView with its `interfaces` related forms, InterfaceTemplateImpor
 
 Rules:
 - Objects refer to each other by name (NetBox's CSV import resolves names), never by id.
-- Safe to import twice and side by side: device names carry the design's prefix ("<prefix>-srv-0000",
-  apps.exports.netbox_parts), its racks live in a location of that name (NetBox refuses a second rack
-  of the same name in a location), its addresses in a VRF of that name with enforce_unique (NetBox
-  refuses a duplicate address), sites, manufacturers, roles, device types, RIRs and ASNs are unique
-  in NetBox by name or number. So a second import of the same files creates nothing twice (every
-  row is refused as a duplicate), and another design of the same project (another prefix) imports
-  beside it in the same site.
+- Safe to import twice and side by side. NetBox refuses a whole import file at its first refused row,
+  so every file is either wholly the design's own or holds one shared object:
+  - the design's own objects carry its prefix: device names ("<prefix>-srv-0000",
+    apps.exports.netbox_parts), the location its racks live in (NetBox refuses a second rack of the
+    same name in a location), its VRF (name and a unique route distinguisher "fw:<prefix>": VRF
+    names are not unique in NetBox, a second import would make a second VRF that prefixes and
+    addresses could no longer name), its prefixes and addresses (the VRF enforces unique addresses);
+  - objects another design may share (manufacturers, device roles, device types, RIRs, ASNs) come
+    one per file, so a file is refused only when its object exists, and a new object never waits
+    behind an existing one; the tenant (the customer) and the site (the project) are one-row files.
+  A second import of the same files is refused file by file and creates nothing; another design of
+  the same project (another prefix) imports beside it in the same site and tenant.
+- Device types are named by what sets their port templates apart: a server's by its backend fabric
+  ("DGX H100 (Ethernet)" / "DGX H100 (InfiniBand)"), a split switch by its breakout ("SN5600
+  2x400G"), a catalog switch of another network by that network ("SN2201 (management network)").
 - Interfaces come from the device types' interface templates, so each device gets every logical
   port when it is created: the design's names on Ethernet (servers eth<i>, switches SONiC
   Ethernet<first lane>, Loopback0 on switches), InfiniBand names on InfiniBand (hosts ib<i>,
@@ -78,8 +87,8 @@ from apps.racks.selectors import device_placements, rack_heights
 
 from .netbox_readme import readme_text
 from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, infiniband_port_names, prefix_default, prefixed,
-                           row_parts, weighted_parts)
-from .netbox_networks import NetworkRows
+                           row_parts, vrf_rd, weighted_parts)
+from .netbox_networks import LABELS as NETWORK_LABELS, NetworkRows
 from .selectors import version_cluster_device_map, version_device_map, version_device_rows, version_link_rows
 
 Progress = Callable[[str, int], None]
@@ -87,13 +96,14 @@ Progress = Callable[[str, int], None]
 HEADERS: dict[str, tuple[str, ...]] = {
     "manufacturers": ("name", "slug"),
     "device_roles": ("name", "slug", "color"),
-    "sites": ("name", "slug", "status"),
-    "locations": ("site", "name", "slug", "status"),
-    "racks": ("site", "location", "name", "status", "width", "u_height"),
+    "tenants": ("name", "slug", "description"),
+    "sites": ("name", "slug", "status", "tenant"),
+    "locations": ("site", "name", "slug", "status", "tenant"),
+    "racks": ("site", "location", "name", "status", "width", "u_height", "tenant"),
     "devices": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack", "position",
-                "face", "description"),
+                "face", "description", "tenant"),
     # the other networks' ports (front-end, storage, out-of-band): their types carry no templates
-    "interfaces": ("device", "name", "type", "speed"),
+    "interfaces": ("device", "name", "type", "speed", "mgmt_only"),
 }
 HEADERS["devices_other_networks"] = HEADERS["devices"]
 HEADERS |= {
@@ -101,9 +111,9 @@ HEADERS |= {
                "type", "status", "label", "color", "length", "length_unit"),
     "rirs": ("name", "slug", "is_private"),
     "asns": ("asn", "rir", "description"),
-    "vrfs": ("name", "enforce_unique", "description"),
-    "prefixes": ("prefix", "vrf", "status", "is_pool", "description"),
-    "ip_addresses": ("address", "vrf", "status", "role", "device", "interface", "description"),
+    "vrfs": ("name", "rd", "enforce_unique", "tenant", "description"),
+    "prefixes": ("prefix", "vrf", "status", "is_pool", "description", "tenant"),
+    "ip_addresses": ("address", "vrf", "status", "role", "device", "interface", "description", "tenant"),
 }
 PARTED = {"devices", "devices_other_networks", "interfaces", "cables", "ip_addresses"}
 
@@ -223,6 +233,13 @@ def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     return plans
 
 
+def _tenant(version: DesignVersion) -> tuple[str, str]:
+    """The customer as NetBox's tenant: every object of the design is assigned to it."""
+    customer = version.design.project.customer
+    name = customer.name[:100]
+    return name, slugify(name)[:100] or f"fabricweb-customer-{customer.pk}"
+
+
 def _site(version: DesignVersion) -> tuple[str, str]:
     project = version.design.project
     name = f"{project.customer.name} - {project.name}"[:100]
@@ -266,11 +283,24 @@ class _Writer:
             self._one(name, header, [])
             self.files[key].append(name)
 
-    def text(self, step: str, key: str, name: str, text: str, count: int) -> None:
-        file_name = f"{step}-{name}"
-        self.archive.writestr(zip_entry(file_name), text)
-        self.counts[key] = count
-        self.files[key] = [file_name]
+    def each(self, step: str, key: str, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
+        """One file per shared object: `rows` are (file suffix, row)."""
+        header = HEADERS[key]
+        self.counts[key], self.files[key] = 0, []
+        for suffix, row in rows:
+            name = f"{step}-{key}-{suffix}.csv"
+            self.counts[key] += self._one(name, header, [row])
+            self.files[key].append(name)
+
+    def texts(self, step: str, key: str, documents: Iterable[tuple[str, str]]) -> None:
+        """One YAML file per object: `documents` are (file suffix, text)."""
+        self.counts[key], self.files[key] = 0, []
+        for suffix, text in documents:
+            file_name = f"{step}-{key}-{suffix}.yaml"
+            self.archive.writestr(zip_entry(file_name), text)
+            self.counts[key] += 1
+            self.files[key].append(file_name)
+
 
 
 def version_netbox_write(
@@ -288,7 +318,11 @@ def version_netbox_write(
     plans = _port_plans(version)
     items = {Role.SERVER: version.server, Role.LEAF: version.leaf_switch, Role.SPINE: version.spine_switch,
              Role.CORE: version.core_switch}
-    types = {role: _device_type(items[role], plans[role].mode) for role in ROLES}
+    # A server's type is named by its backend fabric: the same model on InfiniBand and on Ethernet has other
+    # port templates (ib<i> vs eth<i>), and NetBox keeps one type per model name.
+    fabric = "InfiniBand" if version.is_infiniband else "Ethernet"
+    types = {role: _device_type(items[role], f"({fabric})" if role == Role.SERVER else plans[role].mode)
+             for role in ROLES}
     devices = version_device_rows(version=version, fields=("name", "role", "rack", "rack_unit", "ports", "plane",
                                                             "su", "rail", "loopback", "asn"))
     used_roles = [role for role in ROLES if any(d[1] == role for d in devices)]
@@ -297,11 +331,12 @@ def version_netbox_write(
         used_types.setdefault(types[role].slug, (types[role], plans[role]))
     # The other networks (front-end, storage, out-of-band): roles, types (without port templates: their
     # ports come from the interfaces file), devices, ports, cables and addresses of their own.
-    others = NetworkRows(version, device_type_of=lambda item: _device_type(item, NETWORK_TYPE_MODE),
+    others = NetworkRows(version, device_type_of=lambda item, network: _device_type(item, network_type_mode(network)),
                          generic_type=_generic_type, interface_type=interface_type, cable_type=cable_type)
     for device_type in others.types.values():
         used_types.setdefault(device_type.slug, (device_type, None))
     site_name, site_slug = _site(version)
+    tenant, tenant_slug = _tenant(version)
     design = version.design
     origin = f"{design.project.name} / {design.name} v{version.number}"
     location = prefix
@@ -333,28 +368,31 @@ def version_netbox_write(
     with zipfile.ZipFile(path_or_stream, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         out = _Writer(archive)
         manufacturers = {t.manufacturer: t.manufacturer_slug for t, _plan in used_types.values()}
-        out.csv("01", "manufacturers", sorted(manufacturers.items()))
-        out.csv("02", "device_roles", [ROLES[role] for role in used_roles] + others.roles())
-        out.csv("03", "sites", [(site_name, site_slug, "planned")])
-        out.csv("04", "locations", [(site_name, location, slugify(location) or "design", "planned")])
+        out.each("01", "manufacturers", ((slug, (name, slug)) for name, slug in sorted(manufacturers.items())))
+        out.each("02", "device_roles", ((role[1], role) for role in
+                                        dict.fromkeys([ROLES[role] for role in used_roles] + others.roles())))
+        out.csv("02", "tenants", [(tenant, tenant_slug, "fabricweb customer")])
+        out.csv("03", "sites", [(site_name, site_slug, "planned", tenant)])
+        out.csv("04", "locations", [(site_name, location, slugify(location) or "design", "planned", tenant)])
         out.csv("05", "racks", (
-            (site_name, location, rack, "planned", 19, max(hall_racks.get(rack, rack_height), top))
+            (site_name, location, rack, "planned", 19, max(hall_racks.get(rack, rack_height), top), tenant)
             for rack, top in sorted(rack_top.items())))
-        out.text("06", "device_types", "device_types.yaml", _device_types_yaml(used_types.values()), len(used_types))
+        out.texts("06", "device_types", _device_types_yaml(used_types.values()))
         report("writing_devices", 15)
         out.csv("07", "devices", (
             (prefixed(prefix, name), ROLES[role][0], types[role].manufacturer, types[role].model, "planned", site_name,
-             location if rack else "", *place(name, rack, unit), _device_description(origin, role, plane, su, rail))
+             location if rack else "", *place(name, rack, unit), _device_description(origin, role, plane, su, rail),
+             tenant)
             for name, role, rack, unit, ports, plane, su, rail, _loopback, _asn in devices),
             weight=lambda row: 1 + len(plans[_role_of(row[1])].netbox_names) + 1)
         if others.present:
             out.csv("07", "devices_other_networks", (
                 (prefixed(prefix, name), role, manufacturer, model, status, site, location if rack else "",
-                 *place(name, rack, position or 0), description)
+                 *place(name, rack, position or 0), description, tenant)
                 for name, role, manufacturer, model, status, site, rack, position, _face, description
                 in others.device_rows(site_name, origin)))
-            out.csv("07", "interfaces", ((prefixed(prefix, device), name, kind, speed)
-                                         for device, name, kind, speed in others.interface_rows()))
+            out.csv("07", "interfaces", ((prefixed(prefix, device), name, kind, speed, management)
+                                         for device, name, kind, speed, management in others.interface_rows()))
         report("writing_cables", 35)
         device_refs = version_cluster_device_map(version=version) if others.present else \
             version_device_map(version=version)
@@ -378,39 +416,44 @@ def version_netbox_write(
         report("writing_addresses", 70)
         if not ib:
             asn_rows, rirs = _asn_rows(devices)
-            out.csv("09", "rirs", rirs)
-            out.csv("10", "asns", asn_rows)
-        out.csv("11", "vrfs", [(prefix, "true", f"{origin} ({prefix})"[:200])])
-        out.csv("12", "prefixes", _prefix_rows(version, prefix, ib))
-        out.csv("13", "ip_addresses", chain(
+            out.each("09", "rirs", ((rir[1], rir) for rir in rirs))
+            out.each("10", "asns", ((str(row[0]), row) for row in asn_rows))
+        # The route distinguisher is unique in NetBox (VRF names are not): a second import of this file is
+        # refused instead of making a second VRF of the same name that prefixes and addresses could not name.
+        out.csv("11", "vrfs", [(prefix, vrf_rd(prefix), "true", tenant, f"{origin} ({prefix})"[:200])])
+        out.csv("12", "prefixes", (row + (tenant,) for row in _prefix_rows(version, prefix, ib)))
+        out.csv("13", "ip_addresses", (row + (tenant,) for row in chain(
             _address_rows(version, devices, device_names, prefix, port),
             ((address, prefix, status, role, prefixed(prefix, device), interface, description)
-             for address, status, role, device, interface, description in others.address_rows(device_names))))
+             for address, status, role, device, interface, description in others.address_rows(device_names)))))
         archive.writestr(zip_entry("README.txt"), readme_text(version=version, site=site_name, prefix=prefix,
                                                               files=out.files, user=user))
     report("netbox_written", 99)
     return out.counts
 
 
-# Model suffix of a catalog switch's device type in the other networks: a type without port templates
-# (its ports are in the interfaces file), kept apart from the backend's type with templates.
-NETWORK_TYPE_MODE = "front-end/storage"
+def network_type_mode(network: str) -> str:
+    """Model suffix of a catalog switch's device type in another network ("(management network)"): a type
+    without port templates (its ports are in the interfaces file), kept apart from the backend's type."""
+    return f"({NETWORK_LABELS[network].lower()} network)"
 
 
 def _role_of(label: str) -> str:
     return next(role for role, values in ROLES.items() if values[0] == label)
 
 
-def _device_types_yaml(types: Iterable[tuple[DeviceType, PortPlan]]) -> str:
+def _device_types_yaml(types: Iterable[tuple[DeviceType, PortPlan]]) -> list[tuple[str, str]]:
+    """(slug, YAML document) per device type: one file each, so a type that exists already is refused alone."""
     documents = []
     for t, plan in types:
         interfaces = [{"name": name, "type": plan.type} for name in plan.netbox_names] if plan else []
         if plan and plan.loopback:
             interfaces.append({"name": LOOPBACK, "type": "virtual"})
-        documents.append({"manufacturer": t.manufacturer, "model": t.model, "slug": t.slug,
-                          "part_number": t.part_number, "u_height": t.u_height, "is_full_depth": True,
-                          "interfaces": interfaces})
-    return yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True, explicit_start=True)
+        document = {"manufacturer": t.manufacturer, "model": t.model, "slug": t.slug,
+                    "part_number": t.part_number, "u_height": t.u_height, "is_full_depth": True,
+                    "interfaces": interfaces}
+        documents.append((t.slug, yaml.safe_dump(document, sort_keys=False, allow_unicode=True, explicit_start=True)))
+    return documents
 
 
 def _asn_rows(devices: list[tuple]) -> tuple[list[tuple], list[tuple]]:

@@ -7,11 +7,15 @@ Rules:
 - Device types: a front-end or storage switch is its catalog model (by SKU); a management switch
   entered by port count and a storage node are of the manufacturer "Generic", the model as the design
   names it (no catalog part number).
-- Interfaces: every used port of those networks (servers' fe*, st* and bmc ports too), typed from the
+- Interfaces: every used port of those networks (servers' fe*, st* and bmc ports too; a device's port
+  into the out-of-band network is management-only), typed from the
   switch's speed and cage (the server end of a front-end or storage link "other": the catalog does
   not say its cage; management ports 1000base-t / 10gbase-t).
 - Cables: one per link; copper management cords are cat6a; addresses as the design gives them,
   with the subnet's prefix (/31s; the management subnet of the rack).
+- A management switch's own address in its rack's subnet (the gateway of every device cabled to it)
+  is one address on one interface, its management SVI (virtual interface `Vlan1`), never one copy per
+  access port: NetBox refuses a duplicate address in the design's VRF.
 """
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ NETWORKS = ("frontend", "storage", "oob")
 LABELS = {"frontend": "Front-end", "storage": "Storage", "oob": "Management"}
 COLORS = {"frontend": "00bcd4", "storage": "795548", "oob": "607d8b"}
 COPPER_TYPES = {1: "1000base-t", 10: "10gbase-t"}
+SVI = "Vlan1"  # a management switch's interface for its own address in the rack's subnet
 
 
 def network_role(network: str, role: str) -> tuple[str, str, str]:
@@ -59,12 +64,15 @@ class NetworkRows:
         self.type_of: dict[str, Any] = {}
         for network, name, role, sku, model, *_rest in self.devices:
             if sku in models:
-                device_type = device_type_of(models[sku])
+                device_type = device_type_of(models[sku], network)
             else:
                 device_type = generic_type(model or name, 2 if role == "storage" else 1)
             self.type_of[name] = device_type
             self.types.setdefault((device_type.manufacturer, device_type.slug), device_type)
         self.switch_speed = {m.sku: m for m in models.values()}
+        # Management switches whose own address is their rack subnet's gateway (an SVI, not a port).
+        self.svi_address = {name: loopback for network, name, role, *_rest, loopback in self.devices
+                            if network == "oob" and role == "leaf" and loopback}
         self.interface_type = interface_type
         self.cable_type = cable_type
 
@@ -94,7 +102,12 @@ class NetworkRows:
                     kind = "other"
                 else:
                     kind = self.interface_type(speed, "OSFP")
-                yield device, port, kind, int(speed) * 1_000_000
+                # a device's port into the out-of-band network (a server's bmc, a switch's mgmt0) is its
+                # management-only port; the management switches' own ports are ordinary ones
+                management = network == "oob" and device_network != "oob"
+                yield device, port, kind, int(speed) * 1_000_000, "true" if management else "false"
+        for device in self.svi_address:
+            yield device, SVI, "virtual", "", "false"
 
     def cable_rows(self, names: dict[int, str]) -> Iterable[tuple]:
         for network in self.present:
@@ -107,12 +120,18 @@ class NetworkRows:
                        label[:100], "", "" if length is None else f"{length:g}", "m")
 
     def address_rows(self, names: dict[int, str]) -> Iterable[tuple]:
+        svi_written: set[str] = set()
         for network in self.present:
             for a, a_port, a_ip, b, b_port, b_ip, subnet in version_network_link_rows(
                     version=self.version, network=network,
                     fields=("a_device_id", "a_port", "a_ip", "b_device_id", "b_port", "b_ip", "subnet")):
                 prefix = subnet.rsplit("/", 1)[-1] if "/" in (subnet or "") else "32"
-                if a_ip:
-                    yield f"{a_ip}/{prefix}", "reserved", "", names[a], a_port, LABELS[network]
-                if b_ip:
-                    yield f"{b_ip}/{prefix}", "reserved", "", names[b], b_port, LABELS[network]
+                for device, port, address in ((names[a], a_port, a_ip), (names[b], b_port, b_ip)):
+                    if not address:
+                        continue
+                    if self.svi_address.get(device) == address:
+                        if device in svi_written:
+                            continue
+                        svi_written.add(device)
+                        port = SVI
+                    yield f"{address}/{prefix}", "reserved", "", device, port, LABELS[network]

@@ -45,6 +45,13 @@ def prefix_error(prefix: str) -> str | None:
     return None
 
 
+def vrf_rd(prefix: str) -> str:
+    """The design's VRF route distinguisher (NetBox: unique, at most 21 characters): the prefix (at most
+    PREFIX_MAX characters), which already scopes device names and the location, so one design's VRF is
+    one row in any NetBox however often its files are imported."""
+    return f"fw:{prefix}"[:21]
+
+
 def prefixed(prefix: str, name: str) -> str:
     return f"{prefix}-{name}"
 

@@ -12,12 +12,14 @@ from django.utils import timezone
 from apps.designs.models import DesignVersion
 from apps.engine.safe_text import comment_text
 
+from .netbox_parts import vrf_rd
 from .selectors import version_link_count
 
 # (step, logical file, NetBox page), in import order; ASN files only on Ethernet.
 STEPS = (
     ("01", "manufacturers", "Devices > Manufacturers"),
     ("02", "device_roles", "Devices > Device Roles"),
+    ("02", "tenants", "Organization > Tenants"),
     ("03", "sites", "Organization > Sites"),
     ("04", "locations", "Organization > Locations"),
     ("05", "racks", "Racks > Racks"),
@@ -52,7 +54,7 @@ def readme_text(*, version: DesignVersion, site: str, prefix: str, files: dict[s
         f"Written:  {timezone.now():%Y-%m-%d %H:%M %Z}" + (f" for {user.get_username()}" if user is not None else ""),
         "",
         "Import the files in this order (NetBox: the object's list page -> Import -> upload the file;",
-        "06-device_types.yaml as YAML, every other file as CSV). Parts of one file go in their order:",
+        "06-device_types-*.yaml as YAML, every other file as CSV). Parts of one file go in their order:",
         "",
     ]
     for step, key, page in STEPS:
@@ -67,13 +69,22 @@ def readme_text(*, version: DesignVersion, site: str, prefix: str, files: dict[s
         "",
         "Importing again, and several designs side by side:",
         f"- Every device name starts with the prefix \"{comment_text(prefix)}-\"; the racks are in the location",
-        f"  \"{comment_text(prefix)}\" of the site, the addresses in the VRF \"{comment_text(prefix)}\" (unique addresses).",
-        "  Another design of the same project, exported with another prefix, imports beside this one.",
-        "- A second import of these files creates nothing twice: NetBox refuses every row that exists",
-        "  already (manufacturers, roles, the site, the location, racks in the location, device types,",
-        "  devices, cables on cabled interfaces, RIRs, ASNs, the VRF, addresses in the VRF). Expect those",
-        "  refusals; skip a file whose rows all exist. Sites, manufacturers, roles, device types, RIRs and",
-        "  ASNs shared with another design are refused the same way: keep the existing ones.",
+        f"  \"{comment_text(prefix)}\" of the site, the addresses in the VRF \"{comment_text(prefix)}\" (route",
+        f"  distinguisher \"{comment_text(vrf_rd(prefix))}\", unique in NetBox; unique addresses). Another design of the",
+        "  same project, exported with another prefix, imports beside this one. Every object is assigned",
+        "  to the customer's tenant.",
+        "- NetBox refuses a whole file at its first refused row. So every object that another design may",
+        "  share (a manufacturer, a device role, a device type, a RIR, an ASN) comes in a file of its own:",
+        "  such a file is refused only when its one object exists already, and then the existing object",
+        "  serves (expected; go on with the next file). The tenant and the site files hold one row each",
+        "  and are refused the same way when another design of this customer or project brought them.",
+        "- A second import of these files creates nothing twice: every file is then refused as a whole",
+        "  because its rows exist (the location, racks in the location, devices, interfaces, cables on",
+        "  cabled interfaces, the VRF by its route distinguisher, prefixes and addresses in the VRF).",
+        "  Those refusals are expected. Any other refusal is a real error: read NetBox's message.",
+        "- Device types are named by what sets their ports apart: a server's type by its backend",
+        "  fabric (\"(Ethernet)\" / \"(InfiniBand)\"), a split switch by its breakout (\"2x400G\"), a switch",
+        "  of another network by that network (its ports come from the interfaces file).",
         "",
         "Notes:",
         "- Every object refers to others by name. Device types carry interface templates, so each",

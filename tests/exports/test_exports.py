@@ -369,29 +369,38 @@ def test_a_sheet_registered_by_another_app_is_written_in_its_place(version, tmp_
 # NetBox ---------------------------------------------------------------------------------------------------
 
 
+def logical_file(name: str) -> str:
+    """The logical file of a numbered zip entry: "07-devices-part01.csv" -> "devices",
+    "01-manufacturers-nvidia.csv" -> "manufacturers" (shared objects come one per file)."""
+    rest = name.split("-", 1)[1].rsplit(".", 1)[0]
+    keys = [key for key in (*HEADERS, "device_types") if rest == key or rest.startswith(f"{key}-")]
+    return max(keys, key=len)
+
+
 def tables(files: dict[str, str]) -> dict[str, list[dict[str, str]]]:
     """Rows per logical file ("devices", "cables", ...), parts joined in their order."""
     out: dict[str, list[dict[str, str]]] = {}
     for name in sorted(files):
         if name.endswith(".csv"):
-            key = name.split("-", 1)[1].rsplit(".", 1)[0].split("-part")[0]
-            out.setdefault(key, []).extend(rows(files[name]))
+            out.setdefault(logical_file(name), []).extend(rows(files[name]))
     return out
 
 
 def device_types(files: dict[str, str]) -> list[dict]:
-    return list(yaml.safe_load_all(files["06-device_types.yaml"]))
+    return [document for name in sorted(files) if name.startswith("06-device_types-")
+            for document in yaml.safe_load_all(files[name])]
 
 
 def test_netbox_zip_holds_numbered_files_with_netbox_headers_and_a_readme(netbox_files):
     names = set(netbox_files)
-    assert {"README.txt", "01-manufacturers.csv", "02-device_roles.csv", "03-sites.csv", "04-locations.csv",
-            "05-racks.csv", "06-device_types.yaml", "07-devices-part01.csv", "08-cables-part01.csv", "09-rirs.csv",
-            "10-asns.csv", "11-vrfs.csv", "12-prefixes.csv", "13-ip_addresses-part01.csv"} <= names
+    assert {"README.txt", "02-tenants.csv", "03-sites.csv", "04-locations.csv", "05-racks.csv",
+            "07-devices-part01.csv", "08-cables-part01.csv", "11-vrfs.csv", "12-prefixes.csv",
+            "13-ip_addresses-part01.csv"} <= names
+    for shared in ("01-manufacturers-", "02-device_roles-", "06-device_types-", "09-rirs-", "10-asns-"):
+        assert any(name.startswith(shared) for name in names), shared
     for name, text in netbox_files.items():
         if name.endswith(".csv"):
-            key = name.split("-", 1)[1].rsplit(".", 1)[0].split("-part")[0]
-            assert text.splitlines()[0] == ",".join(HEADERS[key]), name
+            assert text.splitlines()[0] == ",".join(HEADERS[logical_file(name)]), name
     readme = netbox_files["README.txt"]
     numbered = sorted(name for name in names if name[:2].isdigit())
     listing = readme.index("Parts of one file go in their order")
@@ -408,6 +417,10 @@ def test_netbox_field_names_are_those_of_netbox_import_forms():
                   "u_height"},
         "devices": {"name", "role", "tenant", "manufacturer", "device_type", "status", "site", "location", "rack",
                     "position", "face", "description"},
+        "tenants": {"name", "slug", "group", "description", "comments"},
+        "sites": {"name", "slug", "status", "region", "group", "tenant", "facility", "time_zone", "description"},
+        "interfaces": {"device", "name", "label", "parent", "bridge", "lag", "type", "enabled", "mark_connected",
+                       "mac_address", "speed", "duplex", "mtu", "mgmt_only", "description", "mode"},
         "rirs": {"name", "slug", "is_private", "description"},
         "asns": {"asn", "rir", "role", "tenant", "description"},
         "vrfs": {"name", "rd", "tenant", "enforce_unique", "description"},
@@ -484,7 +497,8 @@ def test_netbox_switch_templates_are_every_logical_port_named_by_first_lane(netb
     assert len(ports) == device.ports + 1 and ports[-1] == "Loopback0"
     addresses = tables(netbox_files)["ip_addresses"]
     assert {"address": f"{device.loopback}/32", "vrf": "fabric-a", "status": "reserved", "role": "loopback",
-            "device": "fabric-a-p0-su00-leaf-r0", "interface": "Loopback0", "description": ""} in addresses
+            "device": "fabric-a-p0-su00-leaf-r0", "interface": "Loopback0", "description": "",
+            "tenant": version.design.project.customer.name} in addresses
 
 
 def test_netbox_exports_asns_vrf_and_prefixes_of_the_plan(netbox_files, version):

@@ -7,14 +7,13 @@ import zipfile
 
 import openpyxl
 import pytest
-import yaml
 
 from apps.designs.models import LinkRecord
 from apps.exports.excel import version_workbook_write
 from apps.exports.netbox import version_netbox_write
 from tests.designs.conftest import inputs
 from tests.designs.test_networks import networks
-from tests.exports.test_exports import generate
+from tests.exports.test_exports import device_types, generate, logical_file
 
 pytestmark = pytest.mark.django_db
 
@@ -44,8 +43,7 @@ def test_workbook_has_a_sheet_per_network_with_every_link(cluster, member, tmp_p
 def _netbox_csv(files: dict[str, str], key: str) -> list[dict]:
     """Rows of every part of one logical NetBox file (07-devices-part01.csv, ...), in order."""
     rows = []
-    for name in sorted(n for n in files if n.split("-", 1)[-1].startswith(f"{key}-part") or
-                       n.split("-", 1)[-1] == f"{key}.csv"):
+    for name in sorted(n for n in files if n.endswith(".csv") and logical_file(n) == key):
         rows += list(csv.DictReader(io.StringIO(files[name])))
     return rows
 
@@ -66,10 +64,15 @@ def test_netbox_files_carry_every_network(cluster, tmp_path):
     # every cable end is a port NetBox knows: a template of the backend's device types or a row of the
     # interfaces file
     templates = {}
-    for document in yaml.safe_load_all(files["06-device_types.yaml"]):
+    for document in device_types(files):
         templates[document["model"]] = {i["name"] for i in document["interfaces"]}
     model_of = {d["name"]: d["device_type"] for d in devices}
-    interfaces = {(r["device"], r["name"]) for r in _netbox_csv(files, "interfaces")}
+    interface_rows = _netbox_csv(files, "interfaces")
+    interfaces = {(r["device"], r["name"]) for r in interface_rows}
+    # a server's bmc is its management-only port; the management switch's own access ports are not
+    assert {r["mgmt_only"] for r in interface_rows if r["name"] == "bmc"} == {"true"}
+    management_switches = {d["name"] for d in devices if d["role"] == "Management switch"}
+    assert {r["mgmt_only"] for r in interface_rows if r["device"] in management_switches} == {"false"}
     for cable in cables:
         for side in ("a", "b"):
             device, port = cable[f"side_{side}_device"], cable[f"side_{side}_name"]

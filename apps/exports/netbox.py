@@ -414,14 +414,19 @@ def version_netbox_write(
             ((prefixed(prefix, a), a_type, a_port, prefixed(prefix, b), *rest)
              for a, a_type, a_port, b, *rest in others.cable_rows(device_names))))
         report("writing_addresses", 70)
-        if not ib:
-            asn_rows, rirs = _asn_rows(devices)
+        # ASNs of the backend's switches (Ethernet: RFC 7938) and of the other networks' switches
+        asn_rows, rirs = _asn_rows(
+            [] if ib else [(name, asn) for name, role, *_rest, asn in devices if role != Role.SERVER],
+            others.asn_holders())
+        if asn_rows:
             out.each("09", "rirs", ((rir[1], rir) for rir in rirs))
             out.each("10", "asns", ((str(row[0]), row) for row in asn_rows))
         # The route distinguisher is unique in NetBox (VRF names are not): a second import of this file is
         # refused instead of making a second VRF of the same name that prefixes and addresses could not name.
         out.csv("11", "vrfs", [(prefix, vrf_rd(prefix), "true", tenant, f"{origin} ({prefix})"[:200])])
-        out.csv("12", "prefixes", (row + (tenant,) for row in _prefix_rows(version, prefix, ib)))
+        out.csv("12", "prefixes", (row + (tenant,) for row in chain(
+            _prefix_rows(version, prefix, ib),
+            ((cidr, prefix, status, pool, description) for cidr, status, pool, description in others.prefix_rows()))))
         out.csv("13", "ip_addresses", (row + (tenant,) for row in chain(
             _address_rows(version, devices, device_names, prefix, port),
             ((address, prefix, status, role, prefixed(prefix, device), interface, description)
@@ -456,10 +461,11 @@ def _device_types_yaml(types: Iterable[tuple[DeviceType, PortPlan]]) -> list[tup
     return documents
 
 
-def _asn_rows(devices: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+def _asn_rows(backend: list[tuple[str, int]], others: list[tuple[str, int]]) -> tuple[list[tuple], list[tuple]]:
+    """(ASN rows, RIR rows) for the switches' ASNs: (device name, ASN) of the backend and the other networks."""
     holders: dict[int, list[str]] = {}
-    for name, role, *_rest, asn in devices:
-        if asn and role != Role.SERVER:
+    for name, asn in chain(backend, others):
+        if asn:
             holders.setdefault(int(asn), []).append(name)
     rows, rirs = [], set()
     for asn, names in sorted(holders.items()):

@@ -13,6 +13,8 @@ Rules:
   not say its cage; management ports 1000base-t / 10gbase-t).
 - Cables: one per link; copper management cords are cat6a; addresses as the design gives them,
   with the subnet's prefix (/31s; the management subnet of the rack).
+- Their pools are prefixes in the design's VRF; the front-end and storage switches' loopbacks are
+  addresses on a Loopback0 interface, their ASNs (their own RFC 7938 plan) ASN rows.
 - A management switch's own address in its rack's subnet (the gateway of every device cabled to it)
   is one address on one interface, its management SVI (virtual interface `Vlan1`), never one copy per
   access port: NetBox refuses a duplicate address in the design's VRF.
@@ -34,6 +36,12 @@ LABELS = {"frontend": "Front-end", "storage": "Storage", "oob": "Management"}
 COLORS = {"frontend": "00bcd4", "storage": "795548", "oob": "607d8b"}
 COPPER_TYPES = {1: "1000base-t", 10: "10gbase-t"}
 SVI = "Vlan1"  # a management switch's interface for its own address in the rack's subnet
+LOOPBACK = "Loopback0"
+POOL_DESCRIPTIONS = {
+    "host": "host pool",
+    "p2p": "switch-to-switch pool: one /31 per link",
+    "loopback": "loopback pool: one /32 per switch",
+}
 
 
 def network_role(network: str, role: str) -> tuple[str, str, str]:
@@ -53,10 +61,10 @@ class NetworkRows:
     def __init__(self, version: DesignVersion, *, device_type_of, generic_type, interface_type, cable_type):
         self.version = version
         self.present = [n for n in NETWORKS if n in ((version.summary or {}).get("networks") or {})]
-        self.devices: list[tuple] = []  # (network, name, role, sku, model, rack, unit, ports, loopback)
+        self.devices: list[tuple] = []  # (network, name, role, sku, model, rack, unit, ports, loopback, asn)
         for network in self.present:
             for row in version_network_device_rows(version=version, network=network, fields=(
-                    "name", "role", "sku", "model", "rack", "rack_unit", "ports", "loopback")):
+                    "name", "role", "sku", "model", "rack", "rack_unit", "ports", "loopback", "asn")):
                 self.devices.append((network, *row))
         skus = {row[3] for row in self.devices if row[3]}
         models = {m.sku: m for m in SwitchModel.objects.select_related("manufacturer").filter(sku__in=skus)}
@@ -71,8 +79,13 @@ class NetworkRows:
             self.types.setdefault((device_type.manufacturer, device_type.slug), device_type)
         self.switch_speed = {m.sku: m for m in models.values()}
         # Management switches whose own address is their rack subnet's gateway (an SVI, not a port).
-        self.svi_address = {name: loopback for network, name, role, *_rest, loopback in self.devices
+        self.svi_address = {name: loopback for network, name, role, *_rest, loopback, _asn in self.devices
                             if network == "oob" and role == "leaf" and loopback}
+        # Front-end and storage switches: a loopback and an ASN each (their own eBGP plan).
+        self.loopbacks = {name: loopback for network, name, role, *_rest, loopback, _asn in self.devices
+                          if network != "oob" and role != "storage" and loopback}
+        self.asns = {name: asn for network, name, role, *_rest, asn in self.devices
+                     if network != "oob" and role != "storage" and asn}
         self.interface_type = interface_type
         self.cable_type = cable_type
 
@@ -80,7 +93,7 @@ class NetworkRows:
         return list(dict.fromkeys(network_role(n, r) for n, _name, r, *_rest in self.devices))
 
     def device_rows(self, site: str, origin: str) -> Iterable[tuple]:
-        for network, name, role, _sku, _model, rack, unit, _ports, _loopback in self.devices:
+        for network, name, role, _sku, _model, rack, unit, _ports, _loopback, _asn in self.devices:
             device_type = self.type_of[name]
             yield (name, network_role(network, role)[0], device_type.manufacturer, device_type.model, "planned", site,
                    rack, unit if rack and unit else "", "front" if rack and unit else "",
@@ -108,6 +121,22 @@ class NetworkRows:
                 yield device, port, kind, int(speed) * 1_000_000, "true" if management else "false"
         for device in self.svi_address:
             yield device, SVI, "virtual", "", "false"
+        for device in self.loopbacks:
+            yield device, LOOPBACK, "virtual", "", "false"
+
+    def asn_holders(self) -> list[tuple[str, int]]:
+        """(device, ASN) of the front-end and storage switches (their own eBGP plan, RFC 7938)."""
+        return [(name, int(asn)) for name, asn in self.asns.items()]
+
+    def prefix_rows(self) -> Iterable[tuple]:
+        """(prefix, status, is_pool, description) of every pool of the other networks."""
+        networks = (self.version.summary or {}).get("networks") or {}
+        for network in self.present:
+            pools = (networks.get(network) or {}).get("pools") or {}
+            for name in ("host", "p2p", "loopback"):
+                cidr = (pools.get(name) or {}).get("cidr")
+                if cidr:
+                    yield cidr, "reserved", "true", f"{LABELS[network]} network: {POOL_DESCRIPTIONS[name]}"
 
     def cable_rows(self, names: dict[int, str]) -> Iterable[tuple]:
         for network in self.present:
@@ -121,6 +150,8 @@ class NetworkRows:
 
     def address_rows(self, names: dict[int, str]) -> Iterable[tuple]:
         svi_written: set[str] = set()
+        for device, address in self.loopbacks.items():
+            yield f"{address}/32", "reserved", "loopback", device, LOOPBACK, "loopback"
         for network in self.present:
             for a, a_port, a_ip, b, b_port, b_ip, subnet in version_network_link_rows(
                     version=self.version, network=network,

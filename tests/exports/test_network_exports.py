@@ -8,7 +8,7 @@ import zipfile
 import openpyxl
 import pytest
 
-from apps.designs.models import LinkRecord
+from apps.designs.models import DeviceRecord, LinkRecord
 from apps.exports.excel import version_workbook_write
 from apps.exports.netbox import version_netbox_write
 from tests.designs.conftest import inputs
@@ -77,3 +77,24 @@ def test_netbox_files_carry_every_network(cluster, tmp_path):
         for side in ("a", "b"):
             device, port = cable[f"side_{side}_device"], cable[f"side_{side}_name"]
             assert (device, port) in interfaces or port in templates[model_of[device]]
+
+
+def test_netbox_files_carry_the_other_networks_pools_loopbacks_and_asns(cluster, tmp_path):
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=cluster, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name.rsplit("/", 1)[-1]: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    prefixes = {row["prefix"] for row in _netbox_csv(files, "prefixes")}
+    for network in ("frontend", "storage", "oob"):
+        pools = cluster.summary["networks"][network]["pools"]
+        assert {pools[name]["cidr"] for name in ("host", "p2p", "loopback") if name in pools} <= prefixes, network
+    switches = DeviceRecord.objects.filter(version=cluster, network__in=("frontend", "storage"),
+                                           role__in=("leaf", "spine"))
+    assert switches.exists()
+    addresses = {(row["device"], row["interface"]): row["address"] for row in _netbox_csv(files, "ip_addresses")}
+    interfaces = {(row["device"], row["name"]) for row in _netbox_csv(files, "interfaces")}
+    asns = {int(row["asn"]) for row in _netbox_csv(files, "asns")}
+    for switch in switches:
+        key = (f"cluster-{switch.name}", "Loopback0")
+        assert addresses[key] == f"{switch.loopback}/32" and key in interfaces
+        assert switch.asn in asns

@@ -16,7 +16,8 @@ Servers themselves are not part of the network quote.
 
 Money: unit price = list price; a part without one (price 0: a cord the catalog does not sell, a part entered
 without a price) is not free: its line says `price_published` false and the plan names it among the parts missing
-a price (warning.price_not_published), so a total over it reads as "at least"; total = qty * unit price; subtotal = sum of totals, spare lines included
+a price (warning.price_not_published), so a total over it reads as "at least"; total = qty * unit price;
+subtotal = sum of totals, spare lines included
 (spares_subtotal says how much of it they are); discount =
 subtotal * discount_pct / 100 rounded to the cent, half a cent up, in decimal arithmetic (what the
 workbook's ROUND(...; 2) and the API compute, so the three totals agree to the cent); total_cost =

@@ -83,6 +83,9 @@ TEMPLATES: dict[str, str] = {
     "warning.rack_over_budget_optics": "rack {rack} draws {power_kw:g} kW with the optics and active cables in its "
                                        "switches, more than its {budget_kw:g} kW budget: lower switches_per_rack "
                                        "or raise the budget",
+    "warning.reach_margin": "{links:,} {tier} links get fibre closer than {margin_m:g} m to their optics' "
+                            "{reach_m:g} m reach (the margin plans at most {usable_m:g} m) and no qualified part "
+                            "reaches further; measure those runs before ordering, or add a longer-reach part",
     "spec.switch_class_choice": "must be \"fabric\", \"frontend\" or \"management\", not {value}",
     "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
                          "not {value}",

@@ -93,7 +93,8 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     report("addressing", STAGES["addressing"][0])
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
-    notes = review_notes(spec, sz, wiring, fill=placement.fill) + power_notes(b.lines) + price_notes(b.lines)
+    notes = (review_notes(spec, sz, wiring, fill=placement.fill) + cabling.notes + power_notes(b.lines)
+             + price_notes(b.lines))
     result = Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),

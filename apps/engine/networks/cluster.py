@@ -178,7 +178,8 @@ def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> P
     backend.hall = place_hall(spec, backend, grid)
     # The design's review points name every part missing a figure, whichever network's BOM holds it.
     engine_plan.add_notes(backend, [note for net in nets.values() for note in net.notes
-                                    if note.code in ("warning.power_not_published", "warning.price_not_published")])
+                                    if note.code in ("warning.power_not_published", "warning.price_not_published",
+                                                     "warning.reach_margin")])
     engine_plan.add_notes(backend, backend.hall.notes)
     apply_structured_bom(spec, backend)
     report("networks", 100)

@@ -13,7 +13,6 @@ class MissingPartsField(serializers.Field):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("read_only", True)
-        kwargs.setdefault("source", "power_missing")
         kwargs.setdefault("help_text", "parts without a published power figure, left out of the power figures "
                                        "(so they are a lower bound); [] when every figure is known")
         super().__init__(**kwargs)

@@ -19,7 +19,7 @@ from ..api.topology import LEVELS
 from ..api.topology.drawing import PLANE_COLOURS, RAIL_COLOURS, ROLE_FILL
 from ..engine_text import (alternative_label, alternative_notes, alternative_reason, summary_bom_notes,
                            summary_warnings, wiring_verdict)
-from ..fabric_text import underlay_not_applicable
+from ..fabric_text import reach_margin_rule, underlay_not_applicable
 from ..job_text import job_error
 from ..models import DesignVersion
 from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
@@ -393,6 +393,7 @@ class VersionDetailView(VersionPageMixin, View):
                 scale_up_notes=scale_up_notes(version.summary),
                 network_rows=network_rows(version),
                 bom_sections=bom_sections(lines),
+                reach_margin_rule=reach_margin_rule(),
             )
         context["inputs"] = version_inputs(version)
         if context["job"] is not None:

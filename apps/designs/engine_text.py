@@ -76,6 +76,19 @@ MESSAGES = {
     "warning.power_not_published": gettext_lazy(
         "%(skus)s: the vendor publishes no power figure, so the power totals leave out %(count)s device(s); ask "
         "the vendor for typical and maximum power"),
+    "warning.price_not_published": gettext_lazy(
+        "%(skus)s: no list price in the catalog, so the cost totals leave out %(count)s item(s) and are a lower "
+        "bound; add the price to the catalog or the quote"),
+    "warning.hall_power_not_published": gettext_lazy(
+        "%(parts)s: no published power figure, so the rack and hall power totals leave out %(count)s device(s) and "
+        "are a lower bound; ask the vendor for the figure"),
+    "warning.rack_over_budget_optics": gettext_lazy(
+        "rack %(rack)s draws %(power_kw)s kW with the optics and active cables in its switches, more than its "
+        "%(budget_kw)s kW budget: lower switches_per_rack or raise the budget"),
+    "warning.reach_margin": gettext_lazy(
+        "%(links)s %(tier)s links get fibre closer than %(margin_m)s m to their optics' %(reach_m)s m reach (the "
+        "margin plans at most %(usable_m)s m) and no qualified part reaches further; measure those runs before "
+        "ordering, or add a longer-reach part"),
     "spec.switch_class_choice": gettext_lazy("must be \"fabric\", \"frontend\" or \"management\", not %(value)s"),
     "spec.fabrics_list": gettext_lazy(
         'must list the fabrics the part is qualified for ("ethernet", "infiniband"), not %(value)s'),

@@ -259,6 +259,8 @@ def bom_table(*, version_id: int, plan: Plan) -> Table:
     table.add("in_server_max_w", np.array([line.in_server_max_w for line in lines], dtype=np.float64))
     table.add("scope", [line.scope for line in lines])
     table.add("spare", [bool(line.spare) for line in lines])
+    table.add("power_published", [bool(line.power_published) for line in lines])
+    table.add("price_published", [bool(line.price_published) for line in lines])
     return table
 
 

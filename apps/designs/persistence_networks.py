@@ -123,6 +123,8 @@ def network_bom_table(*, version_id: int, plan: Plan, first_index: int) -> Table
     table.add("scope", [line.scope for _, line in rows])
     table.add("spare", [bool(line.spare) for _, line in rows])
     table.add("network", [key for key, _ in rows])
+    table.add("power_published", [bool(line.power_published) for _, line in rows])
+    table.add("price_published", [bool(line.price_published) for _, line in rows])
     return table
 
 

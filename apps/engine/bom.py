@@ -14,7 +14,10 @@ pct > 0 (defaults: 2 % of transceivers, cables and fibre cords, no switches; NIC
 A spare line is priced like its base line and draws no power and no rack units (stock on a shelf).
 Servers themselves are not part of the network quote.
 
-Money: unit price = list price; total = qty * unit price; subtotal = sum of totals, spare lines included
+Money: unit price = list price; a part without one (price 0: a cord the catalog does not sell, a part entered
+without a price) is not free: its line says `price_published` false and the plan names it among the parts missing
+a price (warning.price_not_published), so a total over it reads as "at least"; total = qty * unit price;
+subtotal = sum of totals, spare lines included
 (spares_subtotal says how much of it they are); discount =
 subtotal * discount_pct / 100 rounded to the cent, half a cent up, in decimal arithmetic (what the
 workbook's ROUND(...; 2) and the API compute, so the three totals agree to the cent); total_cost =
@@ -35,7 +38,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from .cabling import Cabling
-from .model import SCOPE_BOTH, SCOPE_IN_SERVER, SCOPE_NETWORK, SCOPE_SPARE, BomLine, Sizing
+from .model import (SCOPE_BOTH, SCOPE_IN_SERVER, SCOPE_NETWORK, SCOPE_SPARE, BomLine, Sizing, power_missing,
+                    price_missing)
 from .spec import SPARE_CATEGORIES, CableAssembly, DesignSpec, FiberCord, Optic, SparesPolicy, SwitchHw
 
 CATEGORIES = ("switch", "nic", "transceiver", "cable", "fiber")
@@ -63,6 +67,7 @@ class Bill:
     in_server_max_w: float = 0.0
     spares_subtotal: float = 0.0  # included in subtotal
     power_missing: tuple[str, ...] = ()  # SKUs whose vendor publishes no power: left out of the totals
+    price_missing: tuple[str, ...] = ()  # SKUs without a list price: left out of the money totals
 
 
 def _money(value: float) -> float:
@@ -98,7 +103,7 @@ def spare_lines(lines: list[BomLine], spares: SparesPolicy) -> list[BomLine]:
             if qty:
                 out.append(BomLine(sku=line.sku, description=line.description, category=category, qty=qty,
                                    unit_price=line.unit_price, total=_money(qty * line.unit_price),
-                                   scope=SCOPE_SPARE, spare=True))
+                                   scope=SCOPE_SPARE, spare=True, price_published=line.price_published))
     return out
 
 
@@ -127,6 +132,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
         line.in_server_max_w += qty * max_w * in_server
         line.rack_units += qty * rack_units
         line.power_published = line.power_published and published
+        line.price_published = line.unit_price > 0
 
     for role in ("leaf", "spine", "core"):
         hw = spec.switch_hw(role)
@@ -163,7 +169,7 @@ def bill(spec: DesignSpec, sz: Sizing, cabling: Cabling | None) -> Bill:
         in_server_typical_w=round(sum(line.in_server_typical_w for line in ordered), 1),
         in_server_max_w=round(sum(line.in_server_max_w for line in ordered), 1),
         spares_subtotal=_money(sum(line.total for line in ordered if line.spare)),
-        power_missing=tuple(line.sku for line in ordered if not line.spare and not line.power_published),
+        power_missing=tuple(power_missing(ordered)), price_missing=tuple(price_missing(ordered)),
     )
 
 

@@ -20,6 +20,15 @@ Rules:
     twin-port module counts once for its two links), one cord per link. Flat-top modules go only
     into server cages; a server's twin-port cage takes only flat-top ones. Reach = the shorter of the
     two modules' reach_m.
+- Reach margin: a pair of optics takes a link only when the fibre cord it gets (the shortest sold of at
+  least the run: the optical length, slack coiled in it) stays a margin below its reach, the larger of
+  3 m and 5 % of the reach (SR 50 m: cords up to 47 m, so the 30 m cord with 50 m and 70 m sold;
+  DR 500 m: 475 m; FR 2 km: 1,900 m). Why: the planned run is an estimate from rack positions and the
+  installed one grows by what the plan cannot see (tray detours, service loops, patch cords at a
+  structured panel), while every mated connector pair spends optical budget the vendor's reach figure
+  assumes unspent. A link inside the margin takes the next reach class (DR instead of SR); only when no
+  qualified class reaches it with the margin does it keep the part rated for it, and the plan says how
+  many links run that close to the limit (warning.reach_margin).
   Assembly length >= the group's longest run; each fibre cord is the shortest sold for its own
   link's run (at least the run). The link's length_m is that catalog length.
 - Only qualified items are offered (issue 12): every optic, cable assembly and fibre cord must list
@@ -44,6 +53,25 @@ from .model import TIER_NAMES, LinkTable, Medium
 from .spec import FABRIC_NAMES, CableAssembly, DesignSpec, FiberCord, InfeasibleSpec, Optic, _per_port_connector
 
 EPS = 1e-6
+REACH_MARGIN_M = 3.0  # metres kept free below an optic's rated reach, at least...
+REACH_MARGIN_FRACTION = 0.05  # ...and this share of it (see the module rules)
+
+
+def reach_margin(reach_m: float) -> float:
+    """The margin a run keeps below a part's rated reach: max(3 m, 5 % of the reach)."""
+    return max(REACH_MARGIN_M, REACH_MARGIN_FRACTION * float(reach_m))
+
+
+def usable_reach(reach_m: float) -> float:
+    """The longest fibre a part of `reach_m` is planned for."""
+    return float(reach_m) - reach_margin(reach_m)
+
+
+def group_cord_m(lengths: np.ndarray, lmax: np.ndarray) -> np.ndarray:
+    """The cord each group's longest run takes (the shortest sold of at least the run): the optical length the
+    reach margin is held against; inf where no cord is long enough."""
+    i = np.searchsorted(lengths, lmax - EPS)
+    return np.where(i < len(lengths), lengths[np.minimum(i, len(lengths) - 1)], np.inf)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +309,9 @@ class TierCabling:
     fibers: dict[str, int] = field(default_factory=dict)
     # Of `transceivers`, the modules plugged into servers (the a end of server-leaf links): in-server power.
     server_transceivers: dict[str, int] = field(default_factory=dict)
+    # Links whose run is inside the reach margin of the optics they got (no qualified class reaches further).
+    within_margin: int = 0
+    margin_reach_m: float = 0.0  # the rated reach of those optics (the longest, if several)
 
 
 @dataclass(slots=True)
@@ -288,6 +319,14 @@ class Cabling:
     media: list[Medium]
     tiers: list[TierCabling]
     items: dict[str, object]  # sku -> Optic / CableAssembly / FiberCord
+
+    @property
+    def notes(self) -> list[Message]:
+        """Review points: links planned inside an optic's reach margin, per tier."""
+        return [message("warning.reach_margin", tier=TIER_NAMES[t.tier], links=t.within_margin,
+                        reach_m=t.margin_reach_m, margin_m=reach_margin(t.margin_reach_m),
+                        usable_m=usable_reach(t.margin_reach_m))
+                for t in self.tiers if t.within_margin]
 
 
 def _cage_keys(dev: np.ndarray, port: np.ndarray, ppc: int, ports: int) -> tuple[np.ndarray, int]:
@@ -373,6 +412,7 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
         choice_index.append(safe)
     link_cord: list[np.ndarray] = []
     per_family: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    loose = list(costs)  # the same costs without the reach margin: the fallback when nothing reaches with it
     for pair in cands.optics:
         cached = per_family.get(id(pair.cords))
         if cached is None:
@@ -384,9 +424,13 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
             cached = per_family[id(pair.cords)] = (safe, cord_sum)
         safe, cord_sum = cached
         cost = n_a * pair.a.price + n_b * pair.b.price + cord_sum
-        costs.append(np.where(lmax <= pair.reach_m + EPS, cost, np.inf))
+        costs.append(np.where(group_cord_m(pair.cords.lengths, lmax) <= usable_reach(pair.reach_m) + EPS, cost, np.inf))
+        loose.append(np.where(lmax <= pair.reach_m + EPS, cost, np.inf))
         link_cord.append(safe)
     cost = np.vstack(costs)
+    inside = ~np.isfinite(cost.min(axis=0))  # groups no class reaches with the margin
+    if inside.any():
+        cost[:, inside] = np.vstack(loose)[:, inside]
     best = np.argmin(cost, axis=0)
     best_cost = cost[best, np.arange(m)]
     if not np.isfinite(best_cost).all():
@@ -408,6 +452,11 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     length = np.empty(n, dtype=np.float32)
     max_len = max([len(f.cables) for f in cands.cables] + [len(p.cords.cords) for p in cands.optics] + [1])
     result = TierCabling(tier, np.empty(n, dtype=np.int16), length)
+    margin_groups = inside & (best >= n_cable)
+    if margin_groups.any():
+        result.within_margin = int(k[margin_groups].sum())
+        result.margin_reach_m = max(cands.optics[c - n_cable].reach_m
+                                    for c in np.unique(best[margin_groups]).tolist())
     for c in range(n_cable + len(cands.optics)):
         sel_groups = best == c
         if not sel_groups.any():

@@ -75,6 +75,17 @@ TEMPLATES: dict[str, str] = {
                                  "fabric-class switches",
     "warning.power_not_published": "{skus}: the vendor publishes no power figure, so the power totals leave out "
                                    "{count} device(s); ask the vendor for typical and maximum power",
+    "warning.price_not_published": "{skus}: no list price in the catalog, so the cost totals leave out {count} "
+                                   "item(s) and are a lower bound; add the price to the catalog or the quote",
+    "warning.hall_power_not_published": "{parts}: no published power figure, so the rack and hall power totals "
+                                        "leave out {count} device(s) and are a lower bound; ask the vendor for "
+                                        "the figure",
+    "warning.rack_over_budget_optics": "rack {rack} draws {power_kw:g} kW with the optics and active cables in its "
+                                       "switches, more than its {budget_kw:g} kW budget: lower switches_per_rack "
+                                       "or raise the budget",
+    "warning.reach_margin": "{links:,} {tier} links get fibre closer than {margin_m:g} m to their optics' "
+                            "{reach_m:g} m reach (the margin plans at most {usable_m:g} m) and no qualified part "
+                            "reaches further; measure those runs before ordering, or add a longer-reach part",
     "spec.switch_class_choice": "must be \"fabric\", \"frontend\" or \"management\", not {value}",
     "spec.fabrics_list": "must list the fabrics the part is qualified for (\"ethernet\", \"infiniband\"), "
                          "not {value}",

@@ -113,6 +113,9 @@ class BomLine:
     # False when the vendor publishes no power for the part: the line's watts leave it out (counted as 0),
     # and the plan's totals name it among the parts missing power.
     power_published: bool = True
+    # False when the part has no list price (a cord the catalog does not sell, a part entered without a price):
+    # its 0 is not a price, and every total over it names the part among those missing a price.
+    price_published: bool = True
 
     @property
     def network_typical_w(self) -> float:
@@ -124,6 +127,16 @@ class BomLine:
 
 
 SCOPE_NETWORK, SCOPE_IN_SERVER, SCOPE_BOTH, SCOPE_SPARE = "network", "in-server", "both", "spare"
+
+
+def power_missing(lines: list[BomLine]) -> list[str]:
+    """The SKUs of the lines whose power is not published (left out of the power totals), once each."""
+    return list(dict.fromkeys(line.sku for line in lines if not line.spare and not line.power_published))
+
+
+def price_missing(lines: list[BomLine]) -> list[str]:
+    """The SKUs of the lines without a list price (left out of the money totals), once each."""
+    return list(dict.fromkeys(line.sku for line in lines if not line.price_published))
 
 
 @dataclass(slots=True)

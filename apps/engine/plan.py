@@ -93,7 +93,8 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     report("addressing", STAGES["addressing"][0])
     pools = assign(spec, sz, lay, links, devices) if address else {}
     report("addressing", STAGES["addressing"][1])
-    notes = review_notes(spec, sz, wiring, fill=placement.fill) + power_notes(b.lines)
+    notes = (review_notes(spec, sz, wiring, fill=placement.fill) + cabling.notes + power_notes(b.lines)
+             + price_notes(b.lines))
     result = Plan(
         spec=spec, tiers=sz.tiers, planes=sz.planes, servers=sz.servers, gpus=spec.gpus, rails=sz.rails,
         su_servers=sz.su_servers, scale_units=sz.scale_units, pods=sz.pods, switches=dict(sz.switches),
@@ -108,8 +109,17 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     )
     if own_hall:
         result.hall = place_hall(spec, result, grid)
+        add_notes(result, result.hall.notes)
         apply_structured_bom(spec, result)
     return result
+
+
+def add_notes(result: Plan, notes: list[Message]) -> None:
+    """Append review points to a plan (its notes and their English warnings), each once."""
+    for note in notes:
+        if note not in result.notes:
+            result.notes.append(note)
+    result.warnings[:] = [note.text for note in result.notes]
 
 
 def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement) -> list[Device]:
@@ -209,6 +219,15 @@ def power_notes(lines: list) -> list[Message]:
     if not missing:
         return []
     return [message("warning.power_not_published", skus=", ".join(line.sku for line in missing),
+                    count=sum(line.qty for line in missing))]
+
+
+def price_notes(lines: list) -> list[Message]:
+    """A review point when parts of the BOM have no list price (their 0 is left out of the money totals)."""
+    missing = [line for line in lines if not line.spare and not line.price_published]
+    if not missing:
+        return []
+    return [message("warning.price_not_published", skus=", ".join(dict.fromkeys(line.sku for line in missing)),
                     count=sum(line.qty for line in missing))]
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from .hall.report import hall_dict
 from .messages import as_message
 from .scaleup import scale_up_summary
-from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring
+from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring, power_missing, price_missing
 from .networks.report import cluster_report
 from .spec import SPARE_CATEGORIES
 
@@ -116,7 +116,8 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
              "unit_price": line.unit_price, "total": line.total, "power_typical_w": round(line.power_typical_w, 1),
              "power_max_w": round(line.power_max_w, 1), "in_server_typical_w": round(line.in_server_typical_w, 1),
              "in_server_max_w": round(line.in_server_max_w, 1), "scope": line.scope, "spare": line.spare,
-             "rack_units": line.rack_units, "power_published": line.power_published}
+             "rack_units": line.rack_units, "power_published": line.power_published,
+             "price_published": line.price_published}
             for line in plan.bom
         ],
         "subtotal": plan.subtotal,
@@ -124,6 +125,8 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "discount_pct": spec.discount_pct,
         "total_cost": plan.total_cost,
         "total_includes_spares": True,
+        # SKUs without a list price: their 0 is left out of the money above (see warning.price_not_published).
+        "price_missing": price_missing(plan.bom),
         "spares": {
             "percent": {name: float(getattr(spec.spares, name)) for name in SPARE_CATEGORIES},
             "lines": sum(1 for line in plan.bom if line.spare),
@@ -135,7 +138,7 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
             "network_typical_w": plan.power_typical_w, "network_max_w": plan.power_max_w,
             "in_server_typical_w": plan.in_server_typical_w, "in_server_max_w": plan.in_server_max_w,
             # SKUs whose vendor publishes no power: left out of the figures above (see warning.power_not_published).
-            "missing": [line.sku for line in plan.bom if not line.spare and not line.power_published],
+            "missing": power_missing(plan.bom),
         },
         "power_w": plan.power_typical_w,
         "power_typical_w": plan.power_typical_w,

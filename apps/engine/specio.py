@@ -124,6 +124,9 @@ def _switch(value: Any, name: str, catalog: SeedCatalog | None, nic_gbps: int | 
         except SpecError as exc:
             errs.merge(exc)
             return None
+    if isinstance(value, dict):
+        # An inline switch that states no power has none we know: never a 0 W that reads as a figure.
+        value = {"power_typical_w": None, "power_max_w": None, **value}
     return _build(SwitchHw, value, name, errs)
 
 

@@ -56,6 +56,7 @@ from django.utils.translation import gettext_lazy
 from apps.designs.engine_text import summary_bom_notes, summary_warnings, wiring_verdict
 from apps.designs.fabric_text import roce_not_applicable, underlay_not_applicable
 from apps.designs.job_text import sheet_stage
+from apps.designs.missing import bom_missing, bom_missing_text, missing_sentence
 from apps.designs.models import BomLineRecord, DesignVersion, Role, Tier
 from apps.designs.services.layout_input import cells_text, rows_text
 from apps.designs.sheets import (SheetWriter, not_applicable_sheet, sheet_key, workbook_sheet_list,  # noqa: F401
@@ -490,10 +491,22 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     split = version.in_server_typical_w is not None
     # Before the scope split the figures counted NICs and server-side optics too: say so, not "network".
     scope_note = None if split else _("in-server part not computed: counted in this figure")
+    cluster = summary.get("cluster") or {}
+    power_missing = missing_sentence(cluster.get("power_missing", (summary.get("power") or {}).get("missing")))
+    price_missing = missing_sentence(cluster.get("price_missing", summary.get("price_missing")))
+    if power_missing:  # a lower bound: the parts without a published figure are named beside it
+        scope_note = "; ".join(str(n) for n in (scope_note, _("at least: %(missing)s") % {"missing": power_missing})
+                               if n)
     pair(_("Network power, typical (kW)") if split else _("Power, typical (kW)"),
          power_typical / 1000 if power_typical is not None else None, "decimal", scope_note)
     pair(_("Network power, maximum (kW)") if split else _("Power, maximum (kW)"),
-         power_max / 1000 if power_max is not None else None, "decimal")
+         power_max / 1000 if power_max is not None else None, "decimal",
+         _("at least: %(missing)s") % {"missing": power_missing} if power_missing else None)
+    hall = summary.get("hall") or {}
+    if hall:
+        hall_missing = missing_sentence(hall.get("power_missing"))
+        pair(_("Hall power, typical (kW): every rack's devices"), (hall.get("power_typical_w") or 0) / 1000,
+             "decimal", _("at least: %(missing)s") % {"missing": hall_missing} if hall_missing else None)
     if split:
         in_server_note = _("NICs and server-side optics: inside the servers' own power budget, do not add again")
         pair(_("In-server power, typical (kW)"), version.in_server_typical_w / 1000, "decimal", in_server_note)
@@ -514,8 +527,11 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
              Formula(bom.ref(bom.subtotal_row), bom.subtotal), "money", note)
         pair(_("Discount (%(currency)s)") % {"currency": ctx.currency},
              Formula(bom.ref(bom.discount_row), bom.discount), "money")
+        total_note = "; ".join(str(n) for n in (_("spares included") if bom.has_spares else None,
+                                                 _("at least: %(missing)s") % {"missing": price_missing}
+                                                 if price_missing else None) if n)
         pair(_("Total (%(currency)s)") % {"currency": ctx.currency}, Formula(bom.ref(bom.total_row), bom.total),
-             "money_bold", _("spares included") if bom.has_spares else None)
+             "money_bold", total_note or None)
 
     section(_("Validation"))
     warnings = summary_warnings(summary)
@@ -571,19 +587,31 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         Column(_("Power scope"), 16),
         Column(_("In-server power per unit (W)"), 14, "decimal"),
         Column(_("In-server power (W)"), 14, "int"),
+        Column(_("Missing figure"), 24),
     ])
     for row, line in enumerate(bom.lines, start=bom.FIRST):
         unit_power = line.power_typical_w / line.qty if line.qty else 0.0
         unit_in_server = (line.in_server_typical_w or 0.0) / line.qty if line.qty else 0.0
         unit_ru = line.rack_units // line.qty if line.qty else 0
+        # A part without a list price or a power figure leaves its input cell empty (never a 0 that reads as a
+        # value): its extended cell stays empty too, the SUMs skip it, and the last column says which is missing.
+        priced, powered = line.price_published, line.power_published or line.spare
+        missing = [text for known, text in ((priced, _("no list price")), (powered, _("no published power")))
+                   if not known]
         sheet.append([
             line.sku, line.description, str(CATEGORY_LABELS.get(line.category, line.category)), line.qty,
-            line.unit_price, Formula(f"D{row}*E{row}", line.qty * line.unit_price), unit_power,
-            Formula(f"D{row}*G{row}", line.qty * unit_power), unit_ru, Formula(f"D{row}*I{row}", line.qty * unit_ru),
+            line.unit_price if priced else None,
+            Formula(f"D{row}*E{row}", line.qty * line.unit_price) if priced
+            else Formula(f'IF(ISBLANK(E{row}),"",D{row}*E{row})', ""),
+            unit_power if powered else None,
+            Formula(f"D{row}*G{row}", line.qty * unit_power) if powered
+            else Formula(f'IF(ISBLANK(G{row}),"",D{row}*G{row})', ""),
+            unit_ru, Formula(f"D{row}*I{row}", line.qty * unit_ru),
             _("yes") if line.sku in bom.example_skus else None,
             spare_word if line.spare else None, str(SCOPE_LABELS.get(line.scope, line.scope)),
             unit_in_server if line.in_server_typical_w is not None else None,
             Formula(f"D{row}*N{row}", line.qty * unit_in_server) if line.in_server_typical_w is not None else None,
+            Styled("; ".join(missing), "warning") if missing else None,
         ])
     sheet.end_table()
     first, last = bom.FIRST, bom.last
@@ -624,6 +652,9 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     else:
         sheet.append([None, _("Power by scope (network, in-server): not computed for this version"), None])
     sheet.append([])
+    missing_text = bom_missing_text(bom_missing(bom.lines), marked=False)
+    if missing_text:
+        sheet.append([Styled(missing_text, "warning")])
     if bom.example_skus:
         sheet.append([Styled(_("Lines marked under “Example price” carry catalog example prices, not quotes: "
                                "confirm them with the vendor before ordering."), "warning")])

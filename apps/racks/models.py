@@ -83,6 +83,8 @@ class Hall(models.Model):
     racks = models.PositiveIntegerField(_("racks"), default=0)
     power_typical_w = models.FloatField(_("typical power (W)"), default=0)
     power_max_w = models.FloatField(_("maximum power (W)"), default=0)
+    # The parts without a published power figure (engine.hall): the two totals above leave them out.
+    power_missing = models.JSONField(_("parts without a power figure"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("data hall")
@@ -121,6 +123,8 @@ class Rack(models.Model):
     pod = models.IntegerField(_("pod"), null=True, blank=True)
     su = models.IntegerField(_("scale unit"), null=True, blank=True)
     items = models.PositiveIntegerField(_("items"), default=0)
+    # "SN2201, NVLink switch tray": parts in the rack without a published power figure, left out of its totals.
+    power_missing = models.TextField(_("parts without a power figure"), blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["id"]
@@ -153,6 +157,7 @@ class RackItem(models.Model):
     full_depth = models.BooleanField(_("full depth"), default=True)
     power_typical_w = models.FloatField(_("typical power (W)"), default=0)
     power_max_w = models.FloatField(_("maximum power (W)"), default=0)
+    power_missing = models.TextField(_("parts without a power figure"), blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["id"]

@@ -7,6 +7,8 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from apps.designs.missing import at_least, not_published
+
 from .models import Cooling, RackKind
 from .selectors import HallPlan, RackSummary
 from .svg import basis_label, zone_label  # noqa: F401  (zone_label: the pages' and sheet's too)
@@ -30,7 +32,8 @@ def hall_facts(hall: HallPlan, racks: Sequence[RackSummary]) -> list[tuple[str, 
     for rack in racks:
         by_kind[rack.kind] = by_kind.get(rack.kind, 0) + 1
     over = [r for r in racks if r.over_budget(basis)]
-    fullest = max((r.power_w(basis) for r in racks), default=0.0)
+    fullest_rack = max(racks, key=lambda r: r.power_w(basis), default=None)
+    fullest = fullest_rack.power_w(basis) if fullest_rack is not None else 0.0
     facts = [
         (_("Racks"), f"{len(racks):,}" + (" (" + ", ".join(f"{kind_label(k)} {n:,}" for k, n in sorted(by_kind.items()))
                                           + ")" if by_kind else "")),
@@ -43,9 +46,10 @@ def hall_facts(hall: HallPlan, racks: Sequence[RackSummary]) -> list[tuple[str, 
                                                                          "basis": basis_label(basis)})
          if hall.budget_w else _("none set")),
         (_("Cooling"), cooling_label(hall.cooling)),
-        (_("Fullest rack"), f"{kw(fullest)} kW"),
+        (_("Fullest rack"), at_least(f"{kw(fullest)} kW", fullest_rack.power_missing if fullest_rack else "")),
         (_("Racks over the budget"), f"{len(over):,}"),
-        (_("Power of the hall (typical / maximum)"), f"{kw(hall.power_typical_w)} / {kw(hall.power_max_w)} kW"),
+        (_("Power of the hall (typical / maximum)"),
+         at_least(f"{kw(hall.power_typical_w)} / {kw(hall.power_max_w)} kW", hall.power_missing)),
         (_("Structured cabling"), _("yes") if hall.structured_cabling else _("no")),
     ]
     if hall.reserved:
@@ -62,7 +66,8 @@ def rack_facts(rack: RackSummary, basis: str) -> list[tuple[str, str]]:
         (_("Floor position (m)"),
          f"x {number_format(rack.x_m, decimal_pos=1)}, y {number_format(rack.y_m, decimal_pos=1)}"),
         (_("Height"), _("%(used)s of %(units)s U used") % {"used": rack.used_u, "units": rack.u_height}),
-        (_("Power (typical / maximum)"), f"{kw(rack.power_typical_w)} / {kw(rack.power_max_w)} kW"),
+        (_("Power (typical / maximum)"),
+         at_least(f"{kw(rack.power_typical_w)} / {kw(rack.power_max_w)} kW", rack.power_missing)),
         (_("Power budget"), (_("%(kw)s kW against %(basis)s (%(share)s %% used)") % {
             "kw": kw(rack.budget_w), "basis": basis_label(basis),
             "share": number_format(round(share or 0), decimal_pos=0)}) if rack.budget_w else _("none set")),
@@ -80,8 +85,16 @@ def rack_table_rows(hall: HallPlan, racks: Sequence[RackSummary], *, limit: int 
     basis = hall.power_basis
     ordered = sorted(racks, key=lambda r: (-r.power_w(basis), r.row, r.position))
     shown = ordered[:limit] if limit else ordered
-    return [{"rack": r, "kind": kind_label(r.kind), "power_kw": kw(r.power_w(basis)), "budget_kw": kw(r.budget_w),
-             "over": r.over_budget(basis)} for r in shown]
+    return [{"rack": r, "kind": kind_label(r.kind), "power_kw": at_least(kw(r.power_w(basis)), r.power_missing),
+             "budget_kw": kw(r.budget_w), "over": r.over_budget(basis)} for r in shown]
+
+
+def item_power(watts: float, missing: str) -> str:
+    """An item's own power cell: its watts, "≥ watts (missing: ...)" when an optic in it has no figure, or
+    "not published" when the item itself has none."""
+    if missing and not watts:
+        return not_published()
+    return at_least(number_format(round(watts), decimal_pos=0, force_grouping=True), missing)
 
 
 def role_labels() -> dict[str, str]:

@@ -15,9 +15,9 @@ from apps.designs.models import DesignVersion
 from .models import Hall, Rack, RackItem, rack_row_id_range
 
 RACK_FIELDS = ("name", "kind", "zone", "row", "position", "x_m", "y_m", "u_height", "used_u", "power_typical_w",
-               "power_max_w", "budget_w", "cooling", "pod", "su", "items")
+               "power_max_w", "budget_w", "cooling", "pod", "su", "items", "power_missing")
 ITEM_FIELDS = ("name", "kind", "role", "network", "sku", "model", "u", "u_height", "face", "full_depth",
-               "power_typical_w", "power_max_w")
+               "power_typical_w", "power_max_w", "power_missing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,7 @@ class HallPlan:
     racks: int = 0
     power_typical_w: float = 0.0
     power_max_w: float = 0.0
+    power_missing: list[str] = field(default_factory=list)  # parts without a power figure, left out of the totals
 
     @property
     def width_m(self) -> float:
@@ -64,6 +65,7 @@ class RackSummary:
     pod: int | None
     su: int | None
     items: int
+    power_missing: str = ""  # "SN2201, NVLink switch tray": parts without a power figure, left out of its totals
 
     def power_w(self, basis: str) -> float:
         return self.power_max_w if basis == "maximum" else self.power_typical_w
@@ -86,6 +88,7 @@ class RackContent:
     full_depth: bool
     power_typical_w: float
     power_max_w: float
+    power_missing: str = ""
 
     @property
     def top_u(self) -> int:
@@ -105,7 +108,8 @@ def hall_plan(*, version: DesignVersion) -> HallPlan | None:
                     row_pitch_m=hall.row_pitch_m, rack_units=hall.rack_units, budget_w=hall.budget_w,
                     power_basis=hall.power_basis, cooling=hall.cooling, structured_cabling=hall.structured_cabling,
                     reserved=list(hall.reserved or []), zones=list(hall.zones or []), racks=hall.racks,
-                    power_typical_w=hall.power_typical_w, power_max_w=hall.power_max_w)
+                    power_typical_w=hall.power_typical_w, power_max_w=hall.power_max_w,
+                    power_missing=list(hall.power_missing or []))
 
 
 def _version_racks(version_id: int):

@@ -69,7 +69,7 @@ def hall_rows(*, version_id: int, plan: Plan) -> HallRows | None:
     rack_table = Table(Rack)
     item_cols: dict[str, list] = {name: [] for name in (
         "rack_id", "kind", "name", "role", "network", "device_id", "sku", "model", "u", "u_height", "face",
-        "full_depth", "power_typical_w", "power_max_w")}
+        "full_depth", "power_typical_w", "power_max_w", "power_missing")}
     pods: list[int | None] = []
     sus: list[int | None] = []
     typical: list[float] = []
@@ -97,6 +97,7 @@ def hall_rows(*, version_id: int, plan: Plan) -> HallRows | None:
             item_cols["full_depth"].append(not passive)
             item_cols["power_typical_w"].append(float(item.power_typical_w))
             item_cols["power_max_w"].append(float(item.power_max_w))
+            item_cols["power_missing"].append(", ".join(item.power_missing))
             rack_typical += item.power_typical_w
             rack_max += item.power_max_w
             rack_used += item.u_height
@@ -134,6 +135,7 @@ def hall_rows(*, version_id: int, plan: Plan) -> HallRows | None:
     su_values, su_null = _nullable(sus)
     rack_table.add("su", su_values, su_null)
     rack_table.add("items", np.array(counts, dtype=np.int64))
+    rack_table.add("power_missing", [", ".join(r.power_missing) for r in racks])
 
     items = Table(RackItem)
     total = len(item_cols["name"])
@@ -142,7 +144,7 @@ def hall_rows(*, version_id: int, plan: Plan) -> HallRows | None:
     items.add("index", np.arange(total, dtype=np.int64))
     for name in ("rack_id", "u", "u_height"):
         items.add(name, np.array(item_cols[name], dtype=np.int64))
-    for name in ("kind", "name", "role", "network", "sku", "model", "face"):
+    for name in ("kind", "name", "role", "network", "sku", "model", "face", "power_missing"):
         items.add(name, item_cols[name])
     device_values, device_null = _nullable(item_cols["device_id"])
     items.add("device_id", device_values, device_null)
@@ -160,6 +162,7 @@ def hall_rows(*, version_id: int, plan: Plan) -> HallRows | None:
             "reserved": [{"row": r, "position": p} for r, p in sorted(hall.reserved)],
             "zones": zone_bands(dict(hall.zones)), "racks": count,
             "power_typical_w": float(sum(typical)), "power_max_w": float(sum(maximum)),
+            "power_missing": list(placed.power_missing),
         },
         racks=rack_table, items=items)
 

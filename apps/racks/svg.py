@@ -32,6 +32,8 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from apps.designs.missing import at_least, not_published
+
 if TYPE_CHECKING:
     from .selectors import HallPlan, RackContent, RackSummary
 
@@ -192,7 +194,7 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
         share = power_share(power, rack.budget_w) if rack.budget_w else power_share(power, fullest)
         fill = power_fill(share)
         over = bool(rack.budget_w) and power > rack.budget_w + 1e-6
-        tip = f"{rack.name} · {_n(power / 1000)} kW"
+        tip = f"{rack.name} · {at_least(f'{_n(power / 1000)} kW', rack.power_missing)}"
         if rack.budget_w and budget_text:
             tip += " " + budget_text % {"budget": _n(rack.budget_w / 1000)}
         if over:
@@ -272,8 +274,9 @@ def rack_elevation_svg(rack: RackSummary, items: Sequence[RackContent], *, basis
             overhang = item.u + item.u_height - 1 > rack.u_height
             label = _item_label(item)
             tip = f"{label} · U{item.u}" + (f"–{item.u + item.u_height - 1}" if item.u_height > 1 else "")
-            if item.power_typical_w:
-                tip += f" · {_n(item.power_typical_w, 0)} W"
+            if item.power_typical_w or item.power_missing:
+                tip += " · " + (at_least(f"{_n(item.power_typical_w, 0)} W", item.power_missing)
+                                if item.power_typical_w else not_published())
             shape = (f'<g class="item{" mounted" if mounted else " depth"}" data-item="{_e(item.name)}"'
                      f' data-u="{item.u}" data-face="{face}">'
                      f'<rect x="{_f(x0 + 2)}" y="{_f(y + 0.5)}" width="{_f(ELEVATION_W - 4)}" height="{_f(h - 1)}"'
@@ -308,6 +311,8 @@ def rack_elevation_svg(rack: RackSummary, items: Sequence[RackContent], *, basis
             "share": _n((share or 0) * 100, 0)}
     else:
         text = _("%(power)s kW (%(basis)s), no budget set") % {"power": _n(power / 1000), "basis": basis_label(basis)}
+    if rack.power_missing:
+        text = at_least(text, rack.power_missing)
     if over:
         text += " · " + _("over the budget")
     out.append(f'<text x="{_f(left)}" y="{_f(bar_y + 30)}" font-size="11"'

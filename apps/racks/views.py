@@ -18,7 +18,7 @@ from django.views import View
 from apps.designs.views.common import project_version
 from apps.designs.views.version import VersionPageMixin
 
-from .presentation import hall_facts, rack_facts, rack_table_rows, role_labels
+from .presentation import hall_facts, item_power, rack_facts, rack_table_rows, role_labels
 from .selectors import hall_plan, rack_contents, rack_get, rack_of_device, rack_summaries, rack_summary
 from .svg import floorplan_svg, rack_elevation_svg
 
@@ -99,7 +99,9 @@ class RackView(_RacksPage):
             elevation=mark_safe(rack_elevation_svg(summary, items, basis=basis,  # noqa: S308  (escaped by svg.py)
                                                    device_href=device_href)),
             facts=rack_facts(summary, basis),
-            items=[{"item": item, "role": roles.get(item.role, item.role), "topology_url": device_href(item)}
+            items=[{"item": item, "role": roles.get(item.role, item.role), "topology_url": device_href(item),
+                    "power_typical": item_power(item.power_typical_w, item.power_missing),
+                    "power_max": item_power(item.power_max_w, item.power_missing)}
                    for item in reversed(items)],
             hall_url=reverse("racks:hall", kwargs={"project_pk": project_id, "version_pk": version.pk}),
             highlight=request.GET.get("device", ""),

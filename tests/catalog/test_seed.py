@@ -64,9 +64,14 @@ def test_seed_covers_the_hardware_a_presales_engineer_quotes():
     assert not ServerModel.objects.filter(default_nic__isnull=True).exists()
 
 
-def test_seed_quantum2_is_the_only_infiniband_switch():
+def test_seed_infiniband_switches_are_quantum2_ndr_and_quantum_x800_xdr():
     catalog_seed_load()
-    assert list(SwitchModel.objects.filter(fabric="infiniband").values_list("sku", flat=True)) == ["MQM9700-NS2F"]
+    ib = {s.sku: s for s in SwitchModel.objects.filter(fabric="infiniband")}
+    assert set(ib) == {"MQM9700-NS2F", "Q3400-RA"}
+    # Quantum-X800: 144 ports of 800G in 72 twin-port OSFP cages (NVIDIA), power not published: empty, never 0.
+    x800 = ib["Q3400-RA"]
+    assert (x800.cages, x800.cage_gbps, x800.breakouts) == (72, 1600, ["2x800G"])
+    assert x800.power_typical_w is None and x800.power_max_w is None
 
 
 def test_seed_has_optics_cables_and_fibres_at_every_reach_tier():

@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from apps.engine.cabling import reach_margin, usable_reach
 from apps.engine.plan import plan
 from apps.engine.racks import place, raw_lengths
 from apps.engine.spec import InfeasibleSpec, Optic, RackLayout, SpecError
@@ -135,6 +136,34 @@ def test_a_run_longer_than_any_catalog_reach_names_the_tier():
         plan(spec(8 * 32 * 8, leaf=switch(64), optics=short, cables=(), layout=RackLayout(row_pitch_m=20.0)))
     message = err.value.errors["cabling.leaf-spine"][0]
     assert "50 m" in message and "m but" in message
+
+
+def test_the_reach_margin_is_the_larger_of_3_m_and_5_percent_of_the_reach():
+    assert (reach_margin(50), usable_reach(50)) == (3.0, 47.0)  # multimode SR
+    assert (reach_margin(100), usable_reach(500), usable_reach(2_000)) == (5.0, 475.0, 1_900.0)
+
+
+def test_no_optic_gets_a_fibre_inside_its_reach_margin_when_a_longer_reach_class_is_qualified():
+    p = plan(spec(5_000))
+    reach = {o.sku: o.reach_m for o in OPTICS}
+    optical = [m for m in p.media if m.kind in ("SR", "DR")]
+    for m in optical:
+        assert m.length_m <= usable_reach(min(reach[m.a_sku], reach[m.b_sku])), m.key
+    # The 50 m cords a 50 m SR pair would take at its very limit went to the 500 m DR pair instead.
+    counts = np.bincount(p.links.medium.astype(np.int64), minlength=len(p.media))
+    assert sum(int(counts[i]) for i, m in enumerate(p.media) if m.kind == "DR" and m.length_m == 50) > 0
+    assert "warning.reach_margin" not in {n.code for n in p.notes}
+
+
+def test_with_nothing_longer_qualified_the_part_is_kept_inside_its_margin_and_the_plan_says_how_many_links():
+    short = tuple(o for o in OPTICS if o.media == "SR")
+    p = plan(spec(5_000, optics=short, cables=()))
+    counts = np.bincount(p.links.medium.astype(np.int64), minlength=len(p.media))
+    close = sum(int(counts[i]) for i, m in enumerate(p.media) if m.length_m > usable_reach(50))
+    assert close > 0
+    [note] = [n for n in p.notes if n.code == "warning.reach_margin"]
+    assert note.params["links"] == close and note.params["reach_m"] == 50 and note.params["usable_m"] == 47
+    assert f"{close:,} spine-core links" in note.text
 
 
 def test_no_catalog_item_for_the_form_factor_names_the_tier():

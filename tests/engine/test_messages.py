@@ -192,6 +192,9 @@ def seen_codes() -> dict[str, list[Message]]:
     found.extend(plan(spec(1_000, server=dgx())).notes)
     found.extend(refusal(lambda: plan(spec(1_000, leaf=replace(twin, switch_class="management")))))
     found.extend(plan(spec(1_000, leaf=replace(twin, power_typical_w=None, power_max_w=None))).notes)
+    found.extend(plan(spec(1_000, leaf=replace(twin, price=0))).notes)  # no list price: named, never 0 USD
+    found.extend(plan(spec(5_000, layout=RackLayout(rack_power_kw=6, switches_per_rack=16))).notes)  # optics
+    found.extend(plan(spec(5_000, optics=tuple(o for o in OPTICS if o.media == "SR"), cables=())).notes)  # margin
     nvl72_2u = replace(server(), gpus=4, nic_ports=4, rack_units=3, scale_up_kind="rack-scale", scale_up_gpus=72,
                        scale_up_racks=1, scale_up_switch_trays=9)
     found.extend(refusal(lambda: plan(spec(144, server=nvl72_2u))))  # 18 x 3U + 9U = 63U: a 48U rack is too low

@@ -52,7 +52,10 @@ def test_dgx_and_hgx_b300_have_their_backend_nics_built_in_and_dgx_cages_hold_tw
     assert cages["SYS-821GE-TNHR"] == (False, 1)  # PCIe ConnectX-7 cards, bought separately
     flat = {o.sku: o for o in cat.optics if o.flat_top}
     assert {"MMA4Z00-NS-FLT", "MMS4X00-NM-FLT"} <= set(flat)
-    assert all(o.ports == 2 and o.gbps == 800 and o.port_gbps == 400 for o in flat.values())
+    # The DGX cages' flat tops are twin-port 2x400G; the XDR single-port RHS optic is ConnectX-8's (GB300, B300).
+    assert all(o.ports == 2 and o.gbps == 800 and o.port_gbps == 400 for o in flat.values() if o.ports == 2)
+    assert [(o.sku, o.port_gbps, o.fabrics) for o in flat.values() if o.ports == 1] == [
+        ("MMS4A20-XM800", 800, ("infiniband",))]
 
 
 def test_a_malformed_seed_file_names_the_file_entry_and_key(tmp_path):

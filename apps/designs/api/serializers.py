@@ -380,9 +380,14 @@ class BomLineSerializer(serializers.ModelSerializer):
     class Meta:
         model = BomLineRecord
         fields = ["index", "sku", "description", "category", "spare", "scope", "qty", "unit_price", "total",
-                  "power_typical_w", "power_max_w", "in_server_typical_w", "in_server_max_w", "rack_units", "network"]
+                  "power_typical_w", "power_max_w", "in_server_typical_w", "in_server_max_w", "rack_units", "network",
+                  "price_published", "power_published"]
         read_only_fields = fields
         extra_kwargs = {
+            "price_published": {"help_text": "false: the part has no list price; its 0 is not a price and the "
+                                             "totals (price_missing) leave it out"},
+            "power_published": {"help_text": "false: the vendor publishes no power figure; its 0 W is not a value "
+                                             "and the totals (power_missing) leave it out"},
             "network": {"help_text": 'the BOM section: "backend", "frontend", "storage" or "oob"'},
             "spare": {"help_text": "a spare line: stock priced like its base line, no power, no rack units"},
             "scope": {"help_text": 'whose power: "network", "in-server", "both", "spare"; "" before the split'},
@@ -419,6 +424,10 @@ class BomTotalsSerializer(serializers.Serializer):
     spares_subtotal = serializers.DecimalField(max_digits=16, decimal_places=2, allow_null=True,
                                                help_text="included in subtotal and total; null: before spares")
     total_includes_spares = serializers.BooleanField()
+    price_missing = serializers.ListField(child=serializers.CharField(), help_text=(
+        "SKUs without a list price: subtotal and total leave them out and are lower bounds"))
+    power_missing = serializers.ListField(child=serializers.CharField(), help_text=(
+        "SKUs without a published power figure: the power totals leave them out and are lower bounds"))
 
 
 class BomSerializer(serializers.Serializer):

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from apps.projects.api.mixins import ProjectScopedMixin
 
 from ..filtersets import DeviceFilterSet, LinkFilterSet, PortFilterSet
+from ..missing import bom_missing
 from ..models import NETWORK_CODES, DesignVersion
 from ..selectors import (
     design_get_for_user,
@@ -279,12 +280,11 @@ class VersionBomView(VersionScopedMixin, generics.GenericAPIView):
 
     def get(self, request, *args, **kwargs):
         version = self.version
-        data = {
-            "version": version.pk,
-            "status": version.status,
-            "lines": list(version_bom_list(version=version)),
-            "totals": version_bom_totals(version=version),
-        }
+        lines = list(version_bom_list(version=version))
+        totals = version_bom_totals(version=version)
+        missing = bom_missing(lines)
+        totals.update(price_missing=missing["price"], power_missing=missing["power"])
+        data = {"version": version.pk, "status": version.status, "lines": lines, "totals": totals}
         return Response(BomSerializer(data).data)
 
 

@@ -186,6 +186,10 @@ class BomLineRecord(models.Model):
     spare = models.BooleanField(_("spare"), default=False)
     network = models.CharField(_("network"), max_length=8, choices=Network.choices, default=Network.BACKEND,
                                db_default=Network.BACKEND)
+    # False: the part has no published power figure / no list price. Its 0 W / 0.00 is not a value: pages,
+    # workbook and document show it as missing and name it beside every total over it (engine.bom).
+    power_published = models.BooleanField(_("power published"), default=True, db_default=True)
+    price_published = models.BooleanField(_("price published"), default=True, db_default=True)
 
     class Meta:
         ordering = ["version_id", "index"]

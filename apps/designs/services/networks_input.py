@@ -333,8 +333,10 @@ def networks_spec(networks: dict, *, server: ServerModel, prices: PriceConverter
             modes = [m for m in (model.breakouts or []) if parse_breakout(m)[1] == model.cage_gbps]
             leaf = switch_hw(switch=model, breakout=(modes or model.breakouts or [""])[0], prices=prices)
         else:
+            # No catalog model: neither its power nor its price is known; the BOM and the hall name it as missing.
             leaf = SwitchHw(ports=oob["ports"], gbps=oob["gbps"], form_factor="RJ45",
-                            name=f"{oob['ports']}-port {oob['gbps']}G management switch")
+                            name=f"{oob['ports']}-port {oob['gbps']}G management switch", power_typical_w=None,
+                            power_max_w=None)
         out["oob"] = OobSpec(leaf=leaf, uplinks=oob["uplinks"],
                              pools=dataclasses.replace(OobPools(), **oob.get("pools", {})))
     return out

@@ -19,13 +19,14 @@ from ..api.topology import LEVELS
 from ..api.topology.drawing import PLANE_COLOURS, RAIL_COLOURS, ROLE_FILL
 from ..engine_text import (alternative_label, alternative_notes, alternative_reason, summary_bom_notes,
                            summary_warnings, wiring_verdict)
-from ..fabric_text import underlay_not_applicable
+from ..fabric_text import reach_margin_rule, underlay_not_applicable
 from ..job_text import job_error
 from ..models import DesignVersion
 from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
 from ..panels import design_panels_render, device_links
 from ..services.design import version_alternative_use
 from ..services.layout_input import cells_text, rows_text
+from ..missing import bom_missing, bom_missing_text, missing_sentence
 from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
 from .common import project_design, project_version
 
@@ -93,13 +94,22 @@ def network_rows(version: DesignVersion) -> list[dict[str, Any]]:
             "links": int(net.get("total_links") or 0), "cost": float((net.get("cost") or {}).get("total_cost") or 0),
             "power_kw": float(power.get("network_typical_w") or 0) / 1000,
             "converged": bool(net.get("converged")),
+            "cost_missing": missing_sentence((net.get("cost") or {}).get("missing")),
+            "power_missing": missing_sentence(power.get("missing")),
+            "cost_parts": list((net.get("cost") or {}).get("missing") or []),
+            "power_parts": list(power.get("missing") or []),
         })
     cluster = s.get("cluster") or {}
     rows.append({"key": "cluster", "label": _("Whole cluster"), "switches": sum(r["switches"] for r in rows),
                  "switch_detail": "", "links": sum(r["links"] for r in rows),
                  "cost": float(cluster.get("total_cost") or sum(r["cost"] for r in rows)),
-                 "power_kw": float(cluster.get("power_typical_w") or 0) / 1000, "converged": False})
+                 "power_kw": float(cluster.get("power_typical_w") or 0) / 1000, "converged": False,
+                 "cost_missing": missing_sentence(cluster.get("price_missing")),
+                 "power_missing": missing_sentence(cluster.get("power_missing")),
+                 "cost_parts": list(cluster.get("price_missing") or []),
+                 "power_parts": list(cluster.get("power_missing") or [])})
     return rows
+
 
 
 def bom_sections(lines) -> list[dict[str, Any]]:
@@ -109,11 +119,16 @@ def bom_sections(lines) -> list[dict[str, Any]]:
     for line in lines:
         key = getattr(line, "network", "backend") or "backend"
         section = sections.setdefault(key, {"key": key, "label": labels.get(key, key), "lines": [],
-                                            "subtotal": Decimal("0"), "power_typical_w": 0.0, "rack_units": 0})
+                                            "subtotal": Decimal("0"), "power_typical_w": 0.0, "rack_units": 0,
+                                            "price_missing": [], "power_missing": []})
         section["lines"].append(line)
         section["subtotal"] += line.total
         section["power_typical_w"] += line.power_typical_w or 0
         section["rack_units"] += line.rack_units or 0
+        if not line.price_published and line.sku not in section["price_missing"]:
+            section["price_missing"].append(line.sku)
+        if not line.spare and not line.power_published and line.sku not in section["power_missing"]:
+            section["power_missing"].append(line.sku)
     order = {key: i for i, key in enumerate(("backend", "frontend", "storage", "oob"))}
     return sorted(sections.values(), key=lambda section: order.get(section["key"], 9))
 
@@ -152,7 +167,8 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
         {"key": "hops", "label": _("Max switch hops"), "value": s.get("max_hops"), "format": "int"},
         {"key": "cost", "label": _("Total cost, whole cluster") if len(s.get("networks") or {}) > 1
          else _("Total cost"), "value": version.total_cost, "format": "money",
-         "unit": version.currency, "detail": _spares_detail(version)},
+         "unit": version.currency, "detail": _spares_detail(version),
+         "missing": missing_sentence((s.get("cluster") or {}).get("price_missing", s.get("price_missing")))},
         _power_kpi(version),
         {"key": "rack_units", "label": _("Rack units (network)"), "value": version.rack_units, "format": "int"},
         {"key": "bisection", "label": _("Bisection bandwidth (Tb/s)"),
@@ -185,6 +201,9 @@ def _power_kpi(version: DesignVersion) -> dict[str, Any]:
         kpi["detail"] = _("plus in-server (NICs, server-side optics): %(typical)s / %(max)s kW") % {
             "typical": f"{version.in_server_typical_w / 1000:,.1f}", "max": f"{(version.in_server_max_w or 0) / 1000:,.1f}"}
         kpi["in_server"] = version.in_server_typical_w / 1000
+    s = version.summary or {}
+    cluster = s.get("cluster") or {}
+    kpi["missing"] = missing_sentence(cluster.get("power_missing", (s.get("power") or {}).get("missing")))
     return kpi
 
 
@@ -354,11 +373,15 @@ class VersionDetailView(VersionPageMixin, View):
         context = self.version_context(version)
         if version.is_ready:
             lines = list(version_bom_list(version=version))
+            totals = version_bom_totals(version=version)
+            missing = bom_missing(lines)
+            totals.update(price_missing=missing["price"], power_missing=missing["power"],
+                          missing_text=bom_missing_text(missing))
             context.update(
                 kpis=version_kpis(version),
                 bom_lines=[line for line in lines if not line.spare],
                 bom_spare_lines=[line for line in lines if line.spare],
-                bom_totals=version_bom_totals(version=version),
+                bom_totals=totals,
                 category_labels=category_labels(),
                 scope_labels=scope_labels(),
                 cost_breakdown=cost_breakdown(lines),
@@ -370,6 +393,7 @@ class VersionDetailView(VersionPageMixin, View):
                 scale_up_notes=scale_up_notes(version.summary),
                 network_rows=network_rows(version),
                 bom_sections=bom_sections(lines),
+                reach_margin_rule=reach_margin_rule(),
             )
         context["inputs"] = version_inputs(version)
         if context["job"] is not None:

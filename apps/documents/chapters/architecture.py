@@ -10,6 +10,7 @@ import logging
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apps.designs.missing import at_least
 from apps.designs.scaleup_text import scale_up_notes, scale_up_rows, split_rows
 from apps.designs.views.version import network_rows, structure_rows
 
@@ -61,7 +62,8 @@ def build(source: DocumentSource) -> Chapter:
                      _("Power, typical (kW)")],
             rows=[[str(row["label"]) + (" · " + _("converged onto the front-end") if row["converged"] else ""),
                    count(row["switches"]) + (f" ({row['switch_detail']})" if row["switch_detail"] else ""),
-                   count(row["links"]), money(row["cost"]), decimal(row["power_kw"])] for row in networks],
+                   count(row["links"]), at_least(money(row["cost"]), row["cost_parts"]),
+                   at_least(decimal(row["power_kw"]), row["power_parts"])] for row in networks],
             numeric=(1, 2, 3, 4), total_rows=1,
         ))
     else:

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apps.designs.missing import at_least, bom_missing, bom_missing_text, not_published
 from apps.designs.views.version import CATEGORY_ORDER, category_labels, cost_breakdown, network_labels
 
 from ..charts import horizontal_bars_svg
@@ -30,6 +31,15 @@ def bom_table(source: DocumentSource) -> Table:
     lines = [line for line in source.bom_lines if not line.spare]
     spares = [line for line in source.bom_lines if line.spare]
     order = {key: i for i, key in enumerate(CATEGORY_ORDER)}
+    missing = bom_missing(source.bom_lines)
+
+    def price(line, value) -> str:
+        # A part without a list price is never a 0.00 that reads as a price.
+        return money(value) if line.price_published else not_published()
+
+    def total(value, lines_in) -> str:
+        return at_least(money(value), [ln.sku for ln in lines_in if not ln.price_published])
+
     rows: list[list[str]] = []
     subtotal_rows: list[int] = []
     for category in sorted({line.category for line in lines}, key=lambda c: (order.get(c, 99), c)):
@@ -38,23 +48,25 @@ def bom_table(source: DocumentSource) -> Table:
             description = line.description
             if several_networks:
                 description = f"{description} · {networks.get(line.network, line.network)}"
-            rows.append([line.sku, description, count(line.qty), money(line.unit_price), money(line.total)])
+            rows.append([line.sku, description, count(line.qty), price(line, line.unit_price),
+                         price(line, line.total)])
         subtotal_rows.append(len(rows))
         rows.append(["", _("Subtotal: %(category)s") % {"category": labels.get(category, category)}, "", "",
-                     money(sum((line.total for line in in_category), Decimal("0")))])
+                     total(sum((line.total for line in in_category), Decimal("0")), in_category)])
     if spares:
         for line in spares:
-            rows.append([line.sku, f"{line.description} · {_('spare')}", count(line.qty), money(line.unit_price),
-                         money(line.total)])
+            rows.append([line.sku, f"{line.description} · {_('spare')}", count(line.qty),
+                         price(line, line.unit_price), price(line, line.total)])
         subtotal_rows.append(len(rows))
-        rows.append(["", _("Spares subtotal"), "", "", money(sum((line.total for line in spares), Decimal("0")))])
+        rows.append(["", _("Spares subtotal"), "", "", total(sum((line.total for line in spares), Decimal("0")),
+                                                              spares)])
     totals = source.bom_totals
     rows.append(["", _("Subtotal, spares included") if totals["total_includes_spares"] else _("Subtotal"), "", "",
-                 money(totals["subtotal"])])
+                 at_least(money(totals["subtotal"]), missing["price"])])
     rows.append(["", _("Discount (%(pct)s %%)") % {"pct": f"{float(totals['discount_pct']):g}"}, "", "",
                  ("−" if totals["discount"] else "") + money(totals["discount"])])
     rows.append(["", _("Total (%(currency)s)") % {"currency": totals["currency"]}, "", "",
-                 money(totals["total"], totals["currency"])])
+                 at_least(money(totals["total"], totals["currency"]), missing["price"])])
     return Table(headers=[_("SKU"), _("Description"), _("Quantity"), _("Unit price"), _("Total")], rows=rows,
                  numeric=(2, 3, 4), total_rows=3, subtotal_rows=tuple(subtotal_rows),
                  widths=(17, 41, 10, 15, 17))
@@ -74,7 +86,12 @@ def build(source: DocumentSource) -> Chapter:
             title=_("Cost by category (%(currency)s)") % {"currency": totals["currency"]},
             labels=[str(row["label"]) for row in breakdown], values=[row["total"] for row in breakdown]),
             caption=_("Where the money goes: the bill of materials by category, spares apart.")))
+    missing = bom_missing(source.bom_lines)
     blocks.append(Paragraph(_("Network power %(typical)s W typical, %(max)s W maximum; %(units)s rack units.") % {
-        "typical": count(round(totals["power_typical_w"] or 0)), "max": count(round(totals["power_max_w"] or 0)),
+        "typical": at_least(count(round(totals["power_typical_w"] or 0)), missing["power"]),
+        "max": at_least(count(round(totals["power_max_w"] or 0)), missing["power"]),
         "units": count(totals["rack_units"])}, style="note"))
+    missing_text = bom_missing_text(missing)
+    if missing_text:
+        blocks.append(Paragraph(missing_text, style="warning"))
     return Chapter(key=KEY, title=str(TITLE), blocks=blocks)

@@ -12,6 +12,7 @@ from collections import defaultdict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apps.designs.fabric_text import reach_margin_rule
 from apps.designs.views.version import network_labels, tier_labels
 
 from ..charts import columns_svg
@@ -46,7 +47,8 @@ def build(source: DocumentSource) -> Chapter:
     media = list(source.summary.get("media") or [])
     tiers = tier_labels()
     blocks: list = [Paragraph(_("Backend links by tier and medium; every link, with its ends, labels and length, is "
-                                "in the cabling sheet of the Excel workbook."))]
+                                "in the cabling sheet of the Excel workbook.")),
+                    Paragraph(reach_margin_rule(), style="note")]
     if media:
         order = {key: i for i, key in enumerate(tiers)}
         media.sort(key=lambda row: (order.get(row.get("tier"), 9), float(row.get("length_m") or 0)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apps.designs.missing import at_least
 from apps.racks.presentation import hall_facts, kind_label, kw, rack_table_rows
 from apps.racks.selectors import hall_plan, rack_contents, rack_get, rack_summaries
 from apps.racks.svg import floorplan_svg, rack_elevation_svg
@@ -31,6 +32,10 @@ def build(source: DocumentSource) -> Chapter | None:
                     Figure(svg=floorplan_svg(hall, racks, title=_("Floor plan")),
                            caption=_("The data hall: racks by row and position, coloured by their power against "
                                      "the budget per rack; zones and reserved cells."))]
+    if hall.power_missing:
+        blocks.append(Paragraph(_("No published power figure for %(parts)s: the rack and hall power above and below "
+                                  "leave them out and are lower bounds (marked ≥).") % {
+            "parts": ", ".join(hall.power_missing)}, style="warning"))
     rows = rack_table_rows(hall, racks, limit=FULLEST_ROWS)
     blocks.append(Heading(_("The fullest racks")))
     blocks.append(Table(headers=[_("Rack"), _("Kind"), _("Row"), _("Position"), _("Units used"), _("Power (kW)"),
@@ -51,7 +56,8 @@ def build(source: DocumentSource) -> Chapter | None:
         blocks.append(Figure(
             svg=rack_elevation_svg(summary, rack_contents(rack=rack), basis=hall.power_basis),
             caption=_("%(kind)s rack %(name)s, front and rear (%(kw)s kW).") % {
-                "kind": kind_label(summary.kind), "name": summary.name, "kw": kw(summary.power_w(hall.power_basis))},
+                "kind": kind_label(summary.kind), "name": summary.name,
+                "kw": at_least(kw(summary.power_w(hall.power_basis)), summary.power_missing)},
             width_mm=80))
     blocks.append(Paragraph(_("Every rack, its contents and positions are in the Racks sheet of the Excel workbook "
                               "and in the NetBox files."), style="note"))

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from apps.designs.engine_text import summary_warnings, wiring_verdict
+from apps.designs.missing import at_least, bom_missing
 from apps.designs.views.version import cheaper_alternative_points, version_kpis
 
 from ..formatting import count, decimal, money
@@ -33,6 +34,12 @@ def architecture_sentence(source: DocumentSource) -> str:
 
 
 def _kpi_value(kpi: dict) -> str:
+    text = _kpi_text(kpi)
+    # A total that leaves out parts without a published figure reads as a lower bound naming them.
+    return f"≥ {text} ({kpi['missing']})" if kpi.get("missing") else text
+
+
+def _kpi_text(kpi: dict) -> str:
     value = kpi.get("value")
     if value is None:
         return "–"
@@ -78,7 +85,8 @@ def build(source: DocumentSource) -> Chapter:
         KeyValues([(str(kpi["label"]), _kpi_value(kpi)) for kpi in version_kpis(version)]),
         Heading(_("Total cost")),
         Paragraph(_("Bill of materials total: %(total)s (discount %(pct)s %% included%(spares)s).") % {
-            "total": money(totals["total"], totals["currency"]), "pct": f"{float(totals['discount_pct']):g}",
+            "total": at_least(money(totals["total"], totals["currency"]), bom_missing(source.bom_lines)["price"]),
+            "pct": f"{float(totals['discount_pct']):g}",
             "spares": _(", spares included") if totals["total_includes_spares"] else ""}, style="lead"),
         Heading(_("Main risks")),
     ]

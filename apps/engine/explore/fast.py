@@ -31,7 +31,8 @@ from math import lcm
 import numpy as np
 
 from ..bom import bill
-from ..cabling import EPS, Cabling, Candidates, TierCabling, candidates, cord_families, fabric_ok, groups, tier_ends
+from ..cabling import (EPS, Cabling, Candidates, TierCabling, candidates, cord_families, fabric_ok, group_cord_m,
+                       groups, tier_ends, usable_reach)
 from ..messages import message
 from ..model import TIER_NAMES
 from ..plan import interconnects
@@ -308,6 +309,7 @@ def _price(tier: int, a, b, cands: Candidates, g: Groups, items: dict) -> TierCa
         costs.append(np.where(ok, fam.prices[safe], np.inf))
         choice.append(safe)
     link_cord, per_family = [], {}
+    loose = list(costs)
     m = g.lmax.shape[0]
     for pair in cands.optics:
         cached = per_family.get(id(pair.cords))
@@ -319,9 +321,14 @@ def _price(tier: int, a, b, cands: Candidates, g: Groups, items: dict) -> TierCa
                                                                      minlength=m))
         safe, cord_sum = cached
         cost = g.n_a * pair.a.price + g.n_b * pair.b.price + cord_sum
-        costs.append(np.where(g.lmax <= pair.reach_m + EPS, cost, np.inf))
+        costs.append(np.where(group_cord_m(pair.cords.lengths, g.lmax) <= usable_reach(pair.reach_m) + EPS, cost,
+                              np.inf))
+        loose.append(np.where(g.lmax <= pair.reach_m + EPS, cost, np.inf))
         link_cord.append(safe)
     cost = np.vstack(costs)
+    inside = ~np.isfinite(cost.min(axis=0))  # engine.cabling: no class reaches with the margin
+    if inside.any():
+        cost[:, inside] = np.vstack(loose)[:, inside]
     best = np.argmin(cost, axis=0)
     if not np.isfinite(cost[best, np.arange(m)]).all():
         worst = float(g.lmax[~np.isfinite(cost[best, np.arange(m)])].max())

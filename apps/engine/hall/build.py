@@ -9,6 +9,9 @@ Rules:
   (engine.hall.structured).
 - A rack's kind: "compute" when it holds a server, "storage" a storage node, "management" only
   management switches, else "network". Its zone is the hall's zone of its row.
+- Power per device from its hardware plus the network-side optics and active cables in its ports
+  (`_add_pluggables`); a figure no one publishes is named on the item, its rack and the hall, and in
+  warning.hall_power_not_published, never counted as a silent 0.
 - Checked, never silent: a hall too small (layout.hall.rows or the zone: how many rows are missing),
   two items sharing a unit or passing the rack's top (layout.rack_units), a rack over its budget
   (layout.rack_power_kw). Placement is built not to do the last two; the check makes sure.
@@ -78,20 +81,23 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     devices = cluster_devices_by_network(plan)
     count = (devices[-1][1].index + 1) if devices else 0
 
-    # Hardware figures per (network, role), once.
-    figures: dict[tuple[str, str], tuple[int, float, float]] = {}
+    # Hardware figures per (network, role), once: height, typical and maximum watts, the parts without a figure.
+    figures: dict[tuple[str, str], tuple[int, float, float, tuple[str, ...]]] = {}
     for network, d in devices:
         key = (network, d.role)
         if key in figures:
             continue
         hw = _hardware(spec, network, d.role)
         if hw is None:
-            figures[key] = (STORAGE_NODE_U, 0.0, 0.0)
+            figures[key] = (STORAGE_NODE_U, 0.0, 0.0, (d.model or "storage node",))
         elif d.role == "server":
-            figures[key] = (height(hw), fill.server_w, fill.server_w)
+            missing = () if fill.server_w else (hw.name or hw.sku or "server",)
+            figures[key] = (height(hw), fill.server_w, fill.server_w, missing)
         else:
+            missing = () if (hw.power_typical_w is not None or hw.power_max_w is not None) else (
+                hw.sku or hw.name or f"{hw.ports}x{hw.gbps}G switch",)
             figures[key] = (height(hw), float(hw.power_typical_w or hw.power_max_w or 0.0),
-                            float(hw.power_max_w or hw.power_typical_w or 0.0))
+                            float(hw.power_max_w or hw.power_typical_w or 0.0), missing)
 
     rack_key = np.fromiter(((d.row << 20) + d.col for _, d in devices), dtype=np.int64, count=len(devices))
     keys, inverse = np.unique(rack_key, return_inverse=True)
@@ -107,11 +113,12 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     device_u = np.zeros(count, dtype=np.int32)
     device_h = np.zeros(count, dtype=np.int32)
     for (network, d), r in zip(devices, inverse.tolist()):
-        u_height, typical, peak = figures[(network, d.role)]
+        u_height, typical, peak, missing = figures[(network, d.role)]
         rack = racks[r]
         rack.items.append(RackItem(device=d.index, name=d.name, role=d.role, network=network, u=d.rack_unit,
                                    u_height=u_height, face="front" if d.role in ("server", "storage") else "rear",
-                                   power_typical_w=typical, power_max_w=peak, sku=d.sku, model=d.model))
+                                   power_typical_w=typical, power_max_w=peak, sku=d.sku, model=d.model,
+                                   power_missing=missing))
         device_rack[d.index] = r
         device_u[d.index] = d.rack_unit
         device_h[d.index] = u_height
@@ -137,7 +144,75 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     for rack in racks:
         rack.items.sort(key=lambda item: item.u)
     check_racks(result)
+    result.notes.extend(_add_pluggables(plan, devices, racks, count))
+    result.notes.extend(hall_power_notes(result))
     return result
+
+
+def _add_pluggables(plan: Plan, devices: list, racks: list[Rack], count: int) -> list:
+    """Add to each switch the network-side optics and active cables in its ports; a review point for each rack
+    they take over its budget. A SKU's BOM watts (engine.bom) are spread evenly over the link ends it serves, so
+    the racks add up to the BOM; a server's or storage node's ends are inside its own rating (in-server, not
+    added). Placement and the rack check count devices (optics follow from cable lengths, which follow from the
+    racks), so a rack the optics take over budget is said, not refused."""
+    watts = np.zeros(count, dtype=np.float64)
+    unpublished: dict[int, set[str]] = {}
+    endpoint = np.zeros(count, dtype=bool)
+    for _, d in devices:
+        endpoint[d.index] = d.role in ("server", "storage")
+    tables = [(plan.links.a_dev, plan.links.b_dev, plan.links.medium, plan.media, plan.bom)]
+    tables += [(n.links.a_dev, n.links.b_dev, n.links.medium, n.media, n.bom) for n in plan.networks.values()]
+    for a_dev, b_dev, medium, media, bom in tables:
+        if not len(a_dev) or not media:
+            continue
+        line_w: dict[str, float] = {}
+        published: dict[str, bool] = {}
+        for line in bom:
+            if not line.spare:
+                line_w[line.sku] = line_w.get(line.sku, 0.0) + line.power_typical_w
+                published[line.sku] = published.get(line.sku, True) and line.power_published
+        per_medium = np.bincount(medium.astype(np.int64), minlength=len(media))
+        ends: dict[str, int] = {}
+        plugs = []  # (medium index, sku, which ends: "a", "b")
+        for i, m in enumerate(media):
+            pairs = [(m.cable_sku or m.a_sku, "ab")] if not m.b_sku else [(m.a_sku, "a"), (m.b_sku, "b")]
+            for sku, sides in pairs:
+                if sku and sku in line_w:
+                    ends[sku] = ends.get(sku, 0) + int(per_medium[i]) * len(sides)
+                    plugs.append((i, sku, sides))
+        for i, sku, sides in plugs:
+            rows = medium == i
+            share = line_w[sku] / ends[sku] if ends[sku] else 0.0
+            for side in sides:
+                dev = (a_dev if side == "a" else b_dev)[rows].astype(np.int64)
+                dev = dev[~endpoint[dev]]
+                np.add.at(watts, dev, share)
+                if not published[sku]:
+                    for index in np.unique(dev).tolist():
+                        unpublished.setdefault(index, set()).add(sku)
+    notes = []
+    for rack in racks:
+        for item in rack.items:
+            if item.device < 0:
+                continue
+            extra = float(watts[item.device])
+            item.pluggable_w = extra
+            item.power_typical_w += extra
+            item.power_max_w += extra
+            if item.device in unpublished:
+                item.power_missing = item.power_missing + tuple(sorted(unpublished[item.device]))
+        if rack.power_budget_w and rack.power_w > rack.power_budget_w + 1e-6:
+            notes.append(message("warning.rack_over_budget_optics", rack=rack.name,
+                                 power_kw=round(rack.power_w / 1000, 3), budget_kw=rack.power_budget_w / 1000))
+    return notes
+
+
+def hall_power_notes(hall: HallPlan) -> list:
+    """A review point naming every part whose power no one publishes: the rack and hall totals leave it out."""
+    parts = hall.power_missing
+    if not parts:
+        return []
+    return [message("warning.hall_power_not_published", parts=", ".join(parts), count=hall.power_missing_devices)]
 
 
 def _nvlink_trays(spec: DesignSpec, racks: list[Rack], fill) -> None:
@@ -145,13 +220,19 @@ def _nvlink_trays(spec: DesignSpec, racks: list[Rack], fill) -> None:
     from ..scaleup import NVLINK_SWITCH_TRAY_RU
 
     first = fill.servers_per_rack * fill.server_u + 1
+    server = spec.server
+    # A published rack figure covers its switch trays (the compute trays share it, engine.hall.rules); else the
+    # tray's own figure, else nothing published: named as missing.
+    tray_w = 0.0 if server.scale_up_rack_power_w else server.scale_up_switch_tray_power_w
     for rack in racks:
         if rack.kind != "compute":
             continue
         for k in range(fill.rack_scale_switch_trays):
             rack.items.append(RackItem(device=-1, name=f"nvsw-{rack.name}-{k + 1}", role=NVLINK_TRAY,
                                        network="scale-up", u=first + k * NVLINK_SWITCH_TRAY_RU,
-                                       u_height=NVLINK_SWITCH_TRAY_RU, face="front", model="NVLink switch tray"))
+                                       u_height=NVLINK_SWITCH_TRAY_RU, face="front", model="NVLink switch tray",
+                                       power_typical_w=tray_w or 0.0, power_max_w=tray_w or 0.0,
+                                       power_missing=() if tray_w is not None else ("NVLink switch tray",)))
 
 
 def _check_size(grid: HallGrid, racks: int) -> None:

@@ -8,7 +8,11 @@ Conventions every consumer relies on:
 - Rack units count from 1 at the bottom; `RackItem.u` is the lowest unit the item occupies and it
   fills u .. u + u_height - 1. No two items of a rack share a unit and none passes `Rack.units`.
 - Power in watts; a rack's budget (`Rack.power_budget_w`, 0 = none) is held against `Rack.power_basis`
-  ("typical" or "maximum") draw of its items.
+  ("typical" or "maximum") draw of its items. A device's power is its own plus the network-side optics and
+  active cables plugged into it (`RackItem.pluggable_w`, the BOM's figures spread over the link ends; optics in a
+  server's ports are inside the server's own rating, as engine.bom counts them).
+- A figure nobody publishes is never a silent 0: the item names the part (`RackItem.power_missing`) and every
+  total over it (`Rack.power_missing`, `HallPlan.power_missing`) lists it, so the total reads as a lower bound.
 - `RackItem.device` is the cluster device index (Plan.devices, then every NetworkPlan's devices) or -1
   for passive items (patch panels, cable managers).
 """
@@ -60,6 +64,10 @@ class RackItem:
     power_max_w: float = 0.0
     sku: str = ""
     model: str = ""
+    pluggable_w: float = 0.0  # network-side optics and active cables in its ports (included in the two figures)
+    # The parts whose power is not published, e.g. ("SN2201",) or ("DGX GB200 NVL72 compute tray",): their watts
+    # are not in the two figures above.
+    power_missing: tuple[str, ...] = ()
 
     @property
     def top_u(self) -> int:
@@ -99,6 +107,11 @@ class Rack:
     def used_units(self) -> int:
         return sum(item.u_height for item in self.items)
 
+    @property
+    def power_missing(self) -> list[str]:
+        """The parts of this rack without a published power figure, once each: its power is at least its total."""
+        return list(dict.fromkeys(part for item in self.items for part in item.power_missing))
+
 
 @dataclass(slots=True)
 class HallPlan:
@@ -122,6 +135,7 @@ class HallPlan:
     patch_panels: int = 0
     trunks: int = 0
     cable_managers: int = 0
+    notes: list = field(default_factory=list)  # review points (engine.messages.Message): power not published...
 
     def rack_of(self, device: int) -> Rack:
         return self.racks[int(self.device_rack[device])]
@@ -133,3 +147,13 @@ class HallPlan:
     @property
     def power_max_w(self) -> float:
         return sum(rack.power_max_w for rack in self.racks)
+
+    @property
+    def power_missing(self) -> list[str]:
+        """The parts of the hall without a published power figure, once each."""
+        return list(dict.fromkeys(part for rack in self.racks for part in rack.power_missing))
+
+    @property
+    def power_missing_devices(self) -> int:
+        """How many items leave a figure out of the hall's totals."""
+        return sum(1 for rack in self.racks for item in rack.items if item.power_missing)

@@ -2,7 +2,8 @@
 
     hall {racks, rows, positions, racks_by_kind {compute, network, storage, management}, servers_per_rack,
           switches_per_rack {spine, core}, rack_units, rack_power_kw (0 = no budget), rack_power_basis, cooling,
-          power_typical_w, power_max_w, max_rack_power_w (against the basis), structured_cabling
+          power_typical_w, power_max_w, max_rack_power_w (against the basis), power_missing (the parts without a
+          published power figure: the totals leave them out and are lower bounds), structured_cabling
           {patch_panels, trunks, cable_managers}}
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ def hall_dict(hall: HallPlan | None, layout) -> dict | None:
         "rack_power_basis": layout.rack_power_basis, "cooling": layout.cooling,
         "power_typical_w": hall.power_typical_w, "power_max_w": hall.power_max_w,
         "max_rack_power_w": max((rack.power_w for rack in hall.racks), default=0.0),
+        "power_missing": hall.power_missing,
         "structured_cabling": {"patch_panels": hall.patch_panels, "trunks": hall.trunks,
                                "cable_managers": hall.cable_managers} if layout.structured_cabling else None,
     }

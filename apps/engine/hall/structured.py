@@ -63,18 +63,20 @@ def structured_lines(spec: DesignSpec, result: HallPlan) -> list[BomLine]:
             lines.append(BomLine(sku=panel.sku, description=f"{panel.name or panel.sku} (patch panel, one per rack)",
                                  category="fiber", qty=result.patch_panels, unit_price=round(panel.price, 2),
                                  total=round(result.patch_panels * panel.price, 2),
-                                 rack_units=result.patch_panels * max(1, panel.rack_units)))
+                                 rack_units=result.patch_panels * max(1, panel.rack_units),
+                                 price_published=panel.price > 0))
         else:
             lines.append(BomLine(sku="PATCH-PANEL-1U", description="1U MPO patch panel (no catalog price)",
                                  category="fiber", qty=result.patch_panels, unit_price=0.0, total=0.0,
-                                 rack_units=result.patch_panels))
+                                 rack_units=result.patch_panels, price_published=False))
     if result.cable_managers:
         lines.append(BomLine(sku="CABLE-MANAGER-1U", description="1U horizontal cable manager (no catalog price)",
                              category="cable", qty=result.cable_managers, unit_price=0.0, total=0.0,
-                             rack_units=result.cable_managers))
+                             rack_units=result.cable_managers, price_published=False))
     if result.trunks:
         lines.append(BomLine(sku="MPO-TRUNK", description="MPO trunk between two racks' panels, length by route "
-                             "(no catalog price)", category="fiber", qty=result.trunks, unit_price=0.0, total=0.0))
+                             "(no catalog price)", category="fiber", qty=result.trunks, unit_price=0.0, total=0.0,
+                             price_published=False))
     return lines
 
 
@@ -86,7 +88,11 @@ def apply_structured_bom(spec: DesignSpec, plan: Plan) -> None:
     lines = structured_lines(spec, hall)
     if not lines:
         return
+    from ..plan import price_notes  # plan imports this module
+
     plan.bom.extend(lines)
+    plan.notes.extend(price_notes(lines))
+    plan.warnings[:] = [note.text for note in plan.notes]
     subtotal = round(plan.subtotal + sum(line.total for line in lines), 2)
     plan.subtotal = subtotal
     plan.discount = discount_of(subtotal, spec.discount_pct)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import Device, Plan, Progress, Sizing
+from ..model import Device, Plan, Progress, Sizing, power_missing, price_missing
 from .. import plan as engine_plan  # through the module: a test or a caller may wrap plan()
 from ..hall.build import STORAGE_NODE_U, device_u_height, place_hall
 from ..hall.grid import HallGrid
@@ -176,6 +176,11 @@ def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> P
         nets["oob"] = net
     backend.networks = nets
     backend.hall = place_hall(spec, backend, grid)
+    # The design's review points name every part missing a figure, whichever network's BOM holds it.
+    engine_plan.add_notes(backend, [note for net in nets.values() for note in net.notes
+                                    if note.code in ("warning.power_not_published", "warning.price_not_published",
+                                                     "warning.reach_margin")])
+    engine_plan.add_notes(backend, backend.hall.notes)
     apply_structured_bom(spec, backend)
     report("networks", 100)
     return backend
@@ -198,10 +203,13 @@ def _converged_storage(spec: DesignSpec, nodes: list[Device]) -> NetworkPlan:
                        endpoints={"servers": 0, "storage_nodes": len(nodes)}, converged=True)
 
 
-def cluster_totals(result: Plan) -> dict[str, float]:
-    """The whole cluster's money and power: the backend's plus every other network's."""
+def cluster_totals(result: Plan) -> dict:
+    """The whole cluster's money and power: the backend's plus every other network's; `power_missing` /
+    `price_missing` name the parts left out of them (no published figure), so the totals are lower bounds."""
     nets = list(result.networks.values())
+    lines = list(result.bom) + [line for net in nets for line in net.bom]
     return {
+        "power_missing": power_missing(lines), "price_missing": price_missing(lines),
         "subtotal": round(result.subtotal + sum(n.subtotal for n in nets), 2),
         "discount": round(result.discount + sum(n.discount for n in nets), 2),
         "total_cost": round(result.total_cost + sum(n.total_cost for n in nets), 2),

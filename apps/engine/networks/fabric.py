@@ -29,7 +29,7 @@ from ..bom import bill
 from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
-from ..plan import interconnects, make_devices, power_notes, review_notes
+from ..plan import interconnects, make_devices, power_notes, price_notes, review_notes
 from ..hall.grid import HallGrid
 from ..hall.rules import height, network_switches_per_rack
 from ..racks import Placement, raw_lengths
@@ -155,7 +155,7 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
     )
     notes = [n for n in review_notes(derived, sz, wiring)
              if n.code not in ("warning.spare_gpu_slots", "note.nics_built_in", "warning.partial_scale_unit")]
-    notes += power_notes(b.lines)
+    notes += cabling.notes + power_notes(b.lines) + price_notes(b.lines)
     result = NetworkPlan(
         key=key, devices=devices, links=net_links, media=cabling.media, bom=b.lines, subtotal=b.subtotal,
         discount=b.discount, total_cost=b.total_cost, spares_subtotal=b.spares_subtotal,

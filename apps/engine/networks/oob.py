@@ -19,7 +19,8 @@ Rules:
   lengths are cable routes (engine.hall.route: in-rack, the height to the management switch at the
   top of the rack plus slack; uplinks up to the tray, along and across rows, down, plus slack), rounded up
   to the next patch-cord length; an uplink longer than 100 m is a single-mode fibre run (medium SMF).
-  Cords have no catalog SKU or price (the BOM lists them by length with no price).
+  Cords have no catalog SKU or price: the BOM lists them by length, marked as missing a price (never a 0 USD that
+  reads as a value), and the plan names them in warning.price_not_published.
 - Addresses: each management switch gets a subnet of its own from `oob.pools.host`, the smallest
   power of two that holds its devices plus the network address, its own gateway address and the
   broadcast address (at least a /29); devices take the addresses after the gateway, so no device
@@ -42,7 +43,7 @@ from ..hall.rules import height, network_switches_per_rack
 from ..racks import rack_name
 from ..spec import DesignSpec, InfeasibleSpec, parse_cidr
 from ..bom import switch_sku
-from ..plan import power_notes
+from ..plan import power_notes, price_notes
 from .model import DEVICE_PREFIX, PORT_BASE, NetworkLinks, NetworkPlan
 from .spec import OobSpec
 
@@ -211,7 +212,7 @@ def plan_oob(spec: DesignSpec, oob: OobSpec, *, managed: Managed, switch_base: i
                        "last": _dotted(p2p + 2 * leaves * u - 1) if leaves else None}},
         tiers=2, endpoints={"servers": managed.servers, "storage_nodes": managed.storage_nodes,
                             "switches": managed.switches, "managed": m},
-        gbps=leaf_hw.gbps, notes=power_notes(bom),
+        gbps=leaf_hw.gbps, notes=power_notes(bom) + price_notes(bom),
     )
     return result
 
@@ -239,6 +240,7 @@ def _bill(spec: DesignSpec, oob: OobSpec, leaves: int, spines: int, media: list[
         line.power_max_w += peak * qty
         line.rack_units += ru * qty
         line.power_published = line.power_published and published
+        line.price_published = line.unit_price > 0  # a cord with no catalog price is not free: named as missing
 
     for hw, qty in ((oob.leaf, leaves), (oob.spine_hw, spines)):
         mode = hw.breakout or f"{hw.ports}x{hw.gbps}G"
@@ -256,5 +258,5 @@ def _bill(spec: DesignSpec, oob: OobSpec, leaves: int, spines: int, media: list[
         if qty:
             out.append(BomLine(sku=line.sku, description=line.description, category=line.category, qty=qty,
                                unit_price=line.unit_price, total=round(qty * line.unit_price, 2), scope=SCOPE_SPARE,
-                               spare=True))
+                               spare=True, price_published=line.price_published))
     return out

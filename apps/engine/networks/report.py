@@ -3,15 +3,16 @@
     "networks": {"backend": {...}, "frontend": {...}, "storage": {...}, "oob": {...}}   (the networks the design has)
 
 each with: switches {leaf, spine, core}, links {server-leaf, leaf-spine, spine-core}, total_links, devices
-(its own), tiers, gbps, oversubscription, endpoints, cost {subtotal, discount, total_cost, spares_subtotal},
-power {network_typical_w, network_max_w, in_server_typical_w, in_server_max_w}, rack_units, bom [...]
+(its own), tiers, gbps, oversubscription, endpoints, cost {subtotal, discount, total_cost, spares_subtotal, missing},
+power {network_typical_w, network_max_w, in_server_typical_w, in_server_max_w, missing},
+(missing: the SKUs without a list price / a published power figure, left out of those totals) rack_units, bom [...]
 (its own section), media [...], pools, converged (storage on the front-end), warning_codes.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..model import TIER_NAMES, BomLine, Medium, Plan
+from ..model import TIER_NAMES, BomLine, Medium, Plan, power_missing, price_missing
 from .cluster import cluster_totals
 
 
@@ -21,7 +22,8 @@ def bom_rows(lines: list[BomLine]) -> list[dict]:
          "unit_price": line.unit_price, "total": line.total, "power_typical_w": round(line.power_typical_w, 1),
          "power_max_w": round(line.power_max_w, 1), "in_server_typical_w": round(line.in_server_typical_w, 1),
          "in_server_max_w": round(line.in_server_max_w, 1), "scope": line.scope, "spare": line.spare,
-         "rack_units": line.rack_units, "power_published": line.power_published}
+         "rack_units": line.rack_units, "power_published": line.power_published,
+         "price_published": line.price_published}
         for line in lines
     ]
 
@@ -39,9 +41,10 @@ def networks_report(result: Plan) -> dict:
         "total_links": len(result.links), "tiers": result.tiers, "gbps": result.spec.server.nic_gbps,
         "endpoints": {"servers": result.servers},
         "cost": {"subtotal": result.subtotal, "discount": result.discount, "total_cost": result.total_cost,
-                 "spares_subtotal": result.spares_subtotal},
+                 "spares_subtotal": result.spares_subtotal, "missing": price_missing(result.bom)},
         "power": {"network_typical_w": result.power_typical_w, "network_max_w": result.power_max_w,
-                  "in_server_typical_w": result.in_server_typical_w, "in_server_max_w": result.in_server_max_w},
+                  "in_server_typical_w": result.in_server_typical_w, "in_server_max_w": result.in_server_max_w,
+                  "missing": power_missing(result.bom)},
         "rack_units": result.rack_units,
     }
     out = {"backend": backend}
@@ -51,10 +54,10 @@ def networks_report(result: Plan) -> dict:
             "devices": len(net.devices), "tiers": net.tiers, "gbps": net.gbps,
             "oversubscription": dict(net.oversubscription), "endpoints": dict(net.endpoints),
             "cost": {"subtotal": net.subtotal, "discount": net.discount, "total_cost": net.total_cost,
-                     "spares_subtotal": net.spares_subtotal},
+                     "spares_subtotal": net.spares_subtotal, "missing": price_missing(net.bom)},
             "power": {"network_typical_w": net.power_typical_w, "network_max_w": net.power_max_w,
                       "in_server_typical_w": net.in_server_typical_w, "in_server_max_w": net.in_server_max_w,
-                      "missing": [line.sku for line in net.bom if not line.spare and not line.power_published]},
+                      "missing": power_missing(net.bom)},
             "rack_units": net.rack_units, "bom": bom_rows(net.bom), "media": media_rows(net.media, net.links.medium),
             "pools": net.pools, "converged": net.converged,
             "warning_codes": [note.to_dict() for note in net.notes],

@@ -33,7 +33,8 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   port for every leaf of its plane). Spines n = the smallest n >= ceil(L * u / P_S) that divides u, so
   every leaf has exactly u/n links to every spine of its plane and a leaf pair can always use all of
   its u uplinks (NVIDIA DGX SuperPOD, 64-port switches: 1 SU -> 4 spines, 2 -> 8, 3 -> 16 not 12,
-  4 -> 16). A count that does not divide u would leave each leaf with floor(u/n) or ceil(u/n) links
+  4 -> 16; DGX B300 on 144-port Quantum-X800, RA-11339-001 Table 3: 4 SUs of 72 nodes -> 18 spines, not 16,
+  8 -> 36). A count that does not divide u would leave each leaf with floor(u/n) or ceil(u/n) links
   per spine; two leaves then share only sum_s min(c_a[s], c_b[s]) < u links' worth of paths and the
   fabric is blocking (5,000 GPUs on 128x400G with 40 spines: 48 of 64 links for the worst pair).
   Such a count is never the plan; `spread` still builds it for the priced "uneven" alternative:

@@ -247,3 +247,17 @@ def test_servers_with_fewer_rails_and_gpus():
     assert p.servers == 25
     assert p.links_by_tier["server-leaf"] == 100
     assert p.switches["leaf"] == 8  # 2 SUs of 16 servers, 4 rails
+
+
+# NVIDIA DGX SuperPOD RA, DGX B300 with Quantum-X800 InfiniBand (RA-11339-001), DGX SuperPOD Architecture,
+# Table 3 "Example Compute Fabric Components": SUs of 72 DGX B300 (8 x 800G each), one Quantum-X800 leaf per
+# rail per SU (72 nodes down, 72 up: 144 ports of 800G), two tiers. 4 SUs: 32 leaves x 72 / 144 = 16 spines
+# would do port-wise, but NVIDIA builds 18, the smallest count >= 16 that divides 72 (8 SUs: 36, not 32).
+@pytest.mark.parametrize("sus, leaves, spines", [(1, 8, 4), (2, 16, 8), (4, 32, 18), (8, 64, 36), (18, 144, 72)])
+def test_dgx_superpod_b300_xdr_table_3(sus, leaves, spines):
+    p = plan(spec(sus * 72 * 8, server=server(gpus=8, ports=8, gbps=800), leaf=switch(144, gbps=800),
+                  nic=None, catalog=False))
+    assert p.tiers == 2 and p.scale_units == sus and p.su_servers == 72
+    assert p.switches == {"leaf": leaves, "spine": spines, "core": 0}
+    assert p.links_by_tier["server-leaf"] == p.links_by_tier["leaf-spine"] == sus * 576
+    assert p.wiring.as_stated and p.wiring.spread["leaf-spine"][0] == p.wiring.spread["leaf-spine"][1]

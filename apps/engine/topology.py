@@ -134,10 +134,10 @@ def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, 
     def fits(c: int) -> bool:
         return full % c == 0 and (pods - 1) * (pod_uplinks // c) + -(-last_uplinks // c) <= core_ports
 
-    both = next((c for c in range(low, full + 1) if fits(c) and last_uplinks % c == 0), None)
-    if both is not None:
-        return both
-    return next(c for c in range(low, full + 1) if fits(c))
+    small = [c for c in range(1, math.isqrt(full) + 1) if full % c == 0]
+    divisors = sorted(set(small + [full // c for c in small]))
+    candidates = [c for c in divisors if c >= low and fits(c)]  # full itself always fits (pods <= P_C)
+    return next((c for c in candidates if last_uplinks % c == 0), candidates[0])
 
 
 def fewest_spines(leaves: int, uplinks: int, spine_ports: int) -> int:

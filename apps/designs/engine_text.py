@@ -205,6 +205,9 @@ MESSAGES = {
         "the worst leaf pair (%(leaf_a)s and %(leaf_b)s) can exchange %(links)s links' worth of traffic, "
         "%(percent)s per cent of a leaf's %(downlinks)s downlinks, below the %(stated)s per cent the "
         "oversubscription states: the fabric is blocking"),
+    "wiring.blocking_pods": gettext_lazy(
+        "pods %(pod_a)s and %(pod_b)s of plane %(plane)s meet on the cores with %(links)s links, %(percent)s per "
+        "cent of the %(uplinks)s leaf uplinks of the smaller pod: between those pods the fabric is blocking"),
     "fabric.infiniband_subnet_manager": gettext_lazy(
         "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) assigns LIDs and computes the "
         "routes, and credit-based flow control makes it lossless; no point-to-point /31s, loopbacks, BGP ASNs, "

@@ -196,6 +196,9 @@ TEMPLATES: dict[str, str] = {
     "wiring.blocking": "the worst leaf pair ({leaf_a} and {leaf_b}) can exchange {links} links' worth of traffic, "
                        "{percent:.1f} per cent of a leaf's {downlinks} downlinks, below the {stated:.1f} per cent "
                        "the oversubscription states: the fabric is blocking",
+    "wiring.blocking_pods": "pods {pod_a} and {pod_b} of plane {plane} meet on the cores with {links} links, "
+                            "{percent:.1f} per cent of the {uplinks} leaf uplinks of the smaller pod: between "
+                            "those pods the fabric is blocking",
     "fabric.infiniband_subnet_manager": "InfiniBand fabric: the subnet manager (OpenSM or UFM, fat-tree routing) "
                                       "assigns LIDs and computes the routes, and credit-based flow control makes "
                                       "it lossless; no point-to-point /31s, loopbacks, BGP ASNs, PFC/ECN or ECMP "

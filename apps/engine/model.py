@@ -161,7 +161,7 @@ class Sizing:
     spines_per_pod: int  # in a full pod; 0 for 2 tiers
     spines_last_pod: int  # in the last pod (fewer when it is partly filled); 0 for 2 tiers
     spine_downlinks: int  # spine ports towards leaves (all ports in 2 tiers, half in 3 tiers)
-    spine_uplinks: int  # spine ports towards cores (half in 3 tiers), 0 in 2 tiers
+    spine_uplinks: int  # uplinks of a spine of a full pod (3 tiers: its leaf links, at most half its ports), 0 in 2
     switches: dict[str, int]  # leaf, spine, core (all planes)
     links_by_tier: dict[str, int]  # keys TIER_NAMES
     max_gpus: int
@@ -174,6 +174,7 @@ class Sizing:
     # A leaf with an uplink group (front-end / management switches): its first uplink port (its access port
     # count); 0 = uplinks follow the downlinks on the same ports (fabric switches).
     leaf_uplink_port: int = 0
+    spine_uplinks_last_pod: int = 0  # uplinks of a spine of the last pod (3 tiers; fewer when it is partly filled)
 
 
 @dataclass(slots=True)
@@ -190,6 +191,15 @@ class Wiring:
     worst_pair_names: tuple[str, ...] = ()  # their device names (filled by plan())
     leaf_pairs: int = 0  # leaf pairs covered, all planes
     flows_solved: int = 0  # layered max-flows solved for pairs across pods (3 tiers)
+    # The top tier (3 tiers, several pods): the worst pod pair's core links shared, against the smaller pod's leaf
+    # uplinks; below 1 the fabric is blocking between those pods whatever a single leaf pair gets.
+    worst_pod_pair_fraction: float = 1.0
+    worst_pod_pair_links: int = 0
+    pod_pair_uplinks: int = 0
+    worst_pod_pair: tuple[int, int, int] | None = None  # (plane, pod, pod), None without two pods
+    # Links per connected pair, [fewest, most], by tier: "leaf-spine" (a leaf and a spine of its pod),
+    # "spine-core" (a spine and a core it reaches), "core-pod" (a core and a pod); equal when spread evenly.
+    spread: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -233,6 +233,12 @@ def price_notes(lines: list) -> list[Message]:
 
 def blocking_note(wiring: Wiring) -> Message:
     """The wiring proof's verdict on a fabric that delivers less than its stated oversubscription."""
+    leaf_fraction = min(1.0, wiring.worst_pair_links / wiring.leaf_downlinks) if wiring.leaf_downlinks else 1.0
+    if wiring.worst_pod_pair is not None and leaf_fraction >= wiring.stated_fraction - 1e-9:  # the pods fall short
+        plane, pod_a, pod_b = wiring.worst_pod_pair
+        return message("wiring.blocking_pods", plane=plane + 1, pod_a=pod_a + 1, pod_b=pod_b + 1,
+                       links=wiring.worst_pod_pair_links, uplinks=wiring.pod_pair_uplinks,
+                       percent=round(100 * wiring.worst_pod_pair_fraction, 1))
     leaf_a, leaf_b = (tuple(wiring.worst_pair_names) + ("", ""))[:2]
     return message("wiring.blocking", leaf_a=leaf_a, leaf_b=leaf_b, links=wiring.worst_pair_links,
                    percent=round(100 * wiring.worst_pair_fraction, 1), downlinks=wiring.leaf_downlinks,
@@ -322,10 +328,11 @@ def _uneven(spec: DesignSpec, own: Sizing) -> Alternative | None:
     """The spec's own structure with the fewest spines (uneven uplinks), if that is fewer: blocking."""
     variant = replace(spec, tiers=own.tiers)
     fewest = size_fabric(variant, even=False)
-    if fewest.switches["spine"] >= own.switches["spine"]:
+    if fewest.switches["spine"] + fewest.switches["core"] >= own.switches["spine"] + own.switches["core"]:
         return None
     result = _plan(variant, progress=None, address=False, even=False)
-    notes = [note for note in result.notes if note.code in ("warning.uneven_uplinks", "wiring.blocking")]
+    notes = [note for note in result.notes if note.code in ("warning.uneven_uplinks", "wiring.blocking",
+                                                            "wiring.blocking_pods")]
     return _priced(result, _label(result.planes, result.tiers) + ", fewest spines (blocking)", blocking=True,
                    notes=notes)
 

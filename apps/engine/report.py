@@ -16,7 +16,9 @@ Keys (all plain JSON types):
   addressing ("ipv4-bgp": /31s, loopbacks, eBGP ASNs; "subnet-manager": IPoIB hosts only),
   warnings [..], warning_codes [{code, params}] (the warnings, one for one, as engine.messages codes),
   wiring {worst_pair_fraction, as_stated, stated_fraction, worst_pair_links, leaf_uplinks,
-  leaf_downlinks, worst_pair [leaf, leaf] or null, leaf_pairs} (engine.wiring's proof), and
+  leaf_downlinks, worst_pair [leaf, leaf] or null, leaf_pairs, worst_pod_pair_fraction, worst_pod_pair_links,
+  pod_pair_uplinks, worst_pod_pair [plane, pod, pod] or null, spread {leaf-spine, spine-core, core-pod: [fewest,
+  most] links per connected pair}} (engine.wiring's proof of every tier), and
   alternatives [..] when asked for; a feasible alternative has its wiring and blocking (true for
   the fewest-spines wiring, with its notes [{code, params}]); networks {backend, frontend, storage, oob}
   (engine.networks.report: each network's switches, links, cost, power, BOM section) and cluster (the
@@ -48,6 +50,10 @@ def wiring_dict(wiring: Wiring | None) -> dict | None:
         "stated_fraction": round(wiring.stated_fraction, 4), "worst_pair_links": int(wiring.worst_pair_links),
         "leaf_uplinks": wiring.leaf_uplinks, "leaf_downlinks": wiring.leaf_downlinks,
         "worst_pair": list(wiring.worst_pair_names) or None, "leaf_pairs": int(wiring.leaf_pairs),
+        "worst_pod_pair_fraction": round(wiring.worst_pod_pair_fraction, 4),
+        "worst_pod_pair_links": int(wiring.worst_pod_pair_links), "pod_pair_uplinks": int(wiring.pod_pair_uplinks),
+        "worst_pod_pair": list(wiring.worst_pod_pair) if wiring.worst_pod_pair is not None else None,
+        "spread": {tier: list(pair) for tier, pair in wiring.spread.items()},
     }
 
 

@@ -18,9 +18,11 @@ Rules:
   is rail i (each GPU has its own NIC), and scale units are built of whole racks ("each SU contains
   8 DGX GB200 systems", 576 GPUs, GB200 RA abstract). The engine's scale unit is the leaf's downlinks
   rounded down to whole domains, so a domain's rail-i ports all land on one leaf per plane and no
-  domain straddles two scale units. Worked example (tests/engine/test_scaleup.py): 576 GPUs of
-  GB200 NVL72 (the RA's one SU) = 8 racks = 8 domains of 72 GPUs = 144 compute trays, 72 NVLink
-  switch trays, 576 server-leaf links (one 400G NIC port per GPU) on 4 rails.
+  domain straddles two scale units. A leaf cables only the uplinks its downlinks carry at the stated
+  oversubscription (engine.topology): on 64-port leaves at 1:1 one rail of one rack, 18 down and 18 up.
+  Worked example (tests/engine/test_scaleup.py): 576 GPUs of GB200 NVL72 (the RA's one SU) = 8 racks =
+  8 domains of 72 GPUs = 144 compute trays, 72 NVLink switch trays, 576 server-leaf links (one 400G NIC
+  port per GPU) on 4 rails; on QM9700 32 leaves, 9 spines, 576 leaf-spine links (41 switches, not 48).
 - Counting, without double counting: NVLink switch trays, the NVLink copper spine and the power
   shelves are part of the rack-scale system (its published rack power, e.g. "Full rack requiring
   up to 142 kW" for GB300 NVL72, covers them): the domain summary counts the switch trays, the rack

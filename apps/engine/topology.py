@@ -13,14 +13,19 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   2 SUs: 32 / 16; 4 SUs: 64 / 32; 8 SUs: 128 / 64; 16 SUs (8,192 GPUs): 256 leaves, 128 spines.
 - Rack-scale systems (engine.scaleup): servers are compute trays; the scale unit's downlinks d are
   rounded down to whole scale-up domains when a domain fits (18 trays for NVL72), so no domain
-  straddles two scale units.
+  straddles two scale units. The leaf then cables only the uplinks those d carry (below).
 
 - servers = ceil(gpus / gpus per server). Every NIC port of every server is cabled.
 - p divides r; plane j holds rails j*r/p .. (j+1)*r/p - 1. Each plane is an independent fabric
   with its own leaves, spines and cores; p = 1 is a single fabric.
 - Leaf logical ports P_L run at NIC speed (after breakout). Oversubscription o:1 gives downlinks
   d = floor(P_L * o / (o + 1)), rounded down to whole cages on twin-port cages (a cage carries one
-  link class), and uplinks u = P_L - d. Every leaf cables all u uplinks, also in a partly filled SU.
+  link class), and down to whole rack-scale domains; uplinks u = min(P_L - d, ceil(d / o)): a leaf never
+  cables more uplinks than its d downlinks carry at o:1 (GB200 NVL72 on 64-port leaves at 1:1: one rail
+  of one rack, 18 down and 18 up, not 32; 1 SU of 8 racks -> 32 leaves and 9 spines, not 16). Every leaf
+  cables all u uplinks, also in a partly filled SU: NVIDIA builds the full SU's leaves and leaf-spine
+  cables ("the fabric should be designed to support the full SU, including leaf switches and leaf-spine
+  cables", DGX SuperPOD RAs, Network Fabrics), so the SU fills later without recabling.
 - A scale unit (SU) is d servers with one leaf per rail: NIC port i of every server of the SU lands
   on the SU's leaf for rail i, on leaf port = the server's position in the SU. Downlinks take the
   first d logical ports of a leaf, uplinks the ports after them.
@@ -28,24 +33,36 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   port for every leaf of its plane). Spines n = the smallest n >= ceil(L * u / P_S) that divides u, so
   every leaf has exactly u/n links to every spine of its plane and a leaf pair can always use all of
   its u uplinks (NVIDIA DGX SuperPOD, 64-port switches: 1 SU -> 4 spines, 2 -> 8, 3 -> 16 not 12,
-  4 -> 16). A count that does not divide u would leave each leaf with floor(u/n) or ceil(u/n) links
+  4 -> 16; DGX B300 on 144-port Quantum-X800, RA-11339-001 Table 3: 4 SUs of 72 nodes -> 18 spines, not 16,
+  8 -> 36). A count that does not divide u would leave each leaf with floor(u/n) or ceil(u/n) links
   per spine; two leaves then share only sum_s min(c_a[s], c_b[s]) < u links' worth of paths and the
   fabric is blocking (5,000 GPUs on 128x400G with 40 spines: 48 of 64 links for the worst pair).
   Such a count is never the plan; `spread` still builds it for the priced "uneven" alternative:
   leaf l's extra links go to spines (l * (u mod n) + k) mod n, k < u mod n. Since L <= P_S,
   ceil(L * u / P_S) <= u, so u itself bounds the search and every spine ends with L * u / n <= P_S
   leaf links.
-- 3 tiers (per plane): a pod holds floor((P_S/2) / (r/p)) SUs; spines use P_S/2 ports down and P_S/2
-  up. Spines per pod follow the same rule with P_S/2 in place of P_S, counted from the pod's own
+- 3 tiers (per plane): a pod holds floor((P_S/2) / (r/p)) SUs; spines use P_S/2 ports down and up to
+  P_S/2 up. Spines per pod follow the same rule with P_S/2 in place of P_S, counted from the pod's own
   leaves, so a partly filled last pod gets fewer spines (the quote buys what is cabled; filling the
-  pod later adds spines and re-spreads its leaf uplinks). Every spine cables all h = P_S/2 uplinks;
-  C = cores per plane = ceil(all spine uplinks of the plane / P_C); feasible only if pods <= P_C.
-  Uplink k of spine i of a pod with n spines whose first spine is f is the plane's uplink slot
-  j = f * h + k * n + i, and slot j goes to core j mod C on core port j div C: each core ends within
-  one link of the others, and a pod's slots stride over the cores spine by spine, so the spines of
-  any two pods meet on the cores alike and two leaves in different pods keep all u uplinks' worth
-  of paths (engine.wiring proves it on every plan; slots taken spine by spine, k + i * h, gave some
-  pod pairs less, e.g. 30 of 32 links at 20,000 GPUs in 2 planes of 64-port switches).
+  pod later adds spines and re-spreads its leaf uplinks). A spine cables as many uplinks h as it carries
+  leaf links (1:1): h = leaves of its pod x u / n, P_S/2 in a full pod of full-radix leaves, fewer in a
+  partly filled last pod or behind rack-scale leaves. Feasible only if pods <= P_C.
+- Even spread at the top tier (engine.topology.core_count): a pod sends U = n x h links up; C = cores per
+  plane = the smallest C >= ceil(all spine uplinks of the plane / P_C) that divides a full pod's U (one
+  dividing the last pod's U too when there is one), so every core has U / C links into every full pod and
+  the pods divide the cores' ports alike. The fewest cores, ceil(... / P_C), can leave pods uneven: 24,576
+  GPUs on 128-port switches at 1:1 are 6 pods of 4,096 uplinks; 192 cores give each core 21 or 22 links into
+  a pod and two pods meet on only 4,032 of 4,096 links (98.4 %), so the plan takes 256 cores (16 into every
+  pod, 96 of 128 ports). 5,000 GPUs on 64x400G: 5 pods of 1,024 -> 128 cores, not 80.
+  Uplink k of spine i of a pod with n spines is the pod's slot k * n + i, a pod's slots follow those of the
+  pods before it, and slot j of the plane goes to core j mod C on core port j div C: with C dividing U, spine
+  i reaches C / gcd(n, C) cores with h / (C / gcd(n, C)) links to each, and the spines of any two pods meet
+  on the cores alike, so two leaves in different pods keep all u uplinks' worth of paths (slots taken spine
+  by spine, k + i * h, gave some pod pairs less, e.g. 30 of 32 links at 20,000 GPUs in 2 planes of 64-port
+  switches). A last pod whose U the cores don't divide takes its slots spine by spine when the stride would
+  give a spine uneven links; it then has one link more into some cores, never more than a full pod's.
+  engine.wiring measures every tier on every plan: leaf pairs (max-flow), pod pairs (sum over cores of the
+  smaller of the two pods' links) and the links per leaf-spine, spine-core and core-pod pair.
 - tiers "auto" = 2 when it fits, else 3.
 - Max GPUs the chosen structure can grow to: 2 tiers floor(P_S / (r/p)) SUs * d * gpus per server;
   3 tiers P_C pods * SUs per pod * d * gpus per server. Max switch hops 3 (2 tiers) or 5 (3 tiers).
@@ -55,7 +72,7 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
 
 Worked examples (8-GPU servers with 8x400G, 1:1): 5,000 GPUs on 128x400G -> 2 tiers, 80 leaves,
 64 spines, 5,000 server links, 5,120 leaf-spine links, grows to 8,192 GPUs. 3,000 GPUs on 128x400G
--> 48 leaves, 32 spines. On 64x400G -> 3 tiers, 160 leaves, 160 spines, 80 cores, grows to 65,536.
+-> 48 leaves, 32 spines. On 64x400G -> 3 tiers, 160 leaves, 160 spines, 128 cores, grows to 65,536.
 On 64x400G in 8 planes -> 2 tiers, 160 leaves, 128 spines (16 per plane), grows to 16,384.
 On 64x400G (DGX SuperPOD): 1,016 GPUs -> 32 leaves, 16 spines (4 SUs); 760 GPUs -> 24 leaves,
 16 spines (3 SUs). engine.wiring proves every plan delivers its stated oversubscription.
@@ -93,6 +110,34 @@ def uplink_split(leaf, gbps: int, oversubscription: float) -> tuple[int, int]:
     u = leaf.uplinks
     d = min(leaf.ports, int(math.floor(float(oversubscription) * u * leaf.uplink_gbps / gbps + 1e-9)))
     return d, u
+
+
+def carried_uplinks(downlinks: int, oversubscription: float) -> int:
+    """The uplinks `downlinks` need at o:1: ceil(downlinks / o). A leaf never cables more (engine.topology rules)."""
+    return max(1, math.ceil(downlinks / float(oversubscription) - 1e-9))
+
+
+def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, *, even: bool = True) -> int:
+    """Cores of a plane whose pods each send `pod_uplinks` links up (the last pod `last_uplinks`).
+
+    Even (the plan): the smallest C >= ceil(all uplinks / P_C) that divides a full pod's uplinks, so every
+    core has the same number of links into every full pod (and no core more than P_C links); one that
+    divides the last pod's uplinks too is preferred when there is one (then every core reaches every pod
+    alike). A single pod is its own "full" pod. even=False: the fewest, ceil(all uplinks / P_C).
+    """
+    total = (pods - 1) * pod_uplinks + last_uplinks
+    low = max(1, -(-total // core_ports))
+    if not even:
+        return low
+    full = pod_uplinks if pods > 1 else last_uplinks
+
+    def fits(c: int) -> bool:
+        return full % c == 0 and (pods - 1) * (pod_uplinks // c) + -(-last_uplinks // c) <= core_ports
+
+    small = [c for c in range(1, math.isqrt(full) + 1) if full % c == 0]
+    divisors = sorted(set(small + [full // c for c in small]))
+    candidates = [c for c in divisors if c >= low and fits(c)]  # full itself always fits (pods <= P_C)
+    return next((c for c in candidates if last_uplinks % c == 0), candidates[0])
 
 
 def fewest_spines(leaves: int, uplinks: int, spine_ports: int) -> int:
@@ -171,6 +216,8 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     per_domain = spec.servers_per_domain
     if 1 < per_domain <= d:  # a scale unit holds whole rack-scale domains (engine.scaleup)
         d -= d % per_domain
+    if not leaf.uplinks:  # never more uplinks than the downlinks carry at o:1 (18 of 32 for an NVL72 rail)
+        u = min(u, carried_uplinks(d, spec.oversubscription))
     sus = -(-servers // d)
     leaves_pp = sus * rpp
     p_s, p_c = spine.ports, core.ports
@@ -183,7 +230,7 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     tiers = 2 if (spec.tiers == 2 or (spec.tiers == "auto" and fits2)) else 3
 
     sus_per_pod = pods = n_full = n_last = cores_pp = 0
-    spine_up = 0
+    spine_up = up_last = 0
     if tiers == 2:
         spines_pp = count(leaves_pp, u, p_s)
         spine_down = p_s
@@ -207,14 +254,20 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
             raise InfeasibleSpec({"gpus": [
                 message("topology.three_tiers_limit", max_gpus=max_gpus, pods=p_c, sus_per_pod=sus_per_pod,
                         su_servers=d, gpus=spec.gpus, needed_pods=pods)]})
-        n_full = count(sus_per_pod * rpp, u, half)
-        last_sus = sus - (pods - 1) * sus_per_pod
-        n_last = count(last_sus * rpp, u, half)
+        lpod = sus_per_pod * rpp
+        last_leaves = leaves_pp - (pods - 1) * lpod
+        n_full = count(lpod, u, half)
+        n_last = count(last_leaves, u, half)
         spines_pp = (pods - 1) * n_full + n_last
-        spine_down = spine_up = half
-        cores_pp = -(-spines_pp * half // p_c)
+        spine_down = half
+        # A spine cables as many uplinks as it carries leaf links (1:1): all h = P_S/2 in a full pod wired
+        # evenly, fewer in a partly filled last pod (or when the uneven count leaves a spine short).
+        spine_up = -(-lpod * u // n_full) if pods > 1 else -(-last_leaves * u // n_last)
+        up_last = -(-last_leaves * u // n_last)
+        pod_up, last_up = n_full * spine_up, n_last * up_last
+        cores_pp = core_count(pod_up, last_up, pods, p_c, even=even)
         links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaves_pp * u,
-                 TIER_NAMES[2]: planes * spines_pp * half}
+                 TIER_NAMES[2]: planes * ((pods - 1) * pod_up + last_up)}
     switches = {"leaf": planes * leaves_pp, "spine": planes * spines_pp, "core": planes * cores_pp}
     t0, t1, t2 = (links[name] for name in TIER_NAMES)
     free = {
@@ -232,7 +285,7 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
         gpus_per_server=server.gpus, su_servers=d, leaf_uplinks=u, scale_units=sus, leaves_per_plane=leaves_pp,
         spines_per_plane=spines_pp, cores_per_plane=cores_pp, sus_per_pod=sus_per_pod, pods=pods,
         spines_per_pod=n_full if tiers == 3 else 0, spines_last_pod=n_last, spine_downlinks=spine_down,
-        spine_uplinks=spine_up, switches=switches, links_by_tier=links, max_gpus=max_gpus,
+        spine_uplinks=spine_up, spine_uplinks_last_pod=up_last, switches=switches, links_by_tier=links, max_gpus=max_gpus,
         max_hops=3 if tiers == 2 else 5, oversubscription=over,
         bisection_gbps=(min(t0 * gbps, (t1 if tiers == 2 else min(t1, t2)) * up_gbps) if leaf.uplinks
                         else thinnest * gbps) / 2,
@@ -362,23 +415,16 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
         (t1_a_dev, t1_a_port, t1_b_dev, t1_b_port, np.ones(t1_a_dev.shape[0], np.int8), t1_plane, t1_rail),
     ]
 
-    # Tier 2: uplink k of spine i of a pod whose first spine is f and which has n spines is the
-    # pod's uplink slot k * n + i; slot j of the plane (f * half + k * n + i) -> core j mod C, core port j div C.
+    # Tier 2: the uplink slot rule (core_slots).
     if sz.tiers == 3:
-        half = sz.spine_uplinks
         c = sz.cores_per_plane
-        r = np.arange(sz.spines_per_plane * half, dtype=np.int64)
-        spine_ix, k = r // half, r % half
-        pod = np.minimum(spine_ix // sz.spines_per_pod, sz.pods - 1)
-        first = pod * sz.spines_per_pod
-        in_pod = np.where(pod == sz.pods - 1, sz.spines_last_pod, sz.spines_per_pod)
-        j = first * half + k * in_pod + (spine_ix - first)
+        spine_ix, k, core, core_port = core_slots(sz)
         plane_ix = np.arange(planes, dtype=np.int64)
         t2_a_dev = (lay.spine_base + plane_ix[:, None] * sz.spines_per_plane + spine_ix[None, :]).ravel()
-        t2_a_port = np.tile(half + k, planes)
-        t2_b_dev = (lay.core_base + plane_ix[:, None] * c + (j % c)[None, :]).ravel()
-        t2_b_port = np.tile(j // c, planes)
-        t2_plane = np.repeat(plane_ix, r.shape[0])
+        t2_a_port = np.tile(sz.spine_downlinks + k, planes)
+        t2_b_dev = (lay.core_base + plane_ix[:, None] * c + core[None, :]).ravel()
+        t2_b_port = np.tile(core_port, planes)
+        t2_plane = np.repeat(plane_ix, spine_ix.shape[0])
         t2_rail = t2_plane if rpp == 1 else np.full(t2_plane.shape[0], -1, np.int64)
         columns.append((t2_a_dev, t2_a_port, t2_b_dev, t2_b_port, np.full(t2_a_dev.shape[0], 2, np.int8),
                         t2_plane, t2_rail))
@@ -391,3 +437,36 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
         rail=rail.astype(np.int16), length_m=np.zeros(n, np.float32), medium=np.full(n, -1, np.int16),
         subnet=np.zeros(n, np.uint32),
     )
+
+
+def core_slots(sz: Sizing) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One plane's spine-core links: (spine in the plane, its uplink k, core, core port), spine by spine.
+
+    Uplink k of spine i of a pod that has n spines of h uplinks each is the pod's slot k * n + i; the pod's
+    slots follow those of the pods before it, so slot j of the plane goes to core j mod C on core port j div C.
+    With C dividing a full pod's uplinks (engine.topology.core_count) every core gets the same number of
+    every full pod's slots, and spine i of a pod reaches C / gcd(n, C) cores with the same number of links each.
+    """
+    n_full, n_last = sz.spines_per_pod, sz.spines_last_pod
+    h_full, h_last = sz.spine_uplinks, sz.spine_uplinks_last_pod or sz.spine_uplinks
+    full_pods = sz.pods - 1
+    spine_ix = np.arange(sz.spines_per_plane, dtype=np.int64)
+    pod = np.minimum(spine_ix // max(1, n_full), full_pods) if full_pods else np.zeros_like(spine_ix)
+    last = pod == full_pods
+    h = np.where(last, h_last, h_full)
+    n = np.where(last, n_last, n_full)
+    spine = np.repeat(spine_ix, h)
+    first_slot = np.cumsum(h) - h  # a spine's first uplink among all uplinks of the plane
+    k = np.arange(spine.shape[0], dtype=np.int64) - np.repeat(first_slot, h)
+    p = np.repeat(pod, h)
+    i = spine - p * n_full
+    c = sz.cores_per_plane
+    j = p * n_full * h_full + k * np.repeat(n, h) + i
+    partial = full_pods and (n_last, h_last) != (n_full, h_full)
+    if partial and h_last % (c // math.gcd(n_last, c)) and (h_last <= c or h_last % c == 0):
+        # A last pod whose uplinks the cores don't divide: its spines take their slots one after another
+        # instead, so each still reaches its cores alike (one link each when it has no more uplinks than
+        # there are cores); the stride would give some cores of a spine one link more than others.
+        last_slots = p == full_pods
+        j = np.where(last_slots, full_pods * n_full * h_full + i * h_last + k, j)
+    return spine, k, j % c, j // c

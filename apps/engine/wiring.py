@@ -107,8 +107,11 @@ def prove_counts(sz: Sizing, lay, c: np.ndarray, uplinks: tuple[np.ndarray, np.n
                     best.offer(int(np.minimum(row_i, row_j).sum()), plane, first_i, first_j)
 
     solved = 0
+    spread = {"leaf-spine": _leaf_spine_spread(sz, c, pod_first_leaf, pod_end_leaf)}
+    pod_pair = None
     if three and pods > 1:
         solved = _cross_pod(sz, lay, uplinks, patterns, best, width)
+        pod_pair, spread["spine-core"], spread["core-pod"] = _pod_pairs(sz, lay, uplinks, pod_end_leaf - pod_first_leaf)
 
     pairs = planes * lpp * (lpp - 1) // 2
     if best.flow is None:  # one leaf per plane: no pair crosses a spine
@@ -117,11 +120,64 @@ def prove_counts(sz: Sizing, lay, c: np.ndarray, uplinks: tuple[np.ndarray, np.n
         fraction, flow = min(1.0, best.flow / d), best.flow
         plane, a, b = best.pair
         pair = (lay.leaf_base + plane * lpp + a, lay.leaf_base + plane * lpp + b)
+    leaf_ok = fraction >= stated - 1e-9
+    pod_fraction, pod_links, pod_needed, pod_names = 1.0, 0, 0, None
+    if pod_pair is not None:
+        pod_links, pod_needed, plane, pod_a, pod_b = pod_pair
+        pod_fraction = min(1.0, pod_links / pod_needed) if pod_needed else 1.0
+        pod_names = (plane, pod_a, pod_b)
     return Wiring(
-        worst_pair_fraction=fraction, as_stated=fraction >= stated - 1e-9, stated_fraction=stated,
+        worst_pair_fraction=min(fraction, pod_fraction * stated) if pod_fraction < 1.0 else fraction,
+        as_stated=leaf_ok and pod_fraction >= 1.0 - 1e-9, stated_fraction=stated,
         worst_pair_links=flow, leaf_uplinks=u, leaf_downlinks=d, worst_pair=pair, leaf_pairs=pairs,
-        flows_solved=solved,
+        flows_solved=solved, worst_pod_pair_fraction=pod_fraction, worst_pod_pair_links=pod_links,
+        pod_pair_uplinks=pod_needed, worst_pod_pair=pod_names, spread=spread,
     )
+
+
+def _leaf_spine_spread(sz: Sizing, c: np.ndarray, pod_first_leaf: np.ndarray, pod_end_leaf: np.ndarray) -> list[int]:
+    """[fewest, most] links between a leaf and a spine of its pod, over every such pair of every plane."""
+    three = sz.tiers == 3
+    low = high = None
+    for pod, (lo, hi) in enumerate(zip(pod_first_leaf.tolist(), pod_end_leaf.tolist())):
+        if hi <= lo:
+            continue
+        spines = (sz.spines_last_pod if pod == len(pod_first_leaf) - 1 else sz.spines_per_pod) if three \
+            else sz.spines_per_plane
+        block = c[:, lo:hi, :spines]
+        a, b = int(block.min()), int(block.max())
+        low, high = (a, b) if low is None else (min(low, a), max(high, b))
+    return [low or 0, high or 0]
+
+
+def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_leaves: np.ndarray
+               ) -> tuple[tuple[int, int, int, int, int], list[int], list[int]]:
+    """The top tier measured: the worst pod pair and the spread of spine-core and core-pod links.
+
+    Two pods A and B of a plane meet only on the cores: with m[A, k] links between A's spines and core k, all of
+    A's servers can send sum_k min(m[A, k], m[B, k]) links' worth to B's, which must be at least the smaller of
+    the two pods' leaf uplinks (what their servers send up at the stated oversubscription). Returns
+    ((links, needed, plane, pod a, pod b) of the lowest links / needed, [fewest, most] links of a spine to a core
+    it reaches, [fewest, most] links of a core into a pod).
+    """
+    planes, pods, per_pod, cores = sz.planes, sz.pods, max(1, sz.spines_per_pod), sz.cores_per_plane
+    a2, b2 = uplinks
+    pod_of = np.minimum(lay.local[a2] // per_pod, pods - 1)
+    m = np.bincount((lay.plane[a2].astype(np.int64) * pods + pod_of) * cores + lay.local[b2],
+                    minlength=planes * pods * cores).reshape(planes, pods, cores)
+    pair = np.bincount(a2.astype(np.int64) * cores + lay.local[b2])
+    pair = pair[pair > 0]
+    needed_of = pod_leaves.astype(np.int64) * sz.leaf_uplinks
+    worst = None
+    for plane in range(planes):
+        for pod_a in range(pods - 1):
+            shared = np.minimum(m[plane, pod_a][None, :], m[plane, pod_a + 1:]).sum(axis=1)
+            needed = np.minimum(needed_of[pod_a], needed_of[pod_a + 1:])
+            ratio = shared / np.maximum(needed, 1)
+            k = int(np.argmin(ratio))
+            if worst is None or ratio[k] < worst[0]:
+                worst = (float(ratio[k]), int(shared[k]), int(needed[k]), plane, pod_a, pod_a + 1 + k)
+    return worst[1:], [int(pair.min()), int(pair.max())], [int(m.min()), int(m.max())]
 
 
 class _Worst:

@@ -8,7 +8,8 @@ whole plan, as generating a version does). Sources (apps/design_templates/seed/t
   Table 3 (16 SU: 512 nodes, 128 leaf, 128 spine, 64 core, 4,096 cables per tier).
 - NVIDIA DGX SuperPOD RA, DGX B200: Network Fabrics, Table 4 (the same 4-SU row).
 - NVIDIA DGX SuperPOD RA, DGX GB200: 8 racks per SU, 18 compute trays and 9 NVLink switch trays per rack,
-  4 ConnectX-7 400G per tray.
+  4 ConnectX-7 400G per tray; its compute fabric's switches are drawn (Network Fabrics, Figure 9), never counted
+  in its text, and "up to and beyond 128 racks with 9216 GPUs" names no switch count either.
 - DeepSeek-AI, Insights into DeepSeek-V3 (ISCA 2025, arXiv:2505.09343): MPFT, 8 planes, 16,384
   endpoints, 768 switches.
 - fabricweb's brief: 5,000 GPUs on 128x400G, 80 leaves, 64 spines.
@@ -44,9 +45,11 @@ GENERATED = {
                                "spine_core_links": 4096},
     "dgx-superpod-b200-4su": {"scale_units": 4, "servers": 127, "gpus": 1016, "tiers": 2, "leaf": 32, "spine": 16,
                               "core": 0, "server_leaf_links": 1016, "leaf_spine_links": 1024},
-    # Leaf and spine counts are this tool's rule (not published): 8 scale units of one NVL72 rack each.
+    # Leaf and spine counts are this tool's rule (not published): 8 scale units of one NVL72 rack each, a leaf
+    # per rail of a rack with 18 trays down and the 18 uplinks they carry at 1:1 (not 32), 9 spines.
     "dgx-superpod-gb200-nvl72-1su": {"racks": 8, "gpus": 576, "servers": 144, "nvlink_switch_trays": 72,
-                                     "server_leaf_links": 576, "scale_units": 8, "leaf": 32, "spine": 16},
+                                     "server_leaf_links": 576, "scale_units": 8, "leaf": 32, "spine": 9,
+                                     "leaf_spine_links": 576},
     # 8 planes of 64 leaves and 32 spines.
     "deepseek-v3-multi-plane-16k": {"gpus": 16384, "servers": 2048, "planes": 8, "tiers": 2, "leaf": 512,
                                     "spine": 256, "core": 0, "switches": 768, "server_leaf_links": 16384,
@@ -102,3 +105,4 @@ def test_gb200_template_says_its_switch_counts_are_not_published(templates):
     template = templates["dgx-superpod-gb200-nvl72-1su"]
     assert "leaf" not in template.published_counts and "spine" not in template.published_counts
     assert "not in the RA's text" in template.leaves_out
+    assert "18 uplinks" in template.leaves_out and "18 条上行链路" in template.text("leaves_out", "zh-hans")

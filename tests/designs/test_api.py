@@ -58,21 +58,21 @@ def test_create_design_answers_202_and_generates_the_5000_gpu_worked_example(
     assert version["status"] == "ready"
     summary = version["summary"]
     assert summary["tiers"] == 3
-    assert summary["switches"] == {"leaf": 160, "spine": 160, "core": 80}
+    assert summary["switches"] == {"leaf": 160, "spine": 160, "core": 128}  # 5 pods: 128 cores spread evenly
     assert summary["max_gpus"] == 65536
 
     spec = design_inputs_clean(project=project, data=th4_5000).spec()
     plan = engine_plan.plan(spec)
-    assert count(member_client, "api-version-device-list", version_id) == len(plan.devices) == 625 + 400
+    assert count(member_client, "api-version-device-list", version_id) == len(plan.devices) == 625 + 448
     assert count(member_client, "api-version-link-list", version_id) == len(plan.links) == 5000 + 5120 + 5120
     assert count(member_client, "api-version-port-list", version_id) == 2 * len(plan.links)
     assert count(member_client, "api-version-link-list", version_id, tier=0) == 5000
-    assert count(member_client, "api-version-device-list", version_id, role="core") == 80
+    assert count(member_client, "api-version-device-list", version_id, role="core") == 128
 
     bom = member_client.get(reverse("api-version-bom", kwargs={"pk": version_id})).json()
     assert [line["sku"] for line in bom["lines"]] == [line.sku for line in plan.bom]
     switch_line = next(line for line in bom["lines"] if line["sku"] == seed["th4"].sku)
-    assert switch_line["qty"] == 400
+    assert switch_line["qty"] == 448
     assert float(bom["totals"]["total"]) == pytest.approx(plan.total_cost, abs=0.01)
     assert float(version["totals"]["total_cost"]) == pytest.approx(plan.total_cost, abs=0.01)
     assert bom["totals"]["currency"] == project.currency

@@ -18,7 +18,7 @@ def lines(p) -> dict:
 def test_switch_and_nic_quantities_equal_the_devices_and_ports():
     p = plan(spec(5_000, leaf=switch(64, sku="SW64")))
     bom = lines(p)
-    assert bom["SW64"].qty == 160 + 160 + 80  # one SKU for every tier: one line
+    assert bom["SW64"].qty == 160 + 160 + 128  # one SKU for every tier: one line
     assert bom["SW64"].category == "switch"
     assert bom["NIC-CX7"].qty == 625 * 8
 

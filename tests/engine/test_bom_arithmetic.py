@@ -49,31 +49,32 @@ def test_5000_gpus_three_tiers_of_twin_port_switches_with_optics_everywhere():
                         fibers=(CORD,), discount_pct=7.5, currency="EUR"))
     # 625 servers; leaf 64 ports at 1:1 -> 32 down, 32 up; 20 SUs (19 of 32 servers, the last of 17).
     # 160 leaves > 64 spine ports -> 3 tiers; a pod = 32 / 8 rails = 4 SUs -> 5 pods of 32 leaves,
-    # 32 * 32 / 32 = 32 spines each -> 160 spines; 160 * 32 spine uplinks / 64 = 80 cores.
-    assert (p.tiers, p.switches) == (3, {"leaf": 160, "spine": 160, "core": 80})
+    # 32 * 32 / 32 = 32 spines each -> 160 spines; 160 * 32 spine uplinks / 64 = 80 cores at the fewest, but
+    # 80 does not divide a pod's 1,024 uplinks: the smallest count that does is 128 (8 links into every pod).
+    assert (p.tiers, p.switches) == (3, {"leaf": 160, "spine": 160, "core": 128})
     assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 5_120}
-    assert qty(p, "TWIN64") == 400
+    assert qty(p, "TWIN64") == 448
     assert qty(p, "NIC") == 5_000
     # Twin-port modules, one per cage used at each switch end:
     #   leaf downlinks: 19 SUs * 8 leaves * 16 cages + 8 leaves * ceil(17 / 2) = 2,432 + 72 = 2,504
-    #   leaf uplinks 160 * 16, spine downlinks 160 * 16, spine uplinks 160 * 16, cores 80 * 32: 4 * 2,560
+    #   leaf uplinks 160 * 16, spine downlinks 160 * 16, spine uplinks 160 * 16, cores 128 * 20: 4 * 2,560
     assert qty(p, "TWIN-SR") == 2_504 + 4 * 2_560 == 12_744
     assert qty(p, "SINGLE-SR") == 5_000  # one per NIC port
     assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per logical link, twin-port or not
     # Default spares, 2 % rounded up per SKU: 12,744 -> 255, 5,000 -> 100, 15,240 cords -> 305; no switch spares.
     assert spares(p) == {"TWIN-SR": 255, "SINGLE-SR": 100, "MMF-CORD": 305}
     assert p.spares_subtotal == 255 * 1_000 + 100 * 500 + 305 * 50 == 320_250
-    subtotal = 400 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50 + 320_250
-    assert subtotal == 34_326_250
+    subtotal = 448 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50 + 320_250
+    assert subtotal == 35_286_250
     assert p.subtotal == subtotal
-    assert p.discount == 2_574_468.75  # 7.5 % of the subtotal, spares included, once
-    assert p.total_cost == 31_751_781.25
+    assert p.discount == 2_646_468.75  # 7.5 % of the subtotal, spares included, once
+    assert p.total_cost == 32_639_781.25
     assert p.currency == "EUR"
     # Network: switches and the twin-port modules in switch cages. In-server: NIC cards and their modules.
-    assert p.power_typical_w == 400 * 1_000 + 12_744 * 15 == 591_160
-    assert p.power_max_w == 400 * 1_800 + 12_744 * 15 == 911_160
+    assert p.power_typical_w == 448 * 1_000 + 12_744 * 15 == 639_160
+    assert p.power_max_w == 448 * 1_800 + 12_744 * 15 == 997_560
     assert p.in_server_typical_w == p.in_server_max_w == 5_000 * 25 + 5_000 * 8 == 165_000
-    assert p.rack_units == 400 * 2
+    assert p.rack_units == 448 * 2
 
 
 def test_5000_gpus_two_tiers_of_128_port_switches_with_splitters_to_the_nics():
@@ -115,8 +116,9 @@ def test_two_planes_three_tiers_with_a_partly_filled_last_pod():
     p = plan(DesignSpec(gpus=5_000, server=SERVER, leaf=single_switch(64, 15_000), nic=NIC, planes=2,
                         optics=(SINGLE_SR,), fibers=(CORD,)))
     # 4 rails per plane; 20 SUs -> 80 leaves per plane > 64: 3 tiers. A pod = 32 / 4 = 8 SUs: pods of
-    # 8, 8 and 4 SUs -> 32 + 32 + 16 spines per plane; 80 * 32 / 64 = 40 cores per plane.
-    assert (p.tiers, p.pods, p.switches) == (3, 3, {"leaf": 160, "spine": 160, "core": 80})
+    # 8, 8 and 4 SUs -> 32 + 32 + 16 spines per plane; 80 * 32 / 64 = 40 cores per plane at the fewest, but
+    # the smallest count dividing a full pod's 1,024 uplinks and the last pod's 512 is 64 (16, 16 and 8 links).
+    assert (p.tiers, p.pods, p.switches) == (3, 3, {"leaf": 160, "spine": 160, "core": 128})
     assert p.max_gpus == 64 * 8 * 32 * 8 == 131_072
     links = 5_000 + 160 * 32 + 160 * 32
     assert qty(p, "SINGLE-SR") == 2 * links == 30_480  # single-port cages: a module at both ends of every link
@@ -154,8 +156,8 @@ TWIN_SR_FLAT = Optic("TWIN-SR-FLT", "OSFP", 800, 400, 2, "SR", "MMF", 200, power
 def test_5000_gpus_on_dgx_h100_buy_no_nic_cards_and_a_flat_top_twin_port_module_per_server_cage():
     kwargs = dict(gpus=5_000, leaf=twin_switch(64, 20_000), nic=NIC, fibers=(CORD,), discount_pct=7.5, currency="EUR")
     p = plan(DesignSpec(server=DGX_H100, optics=(TWIN_SR, SINGLE_SR, TWIN_SR_FLAT), cables=(SPLITTER,), **kwargs))
-    # The fabric is the one of the first test: 625 servers, 160 leaves, 160 spines, 80 cores.
-    assert (p.tiers, p.switches) == (3, {"leaf": 160, "spine": 160, "core": 80})
+    # The fabric is the one of the first test: 625 servers, 160 leaves, 160 spines, 128 cores.
+    assert (p.tiers, p.switches) == (3, {"leaf": 160, "spine": 160, "core": 128})
     assert p.links_by_tier == {"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 5_120}
     assert qty(p, "NIC") == 0 and not [line for line in p.bom if line.category == "nic"]
     assert any(note.code == "note.nics_built_in" for note in p.notes)
@@ -169,23 +171,23 @@ def test_5000_gpus_on_dgx_h100_buy_no_nic_cards_and_a_flat_top_twin_port_module_
     assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per link: a DGX cage has two
     # Spares, 2 % rounded up: 2,500 flat-top modules -> exactly 50, 12,744 -> 255, 15,240 cords -> 305.
     assert spares(p) == {"TWIN-SR-FLT": 50, "TWIN-SR": 255, "MMF-CORD": 305}
-    subtotal = 400 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50 + (50 + 255) * 1_000 + 305 * 50
-    assert subtotal == 24_326_250
+    subtotal = 448 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50 + (50 + 255) * 1_000 + 305 * 50
+    assert subtotal == 25_286_250
     assert p.subtotal == subtotal
-    assert p.discount == 1_824_468.75  # 7.5 %
-    assert p.total_cost == 22_501_781.25
+    assert p.discount == 1_896_468.75  # 7.5 %
+    assert p.total_cost == 23_389_781.25
     # No NIC power either: the server's power_w includes its NICs. The flat-top modules in the DGX's
     # cages are in-server power too; the network draws the switches and their modules.
-    assert p.power_typical_w == 400 * 1_000 + 12_744 * 15 == 591_160
-    assert p.power_max_w == 400 * 1_800 + 12_744 * 15 == 911_160
+    assert p.power_typical_w == 448 * 1_000 + 12_744 * 15 == 639_160
+    assert p.power_max_w == 448 * 1_800 + 12_744 * 15 == 997_560
     assert p.in_server_typical_w == p.in_server_max_w == 2_500 * 15 == 37_500
-    assert p.rack_units == 400 * 2
+    assert p.rack_units == 448 * 2
 
     # The same server bought as separate single-port NIC cards (the old reading of the DGX): the quote
-    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 34,326,250), the twin-port
+    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 35,286,250), the twin-port
     # module costing two single-port ones here (their spares too: 50 twin-port = 100 single-port).
     cards = plan(DesignSpec(server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku="DGXH"),
                             optics=(TWIN_SR, SINGLE_SR), **kwargs))
     assert qty(cards, "NIC") == 5_000 and qty(cards, "SINGLE-SR") == 5_000
-    assert cards.subtotal == 34_326_250
+    assert cards.subtotal == 35_286_250
     assert cards.subtotal - p.subtotal == 5_000 * 2_000

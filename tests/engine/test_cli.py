@@ -33,7 +33,7 @@ def write_spec(tmp_path: Path, data: dict) -> str:
      dict(tiers=2, switches={"leaf": 80, "spine": 64, "core": 0}, max_gpus=8_192,
           links={"server-leaf": 5_000, "leaf-spine": 5_120, "spine-core": 0})),
     ({"ports": 64, "gbps": 400}, 1,
-     dict(tiers=3, switches={"leaf": 160, "spine": 160, "core": 80}, max_gpus=65_536)),
+     dict(tiers=3, switches={"leaf": 160, "spine": 160, "core": 128}, max_gpus=65_536)),
     ({"ports": 64, "gbps": 400}, 8,
      dict(tiers=2, switches={"leaf": 160, "spine": 128, "core": 0}, max_gpus=16_384)),
 ])

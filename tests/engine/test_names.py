@@ -22,7 +22,7 @@ def test_device_names_by_role():
     assert names["leaf"][:2] == ["p0-su00-leaf-r0", "p0-su00-leaf-r1"]
     assert names["leaf"][-1] == "p0-su19-leaf-r7"
     assert names["spine"][0] == "p0-spine-000" and names["spine"][-1] == "p0-spine-159"
-    assert names["core"][0] == "p0-core-000" and names["core"][-1] == "p0-core-079"
+    assert names["core"][0] == "p0-core-000" and names["core"][-1] == "p0-core-127"
     assert len(set(d.name for d in p.devices)) == len(p.devices)
 
 

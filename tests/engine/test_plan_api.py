@@ -44,5 +44,6 @@ def test_report_is_plain_json_with_the_documented_keys():
     assert report["wiring"] == {
         "worst_pair_fraction": 1.0, "as_stated": True, "stated_fraction": 1.0, "worst_pair_links": 64,
         "leaf_uplinks": 64, "leaf_downlinks": 64, "worst_pair": ["p0-su00-leaf-r0", "p0-su00-leaf-r1"],
-        "leaf_pairs": 80 * 79 // 2,
+        "leaf_pairs": 80 * 79 // 2, "worst_pod_pair_fraction": 1.0, "worst_pod_pair_links": 0,
+        "pod_pair_uplinks": 0, "worst_pod_pair": None, "spread": {"leaf-spine": [1, 1]},
     }

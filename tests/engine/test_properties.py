@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from apps.engine.model import ROLES
 from apps.engine.names import port_name_table
-from apps.engine.plan import plan
+from apps.engine.plan import _plan, plan
 from apps.engine.spec import InfeasibleSpec, RackLayout
 
-from .builders import dgx, server, spec, switch
+from .builders import dgx, replace, server, spec, switch
 
 
 def check_plan(p) -> None:
@@ -57,11 +57,14 @@ def check_plan(p) -> None:
     assert (plane[a_dev[up]] == plane[b_dev[up]]).all() and (plane[a_dev[up]] == links.plane[up]).all()
     assert (plane[b_dev[t0]] == links.plane[t0]).all()
 
-    # Every leaf cables all its uplinks and has the same number of links to every spine of its group.
+    # Every leaf cables all its uplinks, never more than its downlinks carry at the stated o:1, and has the
+    # same number of links to every spine of its group.
     t1 = tier == 1
     uplinks = Counter(a_dev[t1].tolist())
     leaves = [d.index for d in devices if d.role == "leaf"]
     assert all(uplinks[i] == sz.leaf_uplinks for i in leaves)
+    o = float(s.oversubscription)
+    assert (sz.leaf_uplinks - 1) * o < sz.su_servers - 1e-9 and sz.leaf_uplinks * o >= sz.su_servers - 1e-9
     per_pair = Counter(zip(a_dev[t1].tolist(), b_dev[t1].tolist()))
     group_spines = defaultdict(set)
     for d in devices:
@@ -81,13 +84,28 @@ def check_plan(p) -> None:
     assert p.wiring.stated_fraction == min(1.0, sz.leaf_uplinks / sz.su_servers)
     if p.tiers == 3:
         t2 = tier == 2
-        assert set(Counter(a_dev[t2].tolist()).values()) == {sz.spine_uplinks}
+        # A spine cables as many uplinks as it carries leaf links (1:1 at the spine).
+        down, up = Counter(b_dev[t1].tolist()), Counter(a_dev[t2].tolist())
+        spines = [d.index for d in devices if d.role == "spine"]
+        assert all(up[i] == down[i] <= sz.spine_downlinks for i in spines)
+        assert {up[i] for i in spines if devices[i].pod < sz.pods - 1} <= {sz.spine_uplinks}
         assert (a_port[tier == 1] < a_port.max() + 1).all()
         assert (b_port[t1] < sz.spine_downlinks).all() and (a_port[t2] >= sz.spine_downlinks).all()
-        core_load = Counter(b_dev[t2].tolist())
-        for pl in range(p.planes):
-            loads = [n for c, n in core_load.items() if devices[c].plane == pl]
-            assert max(loads) - min(loads) <= 1
+        # The top tier spreads evenly: a spine has the same number of links to every core it reaches, a core
+        # the same number into every full pod, and no core more into the last pod than into a full one.
+        spine_core = Counter(zip(a_dev[t2].tolist(), b_dev[t2].tolist()))
+        for sp in spines:
+            counts = {n for (a, _), n in spine_core.items() if a == sp}
+            assert len(counts) == 1
+        core_pod = Counter((b, devices[a].pod) for a, b in zip(a_dev[t2].tolist(), b_dev[t2].tolist()))
+        cores = [d.index for d in devices if d.role == "core"]
+        full = {core_pod[(c, pod)] for c in cores for pod in range(sz.pods - 1)}
+        assert len(full) <= 1
+        last = [core_pod[(c, sz.pods - 1)] for c in cores]
+        assert max(last) - min(last) <= 1 and (not full or max(last) <= min(full))
+        assert set(p.wiring.spread) == {"leaf-spine", "spine-core", "core-pod"} if sz.pods > 1 else True
+        if sz.pods > 1:
+            assert p.wiring.worst_pod_pair_links >= p.wiring.pod_pair_uplinks
 
     # Every used port has a name; cables and their lengths exist.
     table = port_name_table(p)
@@ -206,3 +224,53 @@ def test_invariants_hold_for_random_specs(s):
 ])
 def test_invariants_hold_for_the_fixed_specs(kwargs):
     check_plan(plan(spec(**kwargs)))
+
+
+@st.composite
+def rack_scale_specs(draw):
+    """NVL72-like (18 trays of 4 GPUs, one rack) and NVL36x2-like (two racks of 9 trays) domains, whole domains."""
+    racks = draw(st.sampled_from([1, 2]))
+    tray = replace(server(gpus=4, ports=4), scale_up_kind="rack-scale", scale_up_gpus=72, scale_up_racks=racks,
+                   scale_up_switch_trays=9 * racks, rack_units=1, scale_up="NVLink 5")
+    leaf_ports = draw(st.sampled_from([32, 64, 128]))
+    planes = draw(st.sampled_from([1, 2, 4]))
+    spine = draw(st.sampled_from([None, 64, 128]))
+    return spec(
+        72 * draw(st.integers(1, 40)), server=tray, planes=planes,
+        leaf=switch(leaf_ports, twin=draw(st.booleans())),
+        spine=None if spine is None else switch(spine, sku="SPINE"),
+        oversubscription=draw(st.sampled_from([1.0, 1.5, 2.0, 3.0])), tiers=draw(st.sampled_from(["auto", 3])),
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rack_scale_specs())
+def test_invariants_hold_for_random_rack_scale_specs(s):
+    """Rack-scale leaves carry whole domains' rail ports and cable no more uplinks than those carry at o:1."""
+    try:
+        p = plan(s)
+    except InfeasibleSpec as exc:
+        event(f"infeasible: {sorted(exc.errors)[0]}")
+        assert exc.errors
+        return
+    event(f"{p.tiers} tiers, {p.planes} planes")
+    assert p.su_servers % 18 == 0 or p.su_servers < 18
+    check_plan(p)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(specs())
+def test_the_fewest_spines_and_cores_state_their_real_fraction(s):
+    """The uneven wiring (fewest spines, fewest cores) is measured at every tier: a fabric whose pods or leaves
+    meet on fewer links than they send up is never called as stated."""
+    try:
+        p = _plan(s, progress=None, address=False, even=False)
+    except InfeasibleSpec:
+        return
+    w = p.wiring
+    leaf_fraction = min(1.0, w.worst_pair_links / w.leaf_downlinks) if w.worst_pair is not None else w.stated_fraction
+    if w.worst_pod_pair is not None and w.worst_pod_pair_links < w.pod_pair_uplinks:
+        assert not w.as_stated and w.worst_pair_fraction < w.stated_fraction
+        assert any(n.code == "wiring.blocking_pods" or n.code == "wiring.blocking" for n in p.notes)
+    if w.as_stated:
+        assert leaf_fraction >= w.stated_fraction - 1e-9 and w.worst_pod_pair_fraction == 1.0

@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -134,3 +135,47 @@ def test_in_server_traffic_is_unchanged():
     fabric = Fabric(plan(spec))
     a2a = all_to_all(fabric, max_flows=10**7, rng=np.random.default_rng(0))
     assert a2a.flows_total == 31 * 32 * 8 * 8  # (S-1) steps x servers x ports x GPUs per NIC pair
+
+
+def test_one_gb200_su_cables_only_the_uplinks_its_racks_rails_carry():
+    # Before: each QM9700 leaf took one rail of one rack (18 trays) but cabled all 32 uplinks (0.56:1) and
+    # the SU came out at 32 leaves + 16 spines. A leaf now cables the 18 uplinks its 18 downlinks carry at
+    # 1:1; ceil(32 x 18 / 64) = 9 spines divide 18, so every leaf has 2 links to every spine.
+    result = plan(gb200())
+    assert result.switches == {"leaf": 32, "spine": 9, "core": 0}
+    assert result.links_by_tier == {"server-leaf": 576, "leaf-spine": 576, "spine-core": 0}
+    assert result.su_servers == 18 and result.sizing.leaf_uplinks == 18
+    assert result.oversubscription == {"leaf": 1.0}
+    up = np.bincount(result.links.a_dev[result.links.tier == 1])
+    down = np.bincount(result.links.b_dev[result.links.tier == 0])
+    leaves = [d.index for d in result.devices if d.role == "leaf"]
+    assert all(up[i] == down[i] == 18 for i in leaves)
+    assert result.wiring.as_stated and result.wiring.spread == {"leaf-spine": [2, 2]}
+    split = next(note for note in result.notes if note.code == "warning.leaf_split")  # 28 ports stay free
+    assert (split.params["downlinks"], split.params["uplinks"], split.params["ratio"]) == (18, 18, 1.0)
+
+
+def test_57_gb200_racks_are_three_even_tiers_of_429_switches():
+    # 4,104 GPUs = 57 racks = 57 SUs of one rack: 228 leaves of 18 down and 18 up; pods of 8 racks (32 leaves)
+    # get 18 spines of 32 down / 32 up, the last pod (1 rack, 4 leaves) 3 spines of 24 / 24; 7 x 576 + 72
+    # uplinks over cores that divide both pods' uplinks: 72 cores, 8 links into every full pod, 1 into the last.
+    # Before: 228 leaves of 32 uplinks, 228 spines, 114 cores (570 switches).
+    result = plan(gb200(4104))
+    sz = result.sizing
+    assert result.switches == {"leaf": 228, "spine": 129, "core": 72}
+    assert (sz.pods, sz.spines_per_pod, sz.spines_last_pod) == (8, 18, 3)
+    assert (sz.spine_uplinks, sz.spine_uplinks_last_pod) == (32, 24)
+    assert result.links_by_tier == {"server-leaf": 4104, "leaf-spine": 4104, "spine-core": 4104}
+    devices = result.devices
+    t2 = result.links.tier == 2
+    core_pod = Counter((b, devices[a].pod) for a, b in zip(result.links.a_dev[t2].tolist(),
+                                                           result.links.b_dev[t2].tolist()))
+    assert {n for (_, pod), n in core_pod.items() if pod < 7} == {8}
+    assert {n for (_, pod), n in core_pod.items() if pod == 7} == {1} and len(core_pod) == 72 * 8
+    assert result.wiring.as_stated and result.wiring.worst_pod_pair_links == result.wiring.pod_pair_uplinks
+
+
+def test_a_rack_scale_leaf_at_3_to_1_cables_a_third_of_its_downlinks():
+    result = plan(gb200(576, oversubscription=3))  # 64 ports at 3:1: 48 down -> 36 (2 racks), 12 up
+    assert (result.su_servers, result.sizing.leaf_uplinks) == (36, 12)
+    assert result.wiring.as_stated and result.wiring.stated_fraction == pytest.approx(1 / 3)

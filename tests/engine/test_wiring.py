@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from apps.engine.model import Wiring
-from apps.engine.plan import alternatives, plan
+from apps.engine.plan import _plan, alternatives, plan
 from apps.engine.report import report as engine_report
 from apps.engine.spec import InfeasibleSpec
 from apps.engine.topology import build_links, device_layout, size_fabric
@@ -128,3 +128,34 @@ def test_every_feasible_fabric_delivers_its_stated_oversubscription(s):
     event(f"{sz.tiers} tiers")
     w = prove(sz, lay, links)
     assert w.as_stated, (sz, w)
+
+
+def test_24576_gpus_on_128_port_switches_spread_evenly_over_256_cores():
+    # 6 pods of 64 spines with 64 uplinks each (4,096 per pod) on 128-port cores. The fewest cores, 192, give
+    # each core 21 or 22 links into a pod and each spine 21 or 22 links to each of its 3 cores: two pods then
+    # meet on 4,032 of their 4,096 links, 98.4 per cent, and the proof says so (before, it said 1:1).
+    s = spec(24_576, leaf=switch(128, twin=True))
+    even = plan(s)
+    assert even.switches == {"leaf": 384, "spine": 384, "core": 256}
+    assert even.wiring.spread == {"leaf-spine": [1, 1], "spine-core": [16, 16], "core-pod": [16, 16]}
+    assert even.wiring.worst_pod_pair_links == even.wiring.pod_pair_uplinks == 4_096
+    assert even.wiring.as_stated and even.wiring.worst_pair_fraction == 1.0
+
+    fewest = _plan(s, progress=None, address=False, even=False)
+    assert fewest.switches == {"leaf": 384, "spine": 384, "core": 192}
+    w = fewest.wiring
+    assert w.spread["spine-core"] == [21, 22] and w.spread["core-pod"] == [21, 22]
+    assert (w.worst_pod_pair_links, w.pod_pair_uplinks) == (4_032, 4_096)
+    assert not w.as_stated and w.worst_pair_fraction == pytest.approx(4_032 / 4_096)
+    note = next(n for n in fewest.notes if n.code == "wiring.blocking_pods")
+    assert note.params["links"] == 4_032 and note.params["percent"] == 98.4
+
+
+def test_the_fewest_cores_are_offered_only_as_the_blocking_alternative():
+    alts = alternatives(spec(24_576, leaf=switch(128, twin=True)))
+    current = next(a for a in alts if a.current)
+    assert current.sizing.switches["core"] == 256 and current.wiring.as_stated
+    blocking = [a for a in alts if a.blocking]
+    assert len(blocking) == 1 and blocking[0].sizing.switches["core"] == 192
+    assert not blocking[0].wiring.as_stated and not blocking[0].cheapest
+    assert any(n.code == "wiring.blocking_pods" for n in blocking[0].notes)

@@ -39,7 +39,7 @@ from ..plan import interconnects
 from ..hall.rules import check_rack_rules
 from ..racks import Placement, place, raw_lengths
 from ..spec import DesignSpec, InfeasibleSpec
-from ..topology import Layout, device_layout, size_fabric, spread_counts
+from ..topology import Layout, core_slots, device_layout, size_fabric, spread_counts
 from ..wiring import pod_width, prove_counts
 from .model import Quote
 
@@ -228,19 +228,14 @@ def _linkwise_leaf_spine(spec, sz, lay, placement, ppc_l, ppc_s, count, first_le
 def _spine_core(spec: DesignSpec, sz, lay: Layout, placement: Placement, ppc_s: int, ppc_c: int
                 ) -> tuple[Groups, tuple[np.ndarray, np.ndarray]]:
     """Tier-2 groups from the uplink slot rule (engine.topology), and every (spine, core) link for the proof."""
-    half, cores, spp = sz.spine_uplinks, sz.cores_per_plane, sz.spines_per_plane
-    r = np.arange(spp * half, dtype=np.int64)
-    spine, k = r // half, r % half
-    pod = np.minimum(spine // sz.spines_per_pod, sz.pods - 1)
-    first = pod * sz.spines_per_pod
-    in_pod = np.where(pod == sz.pods - 1, sz.spines_last_pod, sz.spines_per_pod)
-    j = first * half + k * in_pod + (spine - first)
+    cores, spp = sz.cores_per_plane, sz.spines_per_plane
+    spine, k, core, core_port = core_slots(sz)
     plane = np.arange(sz.planes, dtype=np.int64)[:, None]
     spine_dev = (lay.spine_base + plane * spp + spine[None, :]).ravel()
-    core_dev = (lay.core_base + plane * cores + (j % cores)[None, :]).ravel()
+    core_dev = (lay.core_base + plane * cores + core[None, :]).ravel()
     run = _lengths(spec, placement, spine_dev, core_dev)
-    spine_key = spine_dev * half + np.tile(k // ppc_s, sz.planes)
-    core_key = core_dev * (spec.core_hw.ports + 1) + np.tile((j // cores) // ppc_c, sz.planes)
+    spine_key = spine_dev * (spec.spine_hw.ports + 1) + np.tile(k // ppc_s, sz.planes)
+    core_key = core_dev * (spec.core_hw.ports + 1) + np.tile(core_port // ppc_c, sz.planes)
     return _by_cages(run, spine_key, core_key, ppc_s, ppc_c), (spine_dev, core_dev)
 
 

@@ -22,7 +22,7 @@ from .cabling import cable_links
 from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
 from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
-from .hall.build import place_hall
+from .hall.build import add_hall_notes, place_hall
 from .hall.grid import HallGrid
 from .hall.structured import apply_structured_bom
 from .hall.rules import RackFill, check_rack_rules, rack_fill
@@ -108,6 +108,7 @@ def _plan(spec: DesignSpec, *, progress: Progress | None, address: bool, even: b
     )
     if own_hall:
         result.hall = place_hall(spec, result, grid)
+        add_hall_notes(result)
         apply_structured_bom(spec, result)
     return result
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..model import Device, Plan, Progress, Sizing
 from .. import plan as engine_plan  # through the module: a test or a caller may wrap plan()
-from ..hall.build import STORAGE_NODE_U, device_u_height, place_hall
+from ..hall.build import STORAGE_NODE_U, add_hall_notes, device_u_height, place_hall
 from ..hall.grid import HallGrid
 from ..hall.structured import apply_structured_bom
 from ..hall.rules import RackFill, top_reserve
@@ -176,6 +176,7 @@ def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> P
         nets["oob"] = net
     backend.networks = nets
     backend.hall = place_hall(spec, backend, grid)
+    add_hall_notes(backend)
     apply_structured_bom(spec, backend)
     report("networks", 100)
     return backend

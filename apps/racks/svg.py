@@ -131,7 +131,7 @@ def legend_entries(hall: HallPlan, racks: Sequence[RackSummary]) -> list[tuple[s
         if kind in kinds:
             entries.append(("cooling", f'fill="{COOLING_MARKS[kind]}" stroke="none"', cooling_text(kind)))
     if any(cooling_short(hall, r) for r in racks):
-        entries.append(("cooling-short", 'fill="#ffffff" stroke="#dc2626" stroke-dasharray="3 2" stroke-width="2"',
+        entries.append(("cooling-short", 'fill="#ffffff" stroke="#dc2626" stroke-dasharray="3 2"',
                         _("needs more cooling than the site offers (%(cooling)s)") % {
                             "cooling": cooling_text(hall.cooling)}))
     if hall.paired:
@@ -172,30 +172,57 @@ def _row_faces_down(hall: HallPlan, row: int) -> bool | None:
 
 def sheet_windows(hall: HallPlan, racks: Sequence[RackSummary], *, width_m: float, depth_m: float,
                   limit: int = 0) -> list[tuple[float, float, float, float]]:
-    """Windows (x0, y0, x1, y1, metres) of at most width_m x depth_m that together show every rack, cut between
-    row pairs and row segments where they can be; in reading order, at most `limit` (0: all)."""
+    """Windows (x0, y0, x1, y1, metres) of at most width_m x depth_m that together show every rack, cut at the
+    cross aisles between row segments and between row pairs (a segment or pair too big for one is cut between
+    racks or rows); in reading order, at most `limit` (0: all)."""
     if not racks:
         return []
     depth = _rack_depth_m(hall)
     xs = sorted({round(r.x_m, 3) for r in racks})
-    ys = sorted({round(r.y_m, 3) for r in racks})
-    cols = _cuts(xs, hall.rack_width_m, width_m)
-    bands = _cuts(ys, depth, depth_m)
+    x_groups = _runs(xs, hall.rack_width_m)
+    row_y: dict[int, float] = {}
+    for r in racks:
+        row_y.setdefault(r.row, round(r.y_m, 3))
+    by_pair: dict[int, list[float]] = {}
+    for row, y in row_y.items():
+        by_pair.setdefault(row // 2 if hall.paired else row, []).append(y)
+    y_groups = [sorted(ys) for _key, ys in sorted(by_pair.items())]
+    cols = _pack(x_groups, hall.rack_width_m, width_m)
+    bands = _pack(y_groups, depth, depth_m)
     out = [(x0, y0, x1, y1) for (y0, y1) in bands for (x0, x1) in cols]
     return out[:limit] if limit else out
 
 
-def _cuts(starts: list[float], size: float, span: float) -> list[tuple[float, float]]:
-    """Intervals of at most `span` covering items of `size` starting at `starts` (sorted), cut at the widest gaps."""
-    out = []
-    first = starts[0]
-    last_end = first + size
+def _runs(starts: list[float], size: float) -> list[list[float]]:
+    """Starts split where a gap opens between items of `size` (a cross aisle)."""
+    runs = [[starts[0]]]
     for start in starts[1:]:
-        if start + size - first > span:
+        if start - runs[-1][-1] > size * 1.5:
+            runs.append([start])
+        else:
+            runs[-1].append(start)
+    return runs
+
+
+def _pack(groups: list[list[float]], size: float, span: float) -> list[tuple[float, float]]:
+    """Intervals of at most `span` holding whole groups of items of `size` (a group too long is cut)."""
+    out: list[tuple[float, float]] = []
+    first = last_end = None
+    for group in groups:
+        end = group[-1] + size
+        if first is not None and end - first <= span:
+            last_end = end
+            continue
+        if first is not None:
             out.append((first, last_end))
-            first = start
-        last_end = start + size
-    out.append((first, last_end))
+        first, last_end = group[0], group[0] + size
+        for start in group[1:]:  # a group longer than a sheet: cut between its items
+            if start + size - first > span:
+                out.append((first, last_end))
+                first = start
+            last_end = start + size
+    if first is not None:
+        out.append((first, last_end))
     return out
 
 
@@ -222,7 +249,9 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
     top = (MARGIN if window is None else 12.0) + (20.0 if title else 0.0)
     width = plan_w + left + 16.0
     entries = legend_entries(hall, racks) if legend else []
-    column = LEGEND_COLUMN + 40.0
+    # Columns as wide as the longest entry (11 px type, CJK glyphs twice as wide): texts never run into each other.
+    longest = max((sum(2 if ord(ch) > 0x2E80 else 1 for ch in text) for _k, _p, text in entries), default=0)
+    column = 18.0 + longest * 6.4 + 14.0
     per_line = max(1, int((width - left) // column))
     legend_lines = -(-len(entries) // per_line) if entries else 0
     height = top + plan_h + (34.0 + 18.0 * legend_lines if entries else 12.0)
@@ -354,10 +383,10 @@ def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Ca
                        f' font-size="{_f(ROW_LABEL_PX)}" font-weight="bold" text-anchor="end" fill="#374151"'
                        f' pointer-events="none">R{row + 1:03d}</text>')
     # A key plan's sheets.
-    sheet_font = max(14.0, min(plan_w, plan_h) / 12)
+    sheet_font = max(14.0, min(plan_w, plan_h) / 24)
     for k, (sx0, sy0, sx1, sy1) in enumerate(sheets, start=1):
         out.append(f'<rect class="sheet" x="{_f(X(sx0))}" y="{_f(Y(sy0))}" width="{_f((sx1 - sx0) * px)}"'
-                   f' height="{_f((sy1 - sy0) * px)}" fill="none" stroke="#1d4ed8" stroke-width="{_f(sheet_font / 8)}"'
+                   f' height="{_f((sy1 - sy0) * px)}" fill="none" stroke="#1d4ed8" stroke-width="{_f(sheet_font / 14)}"'
                    f' stroke-dasharray="{_f(sheet_font / 2)} {_f(sheet_font / 4)}"/>'
                    f'<text class="sheet-label" x="{_f(X((sx0 + sx1) / 2))}" y="{_f(Y((sy0 + sy1) / 2) + sheet_font / 3)}"'
                    f' font-size="{_f(sheet_font)}" font-weight="bold" text-anchor="middle" fill="#1d4ed8"'

@@ -7,9 +7,10 @@ Rules:
 - A block (an SU's racks, a tier's network racks, the storage racks) takes rows of its zone ("compute",
   "network" or "storage") when the hall names rows for that zone, else the rows no zone names, in hall
   order. Outside zones a compute block starts a new row, and so does a network or storage block that
-  follows a compute block; network and storage blocks that follow one another share rows (one network
-  row holds the spines, cores and the other networks' switches, not a row each); in a zone's rows the
-  blocks follow one another (the zone's rows are there for them).
+  follows a compute block; network and storage blocks that follow one another share rows, and a later
+  network block (not storage) that fits in the last network row's free cells goes there (one central network row holds
+  the spines or cores and the other networks' switches, not a row each); in a zone's rows the blocks
+  follow one another (the zone's rows are there for them).
 - Positions per row: layout.hall.positions, else layout.racks_per_row, else what fits the room's width
   (layout.hall.width_m), else (all 0) a near-square hall from the placement's blocks (`shape_for`,
   engine.hall.geometry). Rows: layout.hall.rows, else what fits the room's depth (layout.hall.depth_m),
@@ -56,6 +57,7 @@ class HallGrid:
         self._last_unzoned = -1
         self.used_rows: set[int] = set()
         self.overflow: dict[str, int] = {}  # pool -> rows placed past the pool's end
+        self._network_row: tuple[int, int] | None = None  # (row, free cells used) of the last network row
 
     def shape_for(self, blocks: list[int], extra_rows: int = 0) -> None:
         """Fix a derived hall's positions per row from the placement's blocks (racks each), once."""
@@ -96,6 +98,15 @@ class HallGrid:
         if not self.positions:
             self.shape_for([racks])
         pool = self.pool(kind)
+        if not pool and kind == "network" and self._network_row is not None:
+            # The central network row (the spines' or cores') takes later network blocks while they fit.
+            row, used = self._network_row
+            free = self.free_positions(row)[used:]
+            if free.shape[0] >= racks:
+                rows[:] = row
+                cols[:] = free[:racks]
+                self._network_row = (row, used + racks)
+                return rows, cols
         k = self._cursor.get(pool, 0)
         # A zone's blocks share rows, and so do network blocks that follow one another: the free cells of the
         # current row used so far. A compute block outside zones starts a new row.
@@ -124,6 +135,9 @@ class HallGrid:
                 first_free = self.free_positions(row) if not past else np.arange(self.positions, dtype=np.int64)
                 self._offset[pool] = int(np.searchsorted(first_free, free[take - 1], side="right"))
         self._cursor[pool] = k
+        if not pool and kind == "network":
+            offset = self._offset.get(pool)
+            self._network_row = (int(rows[-1]), offset) if offset else None
         return rows, cols
 
     def shortage(self) -> list[tuple[str, int, int]]:

@@ -131,8 +131,9 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
         _nvlink_trays(spec, racks, fill)
     if fill.shelves_below or fill.shelves_above:
         _power_shelves(racks, fill)
-    rows = max(grid.rows, max(grid.used_rows, default=-1) + 1)
-    positions = max(1, grid.positions)
+    # A grid the devices were not placed on (a fresh one) knows neither: the devices' own rows and positions say.
+    rows = max(grid.rows, max(grid.used_rows, default=-1) + 1, max((d.row for _n, d in devices), default=-1) + 1)
+    positions = max(1, grid.positions or max((d.col for _n, d in devices), default=0) + 1)
     hall = Hall(rows=rows, positions=positions,
                 rack_width_m=layout.rack_width_m, row_pitch_m=layout.row_pitch_m or geometry.pair_pitch(layout) / 2,
                 reserved=grid.reserved, zones=dict(zone_of),

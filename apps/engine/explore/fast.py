@@ -388,11 +388,13 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
         ends.append((a, b, cands))
     lay = device_layout(sz)
     placement = place(spec, sz, lay)
-    # A tier's cabling depends only on its ends, the catalog, the layout and the counts that place its devices
-    # relative to each other (engine.racks: rows added elsewhere in the hall shift both ends alike), so
-    # structures that differ only above it (another spine or core model, more planes for server-leaf) share it.
+    # A tier's cabling depends only on its ends, the catalog, the layout and where its devices stand; the hall's
+    # shape follows from every block's racks (engine.hall.geometry: a near-square hall, rows in aisle pairs), so
+    # the placement itself is part of the key: structures placed alike (another spine or core model of the same
+    # height and power) share it.
+    where = hash(placement.row.tobytes()) ^ hash(placement.col.tobytes()) ^ hash(placement.rack_unit.tobytes())
     base = (id(optics), id(cables), id(fibers), spec.layout, sz.servers, sz.su_servers, sz.rails, sz.tiers,
-            sz.sus_per_pod)
+            sz.sus_per_pod, where)
     tiers, items = [], {}
 
     def priced(tier: int, key: tuple | None, grouped) -> None:

@@ -151,16 +151,18 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
         else:
             _, role, devices = block
             block_racks.append(-(-devices.shape[0] // fill.switches_per_rack[role]))
-    # A derived hall takes the row length that makes it nearest to square (network blocks in a row share it).
+    # A derived hall takes the row length that makes its compute blocks (servers and leaves) nearest to square,
+    # a row for each run of network blocks beside them: so the servers' places do not hang on the spine model.
     shape: list[int] = []
+    network_rows = 0
     previous_network = False
     for block, racks in zip(blocks, block_racks):
-        if block[0] != "compute" and previous_network and shape:
-            shape[-1] += racks
-        else:
-            shape.append(racks)
+        if block[0] == "compute":
+            shape.append(racks - -(-block[3].shape[0] // fill.switches_per_rack["spine"]))
+        elif not previous_network:
+            network_rows += 1
         previous_network = block[0] != "compute"
-    grid.shape_for(shape)
+    grid.shape_for(shape, network_rows)
 
     # Cells of every compute block's racks (in SU order), and the network racks.
     su_block_cell = np.zeros(sus, dtype=np.int64)  # index of the SU's block's first rack in the cell arrays

@@ -32,10 +32,15 @@ def run_lengths(layout: RackLayout, row: np.ndarray, col: np.ndarray, rack_unit:
     if not len(a_dev):
         return np.zeros(0, dtype=np.float32)
     z = device_height_m(rack_unit, u_height)
-    ra, rb = row[a_dev].astype(np.int64), row[b_dev].astype(np.int64)
-    ca, cb = col[a_dev].astype(np.int64), col[b_dev].astype(np.int64)
+    # Floor coordinates once per device, then per link by index (a million links, thousands of devices).
+    x = geometry.position_x(layout, col)
+    y = geometry.row_y(layout, row)
+    top = layout.rack_units * U_M + layout.tray_height_m
     za, zb = z[a_dev], z[b_dev]
-    return route(layout, ra, ca, za, rb, cb, zb)
+    same = (row[a_dev] == row[b_dev]) & (col[a_dev] == col[b_dev])
+    floor = np.abs(x[a_dev] - x[b_dev]) + np.abs(y[a_dev] - y[b_dev])
+    between = (top - za) + floor + (top - zb)
+    return (np.where(same, np.abs(za - zb), between) + layout.slack_m).astype(np.float32)
 
 
 def route(layout: RackLayout, ra: np.ndarray, ca: np.ndarray, za: np.ndarray, rb: np.ndarray, cb: np.ndarray,

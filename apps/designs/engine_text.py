@@ -277,6 +277,9 @@ MESSAGES = {
         "%(rows)s: %(missing)s rows missing"),
     "warning.rack_scale_cooling": gettext_lazy(
         "%(system)s racks are built for direct liquid cooling, but the layout's racks are %(cooling)s-cooled"),
+    "warning.rack_cooling": gettext_lazy(
+        "%(racks)s racks draw up to %(power_kw)s kW, above the %(air_kw)s kW air-cooling limit (rear-door heat "
+        "exchangers up to %(rear_door_kw)s kW): they need %(needed)s cooling, but the site offers %(cooling)s"),
     "warning.rack_servers_power": gettext_lazy(
         "%(servers)s servers of %(server_kw)s kW per rack draw %(needed_kw)s kW, more than the %(budget_kw)s kW "
         "budget: %(fit)s placed per rack"),
@@ -328,6 +331,7 @@ WORDS["allowed"] = {
 }
 WORDS["other_role"] = WORDS["role"]
 WORDS["required"] = WORDS["cooling"]
+WORDS["needed"] = WORDS["cooling"]
 WORDS["other"] = WORDS["zone"]
 
 # Params that count things: grouped by thousands even where the engine's English doesn't ("3128 leaves").

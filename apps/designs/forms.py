@@ -27,12 +27,14 @@ from fabricweb.validators import DESCRIPTION_MAX_LENGTH, validate_single_line_na
 from .models import DesignVersion
 
 LAYOUT_FIELDS = ("servers_per_rack", "racks_per_row", "rack_width_m", "row_pitch_m", "slack_m", "switches_per_rack",
-                 "rack_units", "rack_power_kw", "tray_height_m")
+                 "rack_units", "rack_power_kw", "tray_height_m", "air_limit_kw", "rear_door_limit_kw")
+# The hall's aisles and shape (engine.hall.geometry), in the form's "Data hall" group.
+AISLE_FIELDS = ("rack_depth_m", "cold_aisle_m", "hot_aisle_m", "cross_aisle_m", "row_racks_max", "max_aspect")
 # engine RackLayout choices: leaf_rack, spine_rows, rack_power_basis, cooling (services.layout_input.LAYOUT_CHOICES)
 LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows", "rack_power_basis", "cooling")
 # The data hall (engine HallLayout): layout.hall.rows is the field layout_hall_rows, its zones' rows are
 # layout_hall_zones_<kind> (text "1-3, 7"), its reserved cells layout_hall_reserved (text "3:5, 3:6-8").
-HALL_FIELDS = ("rows", "positions", "reserved")
+HALL_FIELDS = ("rows", "positions", "width_m", "depth_m", "reserved")
 ZONE_FIELDS = ("compute", "network", "storage")
 POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
 SPARE_FIELDS = ("switches", "transceivers", "cables", "fibers")  # engine SparesPolicy, percent
@@ -130,9 +132,32 @@ class DesignInputsForm(forms.Form):
         _("Servers per rack"), placeholder=_default(RackLayout, "servers_per_rack"),
         help_text=_("0: as many as the rack's height and power budget allow. A rack-scale system's racks hold "
                     "its own trays."))
-    layout_racks_per_row = _number(_("Racks per row"), placeholder=_default(RackLayout, "racks_per_row"))
+    layout_racks_per_row = _number(_("Racks per row"), placeholder=_default(RackLayout, "racks_per_row"),
+                                   help_text=_("0 or blank: a near-square hall from the number of racks."))
     layout_rack_width_m = _number(_("Rack width (m)"), step="0.01", placeholder=_default(RackLayout, "rack_width_m"))
-    layout_row_pitch_m = _number(_("Row pitch (m)"), step="0.01", placeholder=_default(RackLayout, "row_pitch_m"))
+    layout_row_pitch_m = _number(
+        _("Row pitch (m)"), step="0.01", placeholder=_default(RackLayout, "row_pitch_m"),
+        help_text=_("0 or blank: rows in pairs facing a cold aisle, hot aisles between the pairs (the aisles "
+                    "below). More: one pitch for every row."))
+    layout_rack_depth_m = _number(_("Rack depth (m)"), step="0.01", placeholder=_default(RackLayout, "rack_depth_m"))
+    layout_cold_aisle_m = _number(_("Cold aisle (m)"), step="0.05", placeholder=_default(RackLayout, "cold_aisle_m"),
+                                  help_text=_("Between the fronts of a row pair; TIA-942 recommends 1.2 m."))
+    layout_hot_aisle_m = _number(_("Hot aisle (m)"), step="0.05", placeholder=_default(RackLayout, "hot_aisle_m"),
+                                 help_text=_("Between the backs of two row pairs."))
+    layout_cross_aisle_m = _number(_("Cross aisle (m)"), step="0.05", placeholder=_default(RackLayout, "cross_aisle_m"),
+                                   help_text=_("Between row segments and round the hall; circulation of at least "
+                                               "1.2 m."))
+    layout_row_racks_max = _number(_("Racks per row segment"), placeholder=_default(RackLayout, "row_racks_max"),
+                                   help_text=_("Longer rows are cut by cross aisles; 0: no limit."))
+    layout_max_aspect = _number(_("Longest hall side to shortest, at most"), step="0.1",
+                                placeholder=_default(RackLayout, "max_aspect"))
+    layout_air_limit_kw = _number(
+        _("Air cooling up to (kW a rack)"), step="0.5", placeholder=_default(RackLayout, "air_limit_kw"),
+        help_text=_("Racks drawing more need a rear-door heat exchanger or liquid cooling."))
+    layout_rear_door_limit_kw = _number(
+        _("Rear-door heat exchanger up to (kW a rack)"), step="0.5",
+        placeholder=_default(RackLayout, "rear_door_limit_kw"),
+        help_text=_("Racks drawing more need direct liquid cooling."))
     layout_slack_m = _number(_("Cable slack (m)"), step="0.1", placeholder=_default(RackLayout, "slack_m"))
     layout_switches_per_rack = _number(
         _("Switches per spine/core rack"), placeholder=_default(RackLayout, "switches_per_rack")
@@ -174,6 +199,10 @@ class DesignInputsForm(forms.Form):
     layout_hall_rows = _number(_("Hall rows"), placeholder=0, help_text=_("0 or blank: as many as the racks need."))
     layout_hall_positions = _number(
         _("Rack positions per row"), placeholder=0, help_text=_("0 or blank: the racks per row above."))
+    layout_hall_width_m = _number(_("Room width (m)"), step="0.1", placeholder=0,
+                                  help_text=_("Along the rows; 0 or blank: no room given."))
+    layout_hall_depth_m = _number(_("Room depth (m)"), step="0.1", placeholder=0,
+                                  help_text=_("Across the rows; 0 or blank: as deep as the racks need."))
     layout_hall_reserved = forms.CharField(
         label=_("Reserved cells"), required=False, max_length=4000,
         widget=forms.TextInput(attrs={"placeholder": "3:5, 3:6-8"}),
@@ -273,7 +302,8 @@ class DesignInputsForm(forms.Form):
         (_("Optics and cables"), ("third_party_optics",)),
         (_("Rack layout"), tuple(f"layout_{name}" for name in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS)
          + ("layout_structured_cabling",)),
-        (_("Data hall"), tuple(f"layout_hall_{name}" for name in HALL_FIELDS)
+        (_("Data hall"), tuple(f"layout_{name}" for name in AISLE_FIELDS)
+         + tuple(f"layout_hall_{name}" for name in HALL_FIELDS)
          + tuple(f"layout_hall_zones_{kind}" for kind in ZONE_FIELDS)),
         (_("Address pools"), tuple(f"pools_{name}" for name in POOL_FIELDS)),
         (_("Commercial terms"), ("discount_pct", "currency")),
@@ -363,7 +393,7 @@ class DesignInputsForm(forms.Form):
         def text(name: str) -> str:
             return (data.get(name) or "").strip()
 
-        layout: dict[str, Any] = {key: text(f"layout_{key}") for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS
+        layout: dict[str, Any] = {key: text(f"layout_{key}") for key in LAYOUT_FIELDS + AISLE_FIELDS + LAYOUT_PLACEMENT_FIELDS
                                   if text(f"layout_{key}")}
         if data.get("layout_structured_cabling"):
             layout["structured_cabling"] = True
@@ -420,12 +450,12 @@ class DesignInputsForm(forms.Form):
             "third_party_optics": version.third_party_optics,
         }
         layout = version.layout or {}
-        for key in LAYOUT_FIELDS + LAYOUT_PLACEMENT_FIELDS:
+        for key in LAYOUT_FIELDS + AISLE_FIELDS + LAYOUT_PLACEMENT_FIELDS:
             if key in layout:
                 initial[f"layout_{key}"] = layout[key]
         initial["layout_structured_cabling"] = bool(layout.get("structured_cabling"))
         hall = layout.get("hall") or {}
-        for key in ("rows", "positions"):
+        for key in ("rows", "positions", "width_m", "depth_m"):
             if hall.get(key) not in (None, ""):
                 initial[f"layout_hall_{key}"] = hall[key]
         if hall.get("reserved"):

@@ -67,6 +67,9 @@ TEMPLATES: dict[str, str] = {
                            "{rows}: {missing} rows missing",
     "warning.rack_scale_cooling": "{system} racks are built for direct liquid cooling, but the layout's racks are "
                                   "{cooling}-cooled",
+    "warning.rack_cooling": "{racks:,} racks draw up to {power_kw:g} kW, above the {air_kw:g} kW air-cooling limit "
+                            "(rear-door heat exchangers up to {rear_door_kw:g} kW): they need {needed} cooling, but "
+                            "the site offers {cooling}",
     "warning.rack_servers_power": "{servers} servers of {server_kw:g} kW per rack draw {needed_kw:g} kW, more than "
                                   "the {budget_kw:g} kW budget: {fit} placed per rack",
     "spec.fiber_choice": "must be MMF or SMF, not {value}",

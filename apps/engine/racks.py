@@ -34,7 +34,7 @@ import numpy as np
 
 from .hall.grid import HallGrid
 from .hall.route import run_lengths
-from .hall.rules import RackFill, height, rack_fill
+from .hall.rules import RackFill, height, rack_fill, switch_draw
 from .model import Sizing
 from .spec import DesignSpec
 from .topology import Layout
@@ -76,21 +76,30 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
     uh[lay.spine_base:lay.core_base] = height(spec.switch_hw("spine"))
     uh[lay.core_base:] = height(spec.switch_hw("core"))
 
-    # Racks per SU: server racks + leaf racks; only the last SU may be partly filled.
+    # Racks per SU: server racks (only the last SU may be partly filled), and the leaf racks of its group.
     last_servers = sz.servers - (sus - 1) * d
     full_server_racks = -(-d // spr)
     last_server_racks = full_server_racks if in_server else -(-last_servers // spr)
-    leaf_racks = 0 if in_server else -(-sz.rails // fill.leaves_per_leaf_rack)
     su_server_racks = np.full(sus, full_server_racks, dtype=np.int64)
     su_server_racks[-1] = last_server_racks
-    su_total = su_server_racks + leaf_racks
+    rails = max(1, sz.rails)
+    per = max(1, fill.leaves_per_leaf_rack)
+    group = 1
+    if not in_server and full_server_racks <= 2:
+        # Small SUs (a rack-scale system's rack): neighbouring SUs share leaf racks, filled up to the
+        # network racks' limit, instead of a leaf rack of a few switches each.
+        shared = max(1, fill.per_rack(height(spec.leaf), fill_leaf_w(spec, fill), max(rails, layout.switches_per_rack)))
+        if shared >= 2 * rails:
+            group, per = shared // rails, shared
 
-    # Blocks in hall order: ("compute", first SU, stop SU) or ("network", role, device indexes).
+    # Blocks in hall order: ("compute", first SU, stop SU, spine devices at the block's end) or
+    # ("network", role, device indexes).
     spines_all = np.arange(lay.spine_base, lay.core_base)
     cores_all = np.arange(lay.core_base, lay.count)
+    none = np.zeros(0, dtype=np.int64)
     blocks: list[tuple] = []
     if layout.spine_rows == "end":
-        blocks.append(("compute", 0, sus))
+        blocks.append(("compute", 0, sus, none))
         if sz.tiers == 2:
             blocks.append(("network", "spine", spines_all))
         else:
@@ -98,10 +107,10 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
             blocks.append(("network", "core", cores_all))
     elif sz.tiers == 2:
         half = -(-sus // 2)
-        blocks.append(("compute", 0, half))
+        blocks.append(("compute", 0, half, none))
         blocks.append(("network", "spine", spines_all))
         if half < sus:
-            blocks.append(("compute", half, sus))
+            blocks.append(("compute", half, sus, none))
     else:
         spines_sorted, pod_sorted = _spines_by_pod(lay, spines_all)
         bounds = np.searchsorted(pod_sorted, np.arange(sz.pods + 1))
@@ -110,27 +119,74 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
             if k == core_before:
                 blocks.append(("network", "core", cores_all))
             first = k * sz.sus_per_pod
-            blocks.append(("compute", first, min(sus, first + sz.sus_per_pod)))
-            blocks.append(("network", "spine", spines_sorted[bounds[k]:bounds[k + 1]]))
+            # The pod's spines stand at the end of its rows (end-of-row network racks), not in a row of their own.
+            blocks.append(("compute", first, min(sus, first + sz.sus_per_pod), spines_sorted[bounds[k]:bounds[k + 1]]))
         if core_before >= sz.pods:
             blocks.append(("network", "core", cores_all))
 
-    # Cells of every SU's racks (in SU order) and of the network racks.
-    su_first = np.zeros(sus, dtype=np.int64)  # index of the SU's first rack in the cell arrays
+    # Leaf groups: consecutive SUs of one block sharing leaf racks, in the middle of their server racks or after.
+    su_cell0 = np.zeros(sus, dtype=np.int64)  # offset of the SU's group's first rack within its block
+    su_srv_off = np.zeros(sus, dtype=np.int64)  # server racks of the group before the SU's
+    su_half = np.zeros(sus, dtype=np.int64)  # the group's server racks before its leaf racks
+    su_leafr = np.zeros(sus, dtype=np.int64)  # the group's leaf racks
+    su_leaf_off = np.zeros(sus, dtype=np.int64)  # the group's leaves before the SU's
+    block_racks: list[int] = []
+    for block in blocks:
+        if block[0] == "compute":
+            _, first, stop, spines = block
+            offset = 0
+            for g0 in range(first, stop, group):
+                g1 = min(stop, g0 + group)
+                members = np.arange(g0, g1)
+                servers_in_group = int(su_server_racks[g0:g1].sum())
+                leaf_racks = 0 if in_server else -(-((g1 - g0) * rails) // per)
+                su_cell0[members] = offset
+                su_srv_off[members] = np.concatenate([[0], np.cumsum(su_server_racks[g0:g1])[:-1]])
+                su_half[members] = servers_in_group // 2 if layout.leaf_rack == "middle" else servers_in_group
+                su_leafr[members] = leaf_racks
+                su_leaf_off[members] = (members - g0) * rails
+                offset += servers_in_group + leaf_racks
+            swr = fill.switches_per_rack["spine"]
+            block_racks.append(offset + -(-spines.shape[0] // swr))
+        else:
+            _, role, devices = block
+            block_racks.append(-(-devices.shape[0] // fill.switches_per_rack[role]))
+    # A derived hall takes the row length that makes its compute blocks (servers and leaves) nearest to square,
+    # a row for each run of network blocks beside them: so the servers' places do not hang on the spine model.
+    shape: list[int] = []
+    network_rows = 0
+    previous_network = False
+    for block, racks in zip(blocks, block_racks):
+        if block[0] == "compute":
+            shape.append(racks - -(-block[3].shape[0] // fill.switches_per_rack["spine"]))
+        elif not previous_network:
+            network_rows += 1
+        previous_network = block[0] != "compute"
+    grid.shape_for(shape, network_rows)
+
+    # Cells of every compute block's racks (in SU order), and the network racks.
+    su_block_cell = np.zeros(sus, dtype=np.int64)  # index of the SU's block's first rack in the cell arrays
     cell_row: list[np.ndarray] = []
     cell_col: list[np.ndarray] = []
     taken = 0
-    for block in blocks:
+    for block, racks in zip(blocks, block_racks):
         if block[0] == "compute":
-            _, first, stop = block
+            _, first, stop, spines = block
             if stop <= first:
                 continue
-            racks = int(su_total[first:stop].sum())
             r, c = grid.block("compute", racks)
-            su_first[first:stop] = taken + np.concatenate([[0], np.cumsum(su_total[first:stop])[:-1]])
+            su_block_cell[first:stop] = taken
             cell_row.append(r)
             cell_col.append(c)
             taken += racks
+            n = spines.shape[0]
+            if n:
+                swr = fill.switches_per_rack["spine"]
+                k = np.arange(n)
+                spine_racks = -(-n // swr)
+                row[spines] = r[racks - spine_racks + k // swr]
+                col[spines] = c[racks - spine_racks + k // swr]
+                ru[spines] = (k % swr) * uh[spines] + 1
         else:
             _, role, devices = block
             n = devices.shape[0]
@@ -138,19 +194,18 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
                 continue
             swr = fill.switches_per_rack[role]
             k = np.arange(n)
-            racks = -(-n // swr)
             r, c = grid.block("network", racks)
             row[devices] = r[k // swr]
             col[devices] = c[k // swr]
             ru[devices] = (k % swr) * uh[devices] + 1
     all_row = np.concatenate(cell_row) if cell_row else np.zeros(0, dtype=np.int64)
     all_col = np.concatenate(cell_col) if cell_col else np.zeros(0, dtype=np.int64)
+    base = su_block_cell + su_cell0  # cell index of each SU's group's first rack
 
-    # Servers: rack within the SU, skipping the leaf racks in the middle.
+    # Servers: rack within the group, skipping the group's leaf racks in the middle.
     s = np.arange(sz.servers)
     su = s // d
     slot = s % d
-    server_racks = su_server_racks[su]
     if in_server and last_servers < d and not fill.rack_scale_switch_trays:  # a domain never shares a rack
         # The partly filled last SU spreads its servers evenly over all its racks (its leaves need them).
         last = su == sus - 1
@@ -160,35 +215,36 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
     else:
         rack_in_su = slot // spr
         in_rack = slot % spr
-    if layout.leaf_rack == "middle":
-        pos = rack_in_su + (rack_in_su >= server_racks // 2) * leaf_racks
-    else:
-        pos = rack_in_su
-    index = su_first[su] + pos
+    r_in_group = su_srv_off[su] + rack_in_su
+    pos = r_in_group + (r_in_group >= su_half[su]) * su_leafr[su]
+    index = base[su] + pos
     row[:sz.servers] = all_row[index]
     col[:sz.servers] = all_col[index]
-    ru[:sz.servers] = in_rack * server_u + 1
-    stack_top = spr * server_u + fill.rack_scale_switch_trays  # servers and NVLink switch trays
+    ru[:sz.servers] = fill.server_unit(in_rack)
+    stack_top = fill.stack_u  # servers, and a rack-scale rack's NVLink switch trays and power shelves
 
-    # Leaves: the SU's leaf racks stacked by rail, or spread over its server racks.
+    # Leaves: the group's leaf racks stacked by SU and rail, or spread over the SU's server racks.
     leaves = np.arange(lay.leaf_base, lay.spine_base)
     lsu = lay.su[leaves].astype(np.int64)
     j = lay.rail[leaves].astype(np.int64)
     lru = uh[leaves]
     if in_server:
         racks_of = su_server_racks[lsu]
-        index = su_first[lsu] + j % racks_of
+        index = base[lsu] + su_srv_off[lsu] + j % racks_of
         ru[leaves] = stack_top + 1 + (j // racks_of) * lru
     else:
-        per = fill.leaves_per_leaf_rack
-        start = su_server_racks[lsu] // 2 if layout.leaf_rack == "middle" else su_server_racks[lsu]
-        index = su_first[lsu] + start + j // per
-        ru[leaves] = (j % per) * lru + 1
+        k = su_leaf_off[lsu] + j
+        index = base[lsu] + su_half[lsu] + k // per
+        ru[leaves] = (k % per) * lru + 1
     row[leaves] = all_row[index]
     col[leaves] = all_col[index]
     rows = max(grid.used_rows, default=-1) + 1
     return Placement(row.astype(np.int32), col.astype(np.int32), ru.astype(np.int32), rows, uh.astype(np.int32),
                      fill)
+
+
+def fill_leaf_w(spec: DesignSpec, fill: RackFill) -> float:
+    return switch_draw(spec.leaf, fill.basis)
 
 
 def _spines_by_pod(lay: Layout, spines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

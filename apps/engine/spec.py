@@ -272,7 +272,8 @@ ZONE_KINDS = ("compute", "network", "storage")
 class HallLayout:
     """The data hall's grid (engine.hall): rows of rack positions, reserved cells and zones.
 
-    `rows` = 0: as many rows as the racks need; `positions` = 0: `RackLayout.racks_per_row` per row.
+    `rows` = 0: as many rows as the racks need; `positions` = 0: `RackLayout.racks_per_row` per row, or (0 too)
+    a near-square hall from the rack count (engine.hall.geometry).
     `reserved`: cells (row, position), 1-based as people count them, where no rack stands (building
     columns, cooling units, CDUs). `zones`: (kind, rows) pairs, kind one of ZONE_KINDS: the rows (1-based)
     where that kind of rack stands; kinds without a zone take the rows no zone names.
@@ -280,6 +281,10 @@ class HallLayout:
 
     rows: int = 0
     positions: int = 0
+    # The room the user gives (metres, 0 = none): the hall's width (along the rows) and depth (across them).
+    # Positions per row and rows then follow from it (engine.hall.geometry); a room too small is a field error.
+    width_m: float = 0.0
+    depth_m: float = 0.0
     reserved: tuple[tuple[int, int], ...] = ()
     zones: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
@@ -325,9 +330,22 @@ class RackLayout:
     """
 
     servers_per_rack: int = 4  # 0 = as many as the rack's height and power budget allow
-    racks_per_row: int = 16
+    racks_per_row: int = 0  # 0 = a near-square hall from the rack count (engine.hall.geometry)
     rack_width_m: float = 0.6  # rack pitch along a row
-    row_pitch_m: float = 2.4  # row to row (rack depth plus aisle)
+    row_pitch_m: float = 0.0  # 0 = rows in pairs facing a cold aisle (the aisles below); > 0: one pitch for all rows
+    # Hot/cold aisle containment (engine.hall.geometry; figures and their sources there): racks of two rows face
+    # each other across a cold aisle, their backs face the next pair across a hot aisle; rows are cut into
+    # segments of at most `row_racks_max` racks with cross aisles between them and around the hall.
+    rack_depth_m: float = 1.2
+    cold_aisle_m: float = 1.2
+    hot_aisle_m: float = 0.9
+    cross_aisle_m: float = 1.2
+    row_racks_max: int = 20  # racks in one row segment; 0 = no limit
+    max_aspect: float = 3.0  # a derived hall's longer side at most this many times its shorter
+    # Cooling by density (engine.hall.cooling): a rack up to air_limit_kw is air-cooled, up to rear_door_limit_kw
+    # takes a rear-door heat exchanger, above that direct liquid cooling; `cooling` is the most the site offers.
+    air_limit_kw: float = 20.0
+    rear_door_limit_kw: float = 55.0
     slack_m: float = 3.0  # service loops at both ends of every link
     switches_per_rack: int = 16  # spine and core racks (at most); an SU's leaves share its leaf rack(s)
     leaf_rack: str = "middle"  # LEAF_RACKS
@@ -536,11 +554,17 @@ class DesignSpec:
             bad("tiers", message("spec.tiers_choice", value=repr(self.tiers)))
         layout = self.layout
         _check_int(bad, "layout.servers_per_rack", layout.servers_per_rack, 0, 512)
-        _check_int(bad, "layout.racks_per_row", layout.racks_per_row, 1, 10_000)
+        _check_int(bad, "layout.racks_per_row", layout.racks_per_row, 0, 10_000)
         _check_int(bad, "layout.switches_per_rack", layout.switches_per_rack, 1, 512)
         _check_int(bad, "layout.rack_units", layout.rack_units, 1, 100)
         _check_number(bad, "layout.rack_width_m", layout.rack_width_m, 0.0, 100.0, open_low=True)
-        _check_number(bad, "layout.row_pitch_m", layout.row_pitch_m, 0.0, 100.0, open_low=True)
+        _check_number(bad, "layout.row_pitch_m", layout.row_pitch_m, 0.0, 100.0)
+        for name in ("rack_depth_m", "cold_aisle_m", "hot_aisle_m", "cross_aisle_m"):
+            _check_number(bad, f"layout.{name}", getattr(layout, name), 0.0, 20.0)
+        _check_int(bad, "layout.row_racks_max", layout.row_racks_max, 0, 10_000)
+        _check_number(bad, "layout.max_aspect", layout.max_aspect, 1.0, 100.0)
+        _check_number(bad, "layout.air_limit_kw", layout.air_limit_kw, 0.0, 10_000.0)
+        _check_number(bad, "layout.rear_door_limit_kw", layout.rear_door_limit_kw, 0.0, 10_000.0)
         _check_number(bad, "layout.slack_m", layout.slack_m, 0.0, 1000.0)
         if layout.spine_rows not in SPINE_ROWS:
             bad("layout.spine_rows", message("spec.placement_choice", value=_short_repr(layout.spine_rows)))
@@ -765,6 +789,8 @@ def _check_hall_fields(bad, layout: RackLayout) -> None:
         return
     rows_ok = _check_int(bad, "layout.hall.rows", hall.rows, 0, 10_000)
     positions_ok = _check_int(bad, "layout.hall.positions", hall.positions, 0, 10_000)
+    _check_number(bad, "layout.hall.width_m", hall.width_m, 0.0, 100_000.0)
+    _check_number(bad, "layout.hall.depth_m", hall.depth_m, 0.0, 100_000.0)
     reserved = hall.reserved
     if not isinstance(reserved, (tuple, list)) or len(reserved) > 100_000:
         bad("layout.hall.reserved", message("hall.reserved_cells", value=_short_repr(reserved)))

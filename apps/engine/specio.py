@@ -14,14 +14,19 @@
       "planes": 1, "oversubscription": 1 or "3:1", "tiers": "auto" | 2 | 3,
       "nic_split": 1 | 2 | 4        optional: split each NIC port in parts, one per plane (the NIC's
                                     "splits" must list it; planes a multiple of it), see engine.topology
-      "layout": {"servers_per_rack": 4, "racks_per_row": 16, "rack_width_m": 0.6, "row_pitch_m": 2.4,
+      "layout": {"servers_per_rack": 4, "racks_per_row": 0, "rack_width_m": 0.6, "row_pitch_m": 0,
+                 "rack_depth_m": 1.2, "cold_aisle_m": 1.2, "hot_aisle_m": 0.9, "cross_aisle_m": 1.2,
+                 "row_racks_max": 20, "max_aspect": 3, "air_limit_kw": 20, "rear_door_limit_kw": 55,
                  "slack_m": 3, "switches_per_rack": 16, "rack_units": 48,
                  "rack_power_kw": 0, "rack_power_basis": "typical", "cooling": "air",
                  "leaf_rack": "middle" | "end" | "server", "spine_rows": "middle" | "end",
                  "tray_height_m": 0.3, "structured_cabling": false,
-                 "hall": {"rows": 0, "positions": 0, "reserved": [[row, position], ...],
+                 "hall": {"rows": 0, "positions": 0, "width_m": 0, "depth_m": 0,
+                          "reserved": [[row, position], ...],
                           "zones": {"network": [rows], "storage": [rows], "compute": [rows]}}},
-                (engine.hall: servers_per_rack 0 = from height and power; rows/positions 0 = as needed)
+                (engine.hall: servers_per_rack 0 = from height and power; rows/positions 0 = as needed,
+                 racks_per_row 0 = a near-square hall; row_pitch_m 0 = rows in hot/cold aisle pairs;
+                 width_m/depth_m: the room, 0 = none)
       "pools": {"host": "10.0.0.0/12", "p2p": "10.16.0.0/12", "loopback": "10.32.0.0/16",
                 "asn_base": 4200000000},
       "optics" / "cables" / "fibers": lists of inline items or seed SKUs (none: the seed catalog's);
@@ -287,4 +292,7 @@ def spec_to_dict(spec: DesignSpec) -> dict:
     hall = out["layout"]["hall"]
     hall["reserved"] = [list(cell) for cell in hall["reserved"]]
     hall["zones"] = {kind: list(rows) for kind, rows in hall["zones"]}
+    for key in ("width_m", "depth_m"):  # no room given: left out, as specs written before rooms were
+        if not hall.get(key):
+            hall.pop(key, None)
     return out

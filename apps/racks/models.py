@@ -85,6 +85,12 @@ class Hall(models.Model):
     power_max_w = models.FloatField(_("maximum power (W)"), default=0)
     # The parts without a published power figure (engine.hall): the two totals above leave them out.
     power_missing = models.JSONField(_("parts without a power figure"), default=list, blank=True)
+    # The footprint with its aisles and clearances (engine.hall.geometry); 0 for halls placed before aisles.
+    footprint_width_m = models.FloatField(_("hall width (m)"), default=0)
+    footprint_depth_m = models.FloatField(_("hall depth (m)"), default=0)
+    # {"paired", "rack_depth_m", "cold_aisle_m", "hot_aisle_m", "cross_aisle_m", "row_racks_max",
+    #  "air_limit_kw", "rear_door_limit_kw"}: how the rows stand and the site's cooling limits.
+    aisles = models.JSONField(_("aisles"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("data hall")
@@ -95,11 +101,11 @@ class Hall(models.Model):
 
     @property
     def width_m(self) -> float:
-        return self.positions * self.rack_width_m
+        return self.footprint_width_m or self.positions * self.rack_width_m
 
     @property
     def depth_m(self) -> float:
-        return self.rows * self.row_pitch_m
+        return self.footprint_depth_m or self.rows * self.row_pitch_m
 
 
 class Rack(models.Model):

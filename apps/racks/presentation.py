@@ -11,7 +11,7 @@ from apps.designs.missing import at_least, not_published
 
 from .models import Cooling, RackKind
 from .selectors import HallPlan, RackSummary
-from .svg import basis_label, zone_label  # noqa: F401  (zone_label: the pages' and sheet's too)
+from .svg import COOLING_ORDER, basis_label, cooling_short, zone_label  # noqa: F401  (zone_label: pages' and sheet's)
 
 
 def kw(watts: float | None) -> str:
@@ -45,16 +45,41 @@ def hall_facts(hall: HallPlan, racks: Sequence[RackSummary]) -> list[tuple[str, 
         (_("Power budget per rack"), (_("%(kw)s kW against %(basis)s") % {"kw": kw(hall.budget_w),
                                                                          "basis": basis_label(basis)})
          if hall.budget_w else _("none set")),
-        (_("Cooling"), cooling_label(hall.cooling)),
+        (_("Cooling the site offers"), cooling_label(hall.cooling)),
+        (_("Cooling the racks need"), ", ".join(f"{cooling_label(kind)} {n:,}" for kind, n in cooling_mix(racks))),
+        (_("Racks needing more cooling than the site offers"), f"{sum(cooling_short(hall, r) for r in racks):,}"),
         (_("Fullest rack"), at_least(f"{kw(fullest)} kW", fullest_rack.power_missing if fullest_rack else "")),
         (_("Racks over the budget"), f"{len(over):,}"),
         (_("Power of the hall (typical / maximum)"),
          at_least(f"{kw(hall.power_typical_w)} / {kw(hall.power_max_w)} kW", hall.power_missing)),
         (_("Structured cabling"), _("yes") if hall.structured_cabling else _("no")),
     ]
+    if hall.paired:
+        a = hall.aisles
+        facts.insert(2, (_("Aisles"), _(
+            "rows in pairs round a %(cold)s m cold aisle, %(hot)s m hot aisles between pairs, %(cross)s m cross "
+            "aisles every %(segment)s racks and round the hall (TIA-942 and BICSI guidance)") % {
+            "cold": _m(a.get("cold_aisle_m")), "hot": _m(a.get("hot_aisle_m")), "cross": _m(a.get("cross_aisle_m")),
+            "segment": a.get("row_racks_max") or "–"}))
+        if a.get("air_limit_kw") is not None:
+            facts.append((_("Cooling limits per rack"), _(
+                "air up to %(air)s kW, rear-door heat exchanger up to %(door)s kW, direct liquid above") % {
+                "air": _m(a.get("air_limit_kw")), "door": _m(a.get("rear_door_limit_kw"))}))
     if hall.reserved:
         facts.append((_("Reserved cells"), f"{len(hall.reserved):,}"))
     return facts
+
+
+def _m(value: Any) -> str:
+    return number_format(round(float(value or 0), 2), decimal_pos=None) if value is not None else "–"
+
+
+def cooling_mix(racks: Sequence[RackSummary]) -> list[tuple[str, int]]:
+    """(cooling, racks) for every cooling the racks need, air first."""
+    counts: dict[str, int] = {}
+    for rack in racks:
+        counts[rack.cooling] = counts.get(rack.cooling, 0) + 1
+    return sorted(counts.items(), key=lambda pair: COOLING_ORDER.get(pair[0], 9))
 
 
 def rack_facts(rack: RackSummary, basis: str) -> list[tuple[str, str]]:

@@ -37,14 +37,22 @@ class HallPlan:
     power_typical_w: float = 0.0
     power_max_w: float = 0.0
     power_missing: list[str] = field(default_factory=list)  # parts without a power figure, left out of the totals
+    footprint_width_m: float = 0.0
+    footprint_depth_m: float = 0.0
+    aisles: dict[str, Any] = field(default_factory=dict)
 
     @property
     def width_m(self) -> float:
-        return self.positions * self.rack_width_m
+        return self.footprint_width_m or self.positions * self.rack_width_m
 
     @property
     def depth_m(self) -> float:
-        return self.rows * self.row_pitch_m
+        return self.footprint_depth_m or self.rows * self.row_pitch_m
+
+    @property
+    def paired(self) -> bool:
+        """Rows in hot/cold aisle pairs (halls placed before aisles: a uniform row pitch)."""
+        return bool(self.aisles.get("paired"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +117,10 @@ def hall_plan(*, version: DesignVersion) -> HallPlan | None:
                     power_basis=hall.power_basis, cooling=hall.cooling, structured_cabling=hall.structured_cabling,
                     reserved=list(hall.reserved or []), zones=list(hall.zones or []), racks=hall.racks,
                     power_typical_w=hall.power_typical_w, power_max_w=hall.power_max_w,
-                    power_missing=list(hall.power_missing or []))
+                    power_missing=list(hall.power_missing or []),
+
+                    footprint_width_m=hall.footprint_width_m, footprint_depth_m=hall.footprint_depth_m,
+                    aisles=dict(hall.aisles or {}))
 
 
 def _version_racks(version_id: int):

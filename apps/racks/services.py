@@ -26,7 +26,7 @@ from apps.engine.model import Plan
 
 from .models import Hall, Rack, RackItem
 
-PASSIVE_ROLES = ("patch-panel", "cable-manager")
+PASSIVE_ROLES = ("patch-panel", "cable-manager")  # a power shelf or NVLink switch tray is a device without a record
 
 
 @dataclass(slots=True)
@@ -157,12 +157,15 @@ def hall_rows(*, version_id: int, plan: Plan) -> HallRows | None:
         hall={
             "rows": hall.rows, "positions": hall.positions, "rack_width_m": hall.rack_width_m,
             "row_pitch_m": hall.row_pitch_m, "rack_units": layout.rack_units, "budget_w": budget_w,
-            "power_basis": layout.rack_power_basis, "cooling": racks[0].cooling if racks else layout.cooling,
+            "power_basis": layout.rack_power_basis, "cooling": layout.cooling,  # what the site offers
             "structured_cabling": bool(layout.structured_cabling),
             "reserved": [{"row": r, "position": p} for r, p in sorted(hall.reserved)],
             "zones": zone_bands(dict(hall.zones)), "racks": count,
             "power_typical_w": float(sum(typical)), "power_max_w": float(sum(maximum)),
             "power_missing": list(placed.power_missing),
+            "footprint_width_m": float(hall.footprint_width_m), "footprint_depth_m": float(hall.footprint_depth_m),
+            "aisles": dict(hall.aisles, air_limit_kw=float(layout.air_limit_kw),
+                           rear_door_limit_kw=float(layout.rear_door_limit_kw)),
         },
         racks=rack_table, items=items)
 

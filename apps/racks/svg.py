@@ -6,15 +6,20 @@ export draw the same picture. Every text that comes from a design or the catalog
 links (``rack_href``, ``device_href``) are callables the caller passes, or None for none.
 
 Rules of the floor plan:
-- The hall is a grid of rows (top to bottom) and positions (left to right); one cell is a rack's
-  width by the row pitch, a rack fills the cell's width and RACK_DEPTH_M of its depth (the rest is
-  the aisle). Zones are bands of rows behind the racks; reserved cells (building columns, cooling
-  units) are hatched and keep their label as a tooltip.
+- Racks stand where the hall put them (x_m, y_m: aisles, row segments and clearances included),
+  rack_depth_m deep; rows in hot/cold aisle pairs show their cold aisles blue and hot aisles red and
+  each rack's front edge (toward the cold aisle) as a dark line. Zones are bands of rows behind the
+  racks; reserved cells (building columns, cooling units) are hatched and keep their label as a tooltip.
+- Cooling: a rack that needs a rear-door heat exchanger or direct liquid cooling carries a coloured mark
+  at its back; one that needs more than the site offers (the hall's cooling) a red dashed outline.
 - A rack's colour is its power against its budget (the hall's power basis: typical or maximum
   draw): POWER_STEPS; a rack over its budget is red and named in its tooltip. Without a budget,
   against the fullest rack of the hall.
-- Rack names are drawn inside the racks in small type (class "rack-label"); the page shows them
-  only when zoomed in far enough to read them.
+- Type sizes are in drawing units of PX_PER_M per metre: rack numbers (class "rack-label", the position
+  in the row) RACK_LABEL_PX, row names ("R001", class "row-label") ROW_LABEL_PX left of every row
+  segment. The page opens at a zoom where a drawing unit is at least a screen pixel (static/js/racks.js);
+  the printed plan is cut into sheets (`sheet_windows`) printed at the same legibility, with a key plan.
+- The legend (`legend_entries`) goes under the plan, never over it; the page shows it beside the plan.
 
 Rules of the elevation:
 - Front and rear side by side, unit 1 at the bottom, unit numbers on the left; an item fills its
@@ -118,113 +123,292 @@ def _legend_items(has_budget: bool) -> list[tuple[str, str]]:
     return items
 
 
+def legend_entries(hall: HallPlan, racks: Sequence[RackSummary]) -> list[tuple[str, str, str]]:
+    """(kind, SVG paint attributes, text) of the floor plan's legend: power steps, cooling, aisles, reserved cells.
+    The page shows them beside the plan (HTML), the document under it (SVG)."""
+    entries = [("power", f'fill="{colour}" stroke="#374151"', text)
+               for colour, text in _legend_items(any(r.budget_w for r in racks))]
+    kinds = {r.cooling for r in racks}
+    for kind in ("rear-door", "liquid"):
+        if kind in kinds:
+            entries.append(("cooling", f'fill="{COOLING_MARKS[kind]}" stroke="none"', cooling_text(kind)))
+    if any(cooling_short(hall, r) for r in racks):
+        entries.append(("cooling-short", 'fill="#ffffff" stroke="#dc2626" stroke-dasharray="3 2"',
+                        _("needs more cooling than the site offers (%(cooling)s)") % {
+                            "cooling": cooling_text(hall.cooling)}))
+    if hall.paired:
+        entries.append(("aisle", f'fill="{COLD_AISLE}" stroke="none"', _("cold aisle (rack fronts)")))
+        entries.append(("aisle", f'fill="{HOT_AISLE}" stroke="none"', _("hot aisle (rack backs)")))
+    if hall.reserved:
+        entries.append(("reserved", 'fill="url(#reserved-hatch)" stroke="#6b7280"', _("reserved cell")))
+    return entries
+
+
+COOLING_MARKS = {"rear-door": "#0d9488", "liquid": "#1d4ed8"}
+COOLING_ORDER = {"air": 0, "rear-door": 1, "liquid": 2}
+COLD_AISLE = "#e0f2fe"
+HOT_AISLE = "#fee2e2"
+RACK_LABEL_PX = 11.0  # rack and row names, in drawing units: legible once a drawing unit is a screen pixel
+ROW_LABEL_PX = 12.0
+
+
+def cooling_text(kind: str) -> str:
+    return {"air": _("air"), "rear-door": _("rear-door heat exchanger"),
+            "liquid": _("direct liquid cooling")}.get(kind, kind)
+
+
+def cooling_short(hall: HallPlan, rack: RackSummary) -> bool:
+    """Whether the rack needs more cooling than the site offers (the hall's cooling)."""
+    return COOLING_ORDER.get(rack.cooling, 0) > COOLING_ORDER.get(hall.cooling, 0)
+
+
+def _rack_depth_m(hall: HallPlan) -> float:
+    depth = float(hall.aisles.get("rack_depth_m") or 0.0)
+    return depth if depth > 0 else min(RACK_DEPTH_M, hall.row_pitch_m * 0.8)
+
+
+def _row_faces_down(hall: HallPlan, row: int) -> bool | None:
+    """Whether the row's fronts face +y (None: rows not in aisle pairs)."""
+    return (row % 2 == 0) if hall.paired else None
+
+
+def sheet_windows(hall: HallPlan, racks: Sequence[RackSummary], *, width_m: float, depth_m: float,
+                  limit: int = 0) -> list[tuple[float, float, float, float]]:
+    """Windows (x0, y0, x1, y1, metres) of at most width_m x depth_m that together show every rack, cut at the
+    cross aisles between row segments and between row pairs (a segment or pair too big for one is cut between
+    racks or rows); in reading order, at most `limit` (0: all)."""
+    if not racks:
+        return []
+    depth = _rack_depth_m(hall)
+    xs = sorted({round(r.x_m, 3) for r in racks})
+    x_groups = _runs(xs, hall.rack_width_m)
+    row_y: dict[int, float] = {}
+    for r in racks:
+        row_y.setdefault(r.row, round(r.y_m, 3))
+    by_pair: dict[int, list[float]] = {}
+    for row, y in row_y.items():
+        by_pair.setdefault(row // 2 if hall.paired else row, []).append(y)
+    y_groups = [sorted(ys) for _key, ys in sorted(by_pair.items())]
+    cols = _pack(x_groups, hall.rack_width_m, width_m)
+    bands = _pack(y_groups, depth, depth_m)
+    out = [(x0, y0, x1, y1) for (y0, y1) in bands for (x0, x1) in cols]
+    return out[:limit] if limit else out
+
+
+def _runs(starts: list[float], size: float) -> list[list[float]]:
+    """Starts split where a gap opens between items of `size` (a cross aisle)."""
+    runs = [[starts[0]]]
+    for start in starts[1:]:
+        if start - runs[-1][-1] > size * 1.5:
+            runs.append([start])
+        else:
+            runs[-1].append(start)
+    return runs
+
+
+def _pack(groups: list[list[float]], size: float, span: float) -> list[tuple[float, float]]:
+    """Intervals of at most `span` holding whole groups of items of `size` (a group too long is cut)."""
+    out: list[tuple[float, float]] = []
+    first = last_end = None
+    for group in groups:
+        end = group[-1] + size
+        if first is not None and end - first <= span:
+            last_end = end
+            continue
+        if first is not None:
+            out.append((first, last_end))
+        first, last_end = group[0], group[0] + size
+        for start in group[1:]:  # a group longer than a sheet: cut between its items
+            if start + size - first > span:
+                out.append((first, last_end))
+                first = start
+            last_end = start + size
+    if first is not None:
+        out.append((first, last_end))
+    return out
+
+
 def floorplan_svg(hall: HallPlan, racks: Sequence[RackSummary], *, rack_href: Callable[[str], str] | None = None,
-                  title: str = "") -> str:
-    """The hall's floor plan: grid, zones, reserved cells, racks coloured by power against the budget, legend."""
-    cell_w = hall.rack_width_m * PX_PER_M
-    cell_h = hall.row_pitch_m * PX_PER_M
-    rack_h = min(RACK_DEPTH_M, hall.row_pitch_m * 0.8) * PX_PER_M
-    plan_w = max(1, hall.positions) * cell_w
-    plan_h = max(1, hall.rows) * cell_h
-    width = plan_w + 2 * MARGIN
-    per_line = max(1, int(max(plan_w, LEGEND_COLUMN) // LEGEND_COLUMN))
-    legend_lines = -(-(len(POWER_STEPS) + 1) // per_line)
-    height = plan_h + 2 * MARGIN + LEGEND_H + 16 * (legend_lines - 1)
-    top = MARGIN + (18.0 if title else 0.0)
+                  title: str = "", legend: bool = True, window: tuple[float, float, float, float] | None = None,
+                  sheets: Sequence[tuple[float, float, float, float]] = (), labels: bool = True) -> str:
+    """The hall's floor plan at its real positions: aisles, zones, reserved cells, racks coloured by power against
+    the budget with their cooling, row names at every row segment, rack numbers in the racks, and the legend under
+    it (`legend`). `window` (metres) draws only that part of the hall (a sheet of the printed plan); `sheets`
+    outlines such parts on a whole-hall key plan; `labels` False leaves the rack numbers out (a key plan)."""
+    px = PX_PER_M
+    depth_m = _rack_depth_m(hall)
+    if window is None:
+        x0_m, y0_m, x1_m, y1_m = 0.0, 0.0, max(hall.width_m, hall.rack_width_m), max(hall.depth_m, depth_m)
+    else:
+        x0_m, y0_m, x1_m, y1_m = window
+        # Room for the row names left of the window's first racks.
+        x0_m -= ROW_LABEL_PX * 4 / px
+    shown = [r for r in racks if r.x_m + hall.rack_width_m > x0_m - 1e-6 and r.x_m < x1_m + 1e-6
+             and r.y_m + depth_m > y0_m - 1e-6 and r.y_m < y1_m + 1e-6] if window is not None else list(racks)
+    plan_w = (x1_m - x0_m) * px
+    plan_h = (y1_m - y0_m) * px
+    left = MARGIN if window is None else 8.0
+    top = (MARGIN if window is None else 12.0) + (20.0 if title else 0.0)
+    width = plan_w + left + 16.0
+    entries = legend_entries(hall, racks) if legend else []
+    # Columns as wide as the longest entry (11 px type, CJK glyphs twice as wide): texts never run into each other.
+    longest = max((sum(2 if ord(ch) > 0x2E80 else 1 for ch in text) for _k, _p, text in entries), default=0)
+    column = 18.0 + longest * 6.4 + 14.0
+    per_line = max(1, int((width - left) // column))
+    legend_lines = -(-len(entries) // per_line) if entries else 0
+    height = top + plan_h + (34.0 + 18.0 * legend_lines if entries else 12.0)
     basis = hall.power_basis
+
+    def X(x_m: float) -> float:
+        return left + (x_m - x0_m) * px
+
+    def Y(y_m: float) -> float:
+        return top + (y_m - y0_m) * px
+
     fullest = max((rack_power_w(r, basis) for r in racks), default=0.0)
-    # Translated outside the f-strings (xgettext does not read calls inside them).
     label = _("Floor plan of the data hall")
     legend_title = _("Power per rack (%(basis)s)") % {"basis": basis_label(basis)}
     reserved_label = _("reserved cell")
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="floorplan"'
-        f' viewBox="0 0 {_f(width)} {_f(height + top - MARGIN)}"'
-        f' width="{_f(width)}" height="{_f(height + top - MARGIN)}" role="img"'
-        f' aria-label="{_e(label)}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="floorplan" viewBox="0 0 {_f(width)} {_f(height)}"'
+        f' width="{_f(width)}" height="{_f(height)}" role="img" aria-label="{_e(label)}" font-family="sans-serif">',
         "<defs>"
         '<pattern id="reserved-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
         '<rect width="6" height="6" fill="#f3f4f6"/>'
         '<line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" stroke-width="2"/>'
         "</pattern></defs>",
-        f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height + top - MARGIN)}" fill="#ffffff"/>',
+        f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>',
     ]
     if title:
-        out.append(f'<text x="{_f(MARGIN)}" y="{_f(MARGIN - 8)}" font-size="16" font-weight="bold">{_e(title)}</text>')
-    # Zones: bands of rows behind everything.
+        out.append(f'<text class="plan-title" x="{_f(left)}" y="{_f(top - 10)}" font-size="16" font-weight="bold">'
+                   f'{_e(title)}</text>')
+    # The hall's outline, then the aisles between the rows (pairs of rows round a cold aisle).
+    out.append(f'<rect class="hall-outline" x="{_f(X(max(0.0, x0_m)))}" y="{_f(Y(max(0.0, y0_m)))}"'
+               f' width="{_f((min(x1_m, hall.width_m) - max(0.0, x0_m)) * px)}"'
+               f' height="{_f((min(y1_m, hall.depth_m) - max(0.0, y0_m)) * px)}" fill="#fafafa" stroke="#9ca3af"'
+               f' stroke-width="1"/>')
+    rows_y: dict[int, float] = {}
+    for r in racks:
+        rows_y.setdefault(r.row, r.y_m)
+    if hall.paired:
+        cold = float(hall.aisles.get("cold_aisle_m") or 0.0)
+        hot = float(hall.aisles.get("hot_aisle_m") or 0.0)
+        ax0, ax1 = max(0.0, x0_m), min(x1_m, hall.width_m)
+        for row, y in rows_y.items():
+            if y + depth_m + max(cold, hot) < y0_m or y > y1_m:
+                continue
+            faces_down = _row_faces_down(hall, row)
+            gap, fill = (cold, COLD_AISLE) if faces_down else (hot, HOT_AISLE)
+            ay0, ay1 = max(y0_m, y + depth_m), min(y1_m, y + depth_m + gap)
+            if ay1 > ay0 and (faces_down or row + 1 in rows_y):
+                out.append(f'<rect class="aisle {"cold" if faces_down else "hot"}" x="{_f(X(ax0))}" y="{_f(Y(ay0))}"'
+                           f' width="{_f((ax1 - ax0) * px)}" height="{_f((ay1 - ay0) * px)}" fill="{fill}"/>')
+    # Zones: bands of rows behind the racks.
     for zone in hall.zones:
-        rows = zone.get("rows") or [0, hall.rows - 1]
-        first, last = int(rows[0]), int(rows[-1])
+        zrows = zone.get("rows") or [0, hall.rows - 1]
+        first, last = int(zrows[0]), int(zrows[-1])
+        ys = [y for row, y in rows_y.items() if first <= row <= last]
+        if not ys:
+            continue
         kind = str(zone.get("kind") or "")
-        y = top + first * cell_h
-        out.append(f'<rect class="zone zone-{_e(kind)}" x="{_f(MARGIN)}" y="{_f(y)}" width="{_f(plan_w)}"'
-                   f' height="{_f((last - first + 1) * cell_h)}" fill="{ZONE_FILLS.get(kind, "#f9fafb")}"'
-                   f' stroke="#d1d5db" stroke-dasharray="4 3"><title>{_e(zone_label(kind))}</title></rect>')
-        out.append(f'<text class="zone-label" x="{_f(MARGIN + plan_w + 4)}" y="{_f(y + 12)}" font-size="11"'
-                   f' fill="#6b7280">{_e(zone_label(kind))}</text>')
-    # The grid: one line per row, numbers on the left, positions on top.
-    grid = []
-    for row in range(hall.rows + 1):
-        y = top + row * cell_h
-        grid.append(f"M{_f(MARGIN)} {_f(y)}H{_f(MARGIN + plan_w)}")
-    for pos in range(hall.positions + 1):
-        x = MARGIN + pos * cell_w
-        grid.append(f"M{_f(x)} {_f(top)}V{_f(top + plan_h)}")
-    out.append(f'<path class="grid" d="{"".join(grid)}" stroke="#e5e7eb" stroke-width="0.5" fill="none"/>')
-    step = max(1, hall.rows // 60)
-    for row in range(0, hall.rows, step):
-        out.append(f'<text class="row-label" x="{_f(MARGIN - 6)}" y="{_f(top + row * cell_h + rack_h / 2 + 4)}"'
-                   f' font-size="10" text-anchor="end" fill="#6b7280">{row + 1}</text>')
-    for pos in range(hall.positions):
-        out.append(f'<text class="position-label" x="{_f(MARGIN + pos * cell_w + cell_w / 2)}" y="{_f(top - 4)}"'
-                   f' font-size="9" text-anchor="middle" fill="#6b7280">{pos + 1}</text>')
-    # Reserved cells.
+        zy0, zy1 = max(y0_m, min(ys)), min(y1_m, max(ys) + depth_m)
+        if zy1 <= zy0:
+            continue
+        out.append(f'<rect class="zone zone-{_e(kind)}" x="{_f(X(max(0.0, x0_m)))}" y="{_f(Y(zy0))}"'
+                   f' width="{_f((min(x1_m, hall.width_m) - max(0.0, x0_m)) * px)}" height="{_f((zy1 - zy0) * px)}"'
+                   f' fill="{ZONE_FILLS.get(kind, "#f9fafb")}" fill-opacity="0.6" stroke="#d1d5db"'
+                   f' stroke-dasharray="4 3"><title>{_e(zone_label(kind))}</title></rect>')
+    # Reserved cells, at their grid place.
     for cell in hall.reserved:
-        x = MARGIN + int(cell["position"]) * cell_w
-        y = top + int(cell["row"]) * cell_h
-        out.append(f'<rect class="reserved" x="{_f(x)}" y="{_f(y)}" width="{_f(cell_w)}" height="{_f(rack_h)}"'
-                   f' fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5">'
+        row, pos = int(cell["row"]), int(cell["position"])
+        y = rows_y.get(row, row * hall.row_pitch_m)
+        x = next((r.x_m - (r.position - pos) * hall.rack_width_m for r in racks if r.row == row), pos * hall.rack_width_m)
+        if not (x0_m - 1 <= x <= x1_m and y0_m - 1 <= y <= y1_m):
+            continue
+        out.append(f'<rect class="reserved" x="{_f(X(x))}" y="{_f(Y(y))}" width="{_f(hall.rack_width_m * px)}"'
+                   f' height="{_f(depth_m * px)}" fill="url(#reserved-hatch)" stroke="#6b7280" stroke-width="0.5">'
                    f'<title>{_e(reserved_label)}</title></rect>')
-    # Racks.
+    # Racks: power colour, front edge, cooling mark, number.
     budget_text = _("of %(budget)s kW") if any(r.budget_w for r in racks) else ""
-    for rack in racks:
-        x = MARGIN + rack.position * cell_w
-        y = top + rack.row * cell_h
+    cell_w = hall.rack_width_m * px
+    rack_h = depth_m * px
+    for rack in shown:
+        x, y = X(rack.x_m), Y(rack.y_m)
         power = rack_power_w(rack, basis)
         share = power_share(power, rack.budget_w) if rack.budget_w else power_share(power, fullest)
         fill = power_fill(share)
         over = bool(rack.budget_w) and power > rack.budget_w + 1e-6
+        short = cooling_short(hall, rack)
         tip = f"{rack.name} · {at_least(f'{_n(power / 1000)} kW', rack.power_missing)}"
         if rack.budget_w and budget_text:
             tip += " " + budget_text % {"budget": _n(rack.budget_w / 1000)}
         if over:
             tip += " · " + _("over the budget")
-        shape = (f'<rect class="rack rack-{_e(rack.kind)}{" over" if over else ""}" data-rack="{_e(rack.name)}"'
+        tip += " · " + cooling_text(rack.cooling)
+        if short:
+            tip += " · " + _("needs more cooling than the site offers (%(cooling)s)") % {
+                "cooling": cooling_text(hall.cooling)}
+        stroke = "#7f1d1d" if over else ("#dc2626" if short else "#374151")
+        extra = ' stroke-dasharray="3 2"' if short and not over else ""
+        classes = "rack rack-" + _e(rack.kind) + (" over" if over else "") + (" cooling-short" if short else "")
+        shape = (f'<rect class="{classes}" data-rack="{_e(rack.name)}" data-cooling="{_e(rack.cooling)}"'
                  f' x="{_f(x + 0.5)}" y="{_f(y)}" width="{_f(cell_w - 1)}" height="{_f(rack_h)}" fill="{fill}"'
-                 f' stroke="{"#7f1d1d" if over else "#374151"}" stroke-width="{1.5 if over else 0.5}">'
-                 f"<title>{_e(tip)}</title></rect>"
-                 f'<text class="rack-label" x="{_f(x + cell_w / 2)}" y="{_f(y + rack_h / 2 + 2)}" font-size="5"'
-                 f' text-anchor="middle" pointer-events="none">{_e(rack.name)}</text>')
+                 f' stroke="{stroke}" stroke-width="{1.5 if over or short else 0.5}"{extra}>'
+                 f"<title>{_e(tip)}</title></rect>")
+        down = _row_faces_down(hall, rack.row)
+        if down is not None:  # the front edge, toward the cold aisle
+            fy = y + rack_h - 1.5 if down else y + 1.5
+            shape += (f'<line class="rack-front" x1="{_f(x + 1.5)}" y1="{_f(fy)}" x2="{_f(x + cell_w - 1.5)}"'
+                      f' y2="{_f(fy)}" stroke="#111827" stroke-width="2" pointer-events="none"/>')
+        mark = COOLING_MARKS.get(rack.cooling)
+        if mark:  # at the back of the rack
+            my = y + 3 if down in (True, None) else y + rack_h - 9
+            shape += (f'<rect class="cooling-mark" x="{_f(x + cell_w / 2 - 3)}" y="{_f(my)}" width="6" height="6"'
+                      f' fill="{mark}" pointer-events="none"/>')
+        if labels:
+            shape += (f'<text class="rack-label" x="{_f(x + cell_w / 2)}" y="{_f(y + rack_h / 2 + 4)}"'
+                      f' font-size="{_f(RACK_LABEL_PX)}" text-anchor="middle" fill="#111827"'
+                      f' pointer-events="none">{rack.position + 1:02d}</text>')
         if rack_href is not None:
             shape = f'<a href="{_e(rack_href(rack.name))}">{shape}</a>'
         out.append(shape)
-    # Legend.
-    y = top + plan_h + 22
-    out.append(f'<text class="legend-title" x="{_f(MARGIN)}" y="{_f(y)}" font-size="12" font-weight="bold">'
-               f'{_e(legend_title)}</text>')
-    # Legend entries in columns of LEGEND_COLUMN px, wrapped to the plan's width.
-    x = MARGIN
-    y += 10
-    entries = [(f'fill="{colour}" stroke="#374151"', text) for colour, text in _legend_items(
-        any(r.budget_w for r in racks))]
-    entries.append(('fill="url(#reserved-hatch)" stroke="#6b7280"', reserved_label))
-    for paint, text in entries:
-        if x + LEGEND_COLUMN > MARGIN + per_line * LEGEND_COLUMN + 1:
-            x = MARGIN
-            y += 16
-        out.append(f'<rect class="legend-swatch" x="{_f(x)}" y="{_f(y)}" width="14" height="10" {paint}'
-                   f' stroke-width="0.5"/><text x="{_f(x + 18)}" y="{_f(y + 9)}" font-size="10">{_e(text)}</text>')
-        x += LEGEND_COLUMN
+    # Row names: left of every row segment's first rack (and of the window's first rack of the row).
+    by_row: dict[int, list[float]] = {}
+    for rack in shown:
+        by_row.setdefault(rack.row, []).append(rack.x_m)
+    for row, xs in sorted(by_row.items()):
+        xs.sort()
+        starts = [xs[0]] + [b for a, b in zip(xs, xs[1:]) if b - a > hall.rack_width_m * 1.5]
+        y = rows_y[row]
+        for xm in starts:
+            out.append(f'<text class="row-label" x="{_f(X(xm) - 4)}" y="{_f(Y(y) + rack_h / 2 + 4)}"'
+                       f' font-size="{_f(ROW_LABEL_PX)}" font-weight="bold" text-anchor="end" fill="#374151"'
+                       f' pointer-events="none">R{row + 1:03d}</text>')
+    # A key plan's sheets.
+    sheet_font = max(14.0, min(plan_w, plan_h) / 24)
+    for k, (sx0, sy0, sx1, sy1) in enumerate(sheets, start=1):
+        out.append(f'<rect class="sheet" x="{_f(X(sx0))}" y="{_f(Y(sy0))}" width="{_f((sx1 - sx0) * px)}"'
+                   f' height="{_f((sy1 - sy0) * px)}" fill="none" stroke="#1d4ed8" stroke-width="{_f(sheet_font / 14)}"'
+                   f' stroke-dasharray="{_f(sheet_font / 2)} {_f(sheet_font / 4)}"/>'
+                   f'<text class="sheet-label" x="{_f(X((sx0 + sx1) / 2))}" y="{_f(Y((sy0 + sy1) / 2) + sheet_font / 3)}"'
+                   f' font-size="{_f(sheet_font)}" font-weight="bold" text-anchor="middle" fill="#1d4ed8"'
+                   f' fill-opacity="0.85" stroke="#ffffff" stroke-width="{_f(sheet_font / 10)}" paint-order="stroke">'
+                   f'{k}</text>')
+    # Legend, under the plan: never over it.
+    if entries:
+        y = top + plan_h + 24
+        out.append(f'<text class="legend-title" x="{_f(left)}" y="{_f(y)}" font-size="12" font-weight="bold">'
+                   f'{_e(legend_title)}</text>')
+        x = left
+        y += 10
+        for n, (_kind, paint, text) in enumerate(entries):
+            if n and n % per_line == 0:
+                x = left
+                y += 18
+            out.append(f'<rect class="legend-swatch" x="{_f(x)}" y="{_f(y)}" width="14" height="10" {paint}'
+                       f' stroke-width="0.5"/><text class="legend-text" x="{_f(x + 18)}" y="{_f(y + 9)}"'
+                       f' font-size="11">{_e(text)}</text>')
+            x += column
     out.append("</svg>")
     return "".join(out)
 

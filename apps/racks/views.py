@@ -20,7 +20,7 @@ from apps.designs.views.version import VersionPageMixin
 
 from .presentation import hall_facts, item_power, rack_facts, rack_table_rows, role_labels
 from .selectors import hall_plan, rack_contents, rack_get, rack_of_device, rack_summaries, rack_summary
-from .svg import floorplan_svg, rack_elevation_svg
+from .svg import basis_label, floorplan_svg, legend_entries, rack_elevation_svg
 
 RACK_PLACEHOLDER = "__rack__"
 RACK_TABLE_ROWS = 40  # the fullest racks listed under the plan; the API and the workbook list them all
@@ -63,7 +63,12 @@ class HallView(_RacksPage):
             rack_url = _rack_url(self.project.pk, version.pk, RACK_PLACEHOLDER)
             context.update(
                 floorplan=mark_safe(floorplan_svg(  # noqa: S308  (every text in it is escaped by svg.py)
-                    hall, racks, rack_href=lambda name: rack_url.replace(RACK_PLACEHOLDER, quote(name, safe="")))),
+                    hall, racks, legend=False,
+                    rack_href=lambda name: rack_url.replace(RACK_PLACEHOLDER, quote(name, safe="")))),
+                # Beside the plan, not in it: zooming and panning never put the legend over the racks.
+                legend=[{"kind": kind, "paint": mark_safe(paint), "text": text}  # noqa: S308  (paint: svg.py's own)
+                        for kind, paint, text in legend_entries(hall, racks)],
+                legend_title=_("Power per rack (%(basis)s)") % {"basis": basis_label(hall.power_basis)},
                 facts=hall_facts(hall, racks),
                 rack_rows=rack_table_rows(hall, racks, limit=RACK_TABLE_ROWS),
                 rack_count=len(racks),

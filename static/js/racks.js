@@ -2,9 +2,11 @@
  *
  * The floor plan is an SVG drawn on the server (apps.racks.svg); this script only moves its viewBox:
  * drag to pan, the wheel or the +/− buttons to zoom around the pointer (or the centre), "Fit" shows the
- * whole hall. Rack names (class "rack-label") are shown once a rack is wide enough on screen to read
- * them. A click on a rack follows its link to the elevation, unless the pointer was dragging. The first
- * view is the whole hall, or the full width of a hall too long for that (racks under MIN_RACK_PX).
+ * whole hall. Rack numbers and row names (classes "rack-label", "row-label", LABEL_UNITS drawing units
+ * high) are shown once they are at least MIN_TEXT_PX on screen. A click on a rack follows its link to the
+ * elevation, unless the pointer was dragging. The first view is the whole hall when its labels are
+ * legible that way, else the hall's first rows at the zoom where they are (and a note that "Fit" shows
+ * it whole).
  *
  * window.fabricwebRacks exposes `ready` and `firstDrawMs` (performance.now() once the page, fitted, has been
  * painted: the second animation frame) for tests and the benchmark.
@@ -40,10 +42,9 @@
   const full = svg.viewBox.baseVal;
   const whole = { x: full.x, y: full.y, w: full.width, h: full.height };
   const view = Object.assign({}, whole);
-  const firstRack = svg.querySelector("rect.rack");
-  const rackWidth = firstRack ? Number(firstRack.getAttribute("width")) : 20;
-  const LABEL_PX = 46;  // a rack this wide on screen has room for its name
-  const MIN_RACK_PX = 4;  // narrower, a rack can't be seen or clicked
+  const firstLabel = svg.querySelector("text.rack-label");
+  const LABEL_UNITS = firstLabel ? Number(firstLabel.getAttribute("font-size")) : 11;
+  const MIN_TEXT_PX = 11;  // smaller, a name can't be read
 
   svg.removeAttribute("width");
   svg.removeAttribute("height");
@@ -56,7 +57,7 @@
 
   function apply() {
     svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
-    svg.classList.toggle("labels", rackWidth * scale() >= LABEL_PX);
+    svg.classList.toggle("labels", LABEL_UNITS * scale() >= MIN_TEXT_PX - 0.01);
   }
 
   function fit() {
@@ -64,16 +65,17 @@
     apply();
   }
 
-  // The first view: the whole hall, unless its racks would be too thin to see or click (a long, narrow
-  // hall): then the hall's full width from its first row, and a note that "Fit" shows it whole.
+  // The first view: the whole hall when its names can be read that way; else its first rows at the zoom
+  // where they can, and a note that "Fit" shows it whole.
   function firstView() {
     const box = svg.getBoundingClientRect();
-    const whole_scale = Math.min(box.width / whole.w, box.height / whole.h);
-    if (rackWidth * whole_scale >= MIN_RACK_PX || !box.width) {
+    const wholeScale = Math.min(box.width / whole.w, box.height / whole.h);
+    const legible = MIN_TEXT_PX / LABEL_UNITS;
+    if (wholeScale >= legible || !box.width) {
       fit();
       return;
     }
-    Object.assign(view, { x: whole.x, y: whole.y, w: whole.w, h: whole.w * (box.height / box.width) });
+    Object.assign(view, { x: whole.x, y: whole.y, w: box.width / legible, h: box.height / legible });
     apply();
     const note = document.getElementById("floorplan-partial");
     if (note) note.hidden = false;

@@ -75,3 +75,39 @@ def test_a_device_selected_in_the_topology_links_to_its_rack(page, login, engine
     expect(page.locator('#rack-items tr.highlight[data-item="srv-0000"]')).to_be_visible()
     # Outlined on both faces: a server is full depth.
     expect(page.locator('.rack-elevation g.item.highlight[data-item="srv-0000"]')).to_have_count(2)
+
+
+LABELS_IN_VIEW = """() => {
+  const canvas = document.getElementById("floorplan").getBoundingClientRect();
+  const svg = document.querySelector("#floorplan svg");
+  const unit = svg.getScreenCTM().a;  // screen pixels per drawing unit
+  const out = [];
+  for (const text of svg.querySelectorAll("text.rack-label, text.row-label")) {
+    const box = text.getBoundingClientRect();
+    const visible = getComputedStyle(text).display !== "none" && box.width > 0 && box.right > canvas.left
+      && box.left < canvas.right && box.bottom > canvas.top && box.top < canvas.bottom;
+    if (visible) out.push({cls: text.getAttribute("class"), px: Number(text.getAttribute("font-size")) * unit});
+  }
+  return out;
+}"""
+
+
+def test_rack_numbers_and_row_names_are_legible_at_the_first_view_and_the_legend_is_beside_the_plan(
+        page, login, engineer, generate_design, tmp_path):
+    version = generate_design(gpus=5_000)
+    login(engineer)
+    page.goto(f"/designs/projects/{version.design.project_id}/versions/{version.pk}/")
+    page.locator("#tab-racks").click()
+    expect(page.locator("#floorplan")).to_have_attribute("data-ready", "true")
+    labels = page.evaluate(LABELS_IN_VIEW)
+    racks_seen = [label for label in labels if label["cls"] == "rack-label"]
+    rows_seen = [label for label in labels if label["cls"] == "row-label"]
+    assert len(racks_seen) >= 20 and rows_seen  # a readable piece of the hall, not an empty corner
+    assert min(label["px"] for label in labels) >= 11 - 0.01
+    # The legend is outside the drawing: it never covers a rack, whatever the zoom.
+    canvas = page.locator("#floorplan").bounding_box()
+    legend = page.locator("#floorplan-legend").bounding_box()
+    assert legend["y"] >= canvas["y"] + canvas["height"] - 0.5
+    expect(page.locator("#floorplan-legend")).to_contain_text("rear-door heat exchanger")
+    expect(page.locator("#floorplan svg text.legend-text")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "floorplan-first-view.png"))

@@ -133,7 +133,7 @@ def test_optics_with_different_connectors_are_never_paired():
 def test_a_run_longer_than_any_catalog_reach_names_the_tier():
     short = tuple(o for o in OPTICS if o.media == "SR")
     with pytest.raises(InfeasibleSpec) as err:
-        plan(spec(8 * 32 * 8, leaf=switch(64), optics=short, cables=(), layout=RackLayout(row_pitch_m=20.0)))
+        plan(spec(8 * 32 * 8, leaf=switch(64), optics=short, cables=(), layout=RackLayout(row_pitch_m=20.0, racks_per_row=16)))
     message = err.value.errors["cabling.leaf-spine"][0]
     assert "50 m" in message and "m but" in message
 

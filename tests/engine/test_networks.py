@@ -189,9 +189,12 @@ def test_a_design_without_other_networks_reports_only_the_backend():
     assert out["total_cost"] == out["networks"]["backend"]["cost"]["total_cost"]
 
 
-def test_storage_nodes_and_frontend_switches_stand_in_racks_of_their_own_rows(superpod):
+def test_storage_nodes_stand_in_rows_of_their_own_and_frontend_switches_in_network_rows(superpod):
     backend_rows = max(d.row for d in superpod.devices)
     nodes = [d for d in superpod.networks["storage"].devices if d.role == "storage"]
     assert min(d.row for d in nodes) > backend_rows
+    # The front-end spines join the central network row of the backend spines when they fit, else rows after.
+    network_rows = {d.row for d in superpod.devices if d.role in ("spine", "core")}
     spines = [d for d in superpod.networks["frontend"].devices if d.role == "spine"]
-    assert min(d.row for d in spines) > backend_rows
+    assert all(d.row in network_rows or d.row > backend_rows for d in spines)
+    assert not any(d.row == s.row and d.col == s.col for d in spines for s in superpod.devices)

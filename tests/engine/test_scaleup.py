@@ -102,8 +102,9 @@ def test_a_rack_too_low_for_the_domain_is_refused():
     with pytest.raises(InfeasibleSpec) as err:
         plan(replace(gb200(144), server=tray))
     [msg] = err.value.details["layout.rack_units"]
-    assert msg.code == "rack.too_low" and msg.params["height"] == 18 * 3 + 9  # 63U in a 48U rack
-    assert plan(gb200(144)).hall is not None  # 27U fit in 48U
+    # 18 trays of 3U, 9 switch trays and the GB200 rack's 8 power shelves of 1U: 71U in a 48U rack
+    assert msg.code == "rack.too_low" and msg.params["height"] == 18 * 3 + 9 + 8
+    assert plan(gb200(144)).hall is not None  # 35U fit in 48U
 
 
 def test_rack_scale_designs_come_in_whole_domains():

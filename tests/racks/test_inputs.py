@@ -40,6 +40,12 @@ def _nothing_saved():
     ({"hall": {"rows": -1}}, "layout.hall.rows", "at least 0"),
     ({"structured_cabling": "maybe"}, "layout.structured_cabling", "yes or no"),
     ({"rack_power_kw": "٥٠"}, "layout.rack_power_kw", "digits 0-9"),
+    ({"cold_aisle_m": -1}, "layout.cold_aisle_m", "at least 0"),
+    ({"air_limit_kw": "lots"}, "layout.air_limit_kw", "number"),
+    ({"max_aspect": 0.5}, "layout.max_aspect", "at least 1"),
+    ({"hall": {"width_m": "wide"}}, "layout.hall.width_m", "number"),
+    # A room 4 m deep holds one row pair: a dozen racks in rows of 2 positions need more; said on the depth.
+    ({"hall": {"depth_m": 4, "positions": 2}}, "layout.hall.depth_m", "rows missing"),
 ])
 def test_bad_rack_and_hall_inputs_are_field_errors_and_save_nothing(member_client, project, seed, layout, field,
                                                                     words):
@@ -90,3 +96,14 @@ def test_cells_and_rows_read_and_write_the_same_text():
         assert cells_parse(bad) is None, bad
     for bad in ("0", "3-1", "a", ""):
         assert rows_parse(bad) is None, bad
+
+
+def test_the_room_and_aisles_the_user_gives_shape_the_hall(project, member, seed, django_capture_on_commit_callbacks):
+    from tests.exports.test_exports import generate
+
+    generate(project, member, inputs(seed, layout={"hall": {"width_m": 12}, "cold_aisle_m": 1.8, "air_limit_kw": 45}),
+             django_capture_on_commit_callbacks)
+    hall = Hall.objects.get()
+    assert hall.width_m <= 12 and hall.aisles["cold_aisle_m"] == 1.8 and hall.aisles["air_limit_kw"] == 45
+    # Four 10.2 kW servers a rack stay under a 45 kW air limit: every rack air-cooled.
+    assert set(hall.version.racks.values_list("cooling", flat=True)) == {"air"}

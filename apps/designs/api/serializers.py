@@ -21,6 +21,10 @@ class HallLayoutSerializer(serializers.Serializer):
     rows = serializers.IntegerField(required=False, min_value=0, help_text="rows of the hall; 0 (default): as needed")
     positions = serializers.IntegerField(required=False, min_value=0,
                                          help_text="rack positions per row; 0 (default): racks_per_row")
+    width_m = serializers.FloatField(required=False, min_value=0,
+                                     help_text="the room's width along the rows in metres; 0 (default): no room given")
+    depth_m = serializers.FloatField(required=False, min_value=0,
+                                     help_text="the room's depth across the rows in metres; 0 (default): no room given")
     reserved = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2),
         required=False, help_text="cells where no rack stands, [row, position] counted from 1 (or text \"3:5, 3:6-8\")")
@@ -35,9 +39,27 @@ class RackLayoutSerializer(serializers.Serializer):
 
     servers_per_rack = serializers.IntegerField(required=False, min_value=0,
                                                 help_text="default 4; 0: as many as height and power budget allow")
-    racks_per_row = serializers.IntegerField(required=False, min_value=1)
+    racks_per_row = serializers.IntegerField(
+        required=False, min_value=0, help_text="0 (default): a near-square hall from the rack count")
     rack_width_m = serializers.FloatField(required=False)
-    row_pitch_m = serializers.FloatField(required=False)
+    row_pitch_m = serializers.FloatField(
+        required=False, min_value=0, help_text="0 (default): rows in pairs round a cold aisle (the aisles below); "
+                                               "more: one pitch for every row")
+    rack_depth_m = serializers.FloatField(required=False, min_value=0, help_text="rack depth (default 1.2)")
+    cold_aisle_m = serializers.FloatField(required=False, min_value=0,
+                                          help_text="cold aisle between the fronts of a row pair (default 1.2, TIA-942)")
+    hot_aisle_m = serializers.FloatField(required=False, min_value=0,
+                                         help_text="hot aisle between the backs of two pairs (default 0.9)")
+    cross_aisle_m = serializers.FloatField(required=False, min_value=0,
+                                           help_text="cross aisles between row segments and round the hall (default 1.2)")
+    row_racks_max = serializers.IntegerField(required=False, min_value=0,
+                                             help_text="racks in one row segment (default 20); 0: no limit")
+    max_aspect = serializers.FloatField(required=False, min_value=1,
+                                        help_text="a derived hall's longer side at most this many times the shorter")
+    air_limit_kw = serializers.FloatField(required=False, min_value=0,
+                                          help_text="racks above this draw need more than air cooling (default 20)")
+    rear_door_limit_kw = serializers.FloatField(
+        required=False, min_value=0, help_text="racks above this draw need direct liquid cooling (default 55)")
     slack_m = serializers.FloatField(required=False)
     switches_per_rack = serializers.IntegerField(required=False, min_value=1,
                                                  help_text="spine and core racks: at most this many (default 16)")
@@ -48,7 +70,8 @@ class RackLayoutSerializer(serializers.Serializer):
     rack_power_basis = serializers.ChoiceField(choices=["typical", "maximum"], required=False,
                                                help_text="the budget holds against typical (default) or maximum draw")
     cooling = serializers.ChoiceField(choices=["air", "rear-door", "liquid"], required=False,
-                                      help_text="air (default), rear-door heat exchanger or direct liquid cooling")
+                                      help_text="the most the site offers: air (default), rear-door heat exchanger or "
+                                                "direct liquid cooling")
     leaf_rack = serializers.ChoiceField(
         choices=["middle", "end", "server"], required=False,
         help_text="a scale unit's leaves: a network rack in the middle or at the end of its server racks, or in the "

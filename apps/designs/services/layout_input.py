@@ -6,7 +6,8 @@ Rules:
   "layout.hall.reserved" and "layout.hall.zones.<kind>".
 - Numbers within LAYOUT_RANGES (servers_per_rack 0 = derived from the rack's height and power budget;
   rack_power_kw 0 = no budget); text settings one of LAYOUT_CHOICES; structured_cabling yes or no.
-- The hall: rows and positions 0 (as the racks need) to 10,000; reserved cells as a list of
+- The hall: rows and positions 0 (as the racks need) to 10,000; the room's width_m and depth_m (0: none);
+  reserved cells as a list of
   [row, position] pairs or as text "3:5, 3:6" (row:position, counted from 1; "3:5-8" is row 3,
   positions 5 to 8); zones as {"compute"|"network"|"storage": rows}, rows a list or text "1-3, 7".
   Stored normalised: {"rows", "positions", "reserved": [[r, p], ...], "zones": {kind: [rows]}}.
@@ -26,9 +27,17 @@ from apps.engine.spec import COOLING, LEAF_RACKS, POWER_BASIS, SPINE_ROWS, ZONE_
 # Ranges of the numeric settings, as the engine checks them (open-low for lengths).
 LAYOUT_RANGES: dict[str, tuple[float, float]] = {
     "servers_per_rack": (0, 512),
-    "racks_per_row": (1, 10_000),
+    "racks_per_row": (0, 10_000),
     "rack_width_m": (0.01, 100.0),
-    "row_pitch_m": (0.01, 100.0),
+    "row_pitch_m": (0.0, 100.0),
+    "rack_depth_m": (0.0, 20.0),
+    "cold_aisle_m": (0.0, 20.0),
+    "hot_aisle_m": (0.0, 20.0),
+    "cross_aisle_m": (0.0, 20.0),
+    "row_racks_max": (0, 10_000),
+    "max_aspect": (1.0, 100.0),
+    "air_limit_kw": (0.0, 10_000.0),
+    "rear_door_limit_kw": (0.0, 10_000.0),
     "slack_m": (0.0, 1000.0),
     "switches_per_rack": (1, 512),
     "rack_units": (1, 100),
@@ -43,6 +52,7 @@ LAYOUT_CHOICES: dict[str, tuple[str, ...]] = {
     "cooling": COOLING,
 }
 HALL_RANGES = {"rows": (0, 10_000), "positions": (0, 10_000)}
+HALL_LENGTHS = {"width_m": (0.0, 100_000.0), "depth_m": (0.0, 100_000.0)}  # the room, metres; 0 = none
 MAX_CELLS = 100_000
 _CELL = re.compile(r"^(\d{1,5})\s*:\s*(\d{1,5})(?:\s*-\s*(\d{1,5}))?$")
 _ROWS = re.compile(r"^(\d{1,5})(?:\s*-\s*(\d{1,5}))?$")
@@ -139,12 +149,13 @@ def _hall(errors, value: Any, number) -> dict[str, Any] | None:
         errors.add("layout.hall", _('Give the hall as an object, e.g. {"rows": 20, "positions": 16}.'))
         return None
     hall: dict[str, Any] = {}
-    known = ("rows", "positions", "reserved", "zones")
+    known = ("rows", "positions", "width_m", "depth_m", "reserved", "zones")
     for key, raw in value.items():
         name = f"layout.hall.{key}"
-        if key in HALL_RANGES:
-            low, high = HALL_RANGES[key]
-            parsed = number(errors, {name: raw}, name, None, kind=int, low=low, high=high,
+        if key in HALL_RANGES or key in HALL_LENGTHS:
+            low, high = HALL_RANGES.get(key) or HALL_LENGTHS[key]
+            parsed = number(errors, {name: raw}, name, None, kind=int if key in HALL_RANGES else float, low=low,
+                            high=high,
                             low_message=_("Must be at least %(low)s.") % {"low": low},
                             high_message=_("Must be at most %(high)s.") % {"high": high})
             if parsed is not None:
@@ -235,6 +246,7 @@ def layout_spec(layout: dict[str, Any]) -> RackLayout:
     hall = layout.get("hall") or {}
     return RackLayout(**values, hall=HallLayout(
         rows=int(hall.get("rows") or 0), positions=int(hall.get("positions") or 0),
+        width_m=float(hall.get("width_m") or 0.0), depth_m=float(hall.get("depth_m") or 0.0),
         reserved=tuple(tuple(int(v) for v in cell) for cell in hall.get("reserved") or ()),
         zones=tuple((kind, tuple(int(r) for r in rows)) for kind, rows in (hall.get("zones") or {}).items()),
     ))

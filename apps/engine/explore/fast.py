@@ -390,9 +390,16 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
         ends.append((a, b, cands))
     lay = device_layout(sz)
     placement = place(spec, sz, lay)
-    # A tier's cabling depends only on its ends, the catalog, the layout and the counts that place its devices
-    # relative to each other (engine.racks: rows added elsewhere in the hall shift both ends alike), so
-    # structures that differ only above it (another spine or core model, more planes for server-leaf) share it.
+    # A tier's cabling depends only on its ends, the catalog, the layout and where its devices stand; the hall's
+    # shape follows from every block's racks (engine.hall.geometry: a near-square hall, rows in aisle pairs), so
+    # the placement itself is part of the key: structures placed alike (another spine or core model of the same
+    # height and power) share it.
+    def where(first: int, stop: int) -> int:
+        """Where devices first..stop stand, up to a shift by whole row pairs (which changes no run)."""
+        rows = placement.row[first:stop].astype(np.int64)
+        rows = rows - 2 * (int(rows.min()) // 2) if rows.shape[0] else rows
+        return hash((rows.tobytes(), placement.col[first:stop].tobytes(), placement.rack_unit[first:stop].tobytes()))
+
     base = (id(optics), id(cables), id(fibers), spec.layout, sz.servers, sz.su_servers, sz.rails, sz.tiers,
             sz.sus_per_pod)
     tiers, items = [], {}
@@ -408,10 +415,10 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
         tiers.append(hit[0])
         items.update(hit[1])
 
-    priced(0, ("server-leaf", ends[0][0], ends[0][1]) + base,
+    priced(0, ("server-leaf", ends[0][0], ends[0][1], where(0, lay.spine_base)) + base,
            lambda a, b: _server_leaf(spec, sz, lay, placement, a.ports_per_cage, b.ports_per_cage))
     priced(1, ("leaf-spine", ends[1][0], ends[1][1], sz.planes, sz.spines_per_plane, sz.spines_per_pod,
-               sz.spines_last_pod, sz.leaf_uplinks) + base,
+               sz.spines_last_pod, sz.leaf_uplinks, where(lay.leaf_base, lay.core_base)) + base,
            lambda a, b: _leaf_spine(spec, sz, lay, placement, a.ports_per_cage, b.ports_per_cage))
     uplinks = None
     if sz.tiers == 3:

@@ -23,6 +23,7 @@ import numpy as np
 from ..messages import message
 from ..model import Device, Plan
 from ..spec import DesignSpec, InfeasibleSpec
+from . import cooling, geometry
 from .grid import HallGrid
 from .model import Hall, HallPlan, Rack, RackItem
 from .rules import draw, height, rack_fill
@@ -30,6 +31,7 @@ from .structured import add_structured_cabling
 
 STORAGE_NODE_U = 2
 NVLINK_TRAY = "nvlink-switch"
+POWER_SHELF = "power-shelf"
 
 
 def _hardware(spec: DesignSpec, network: str, role: str):
@@ -103,10 +105,13 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     keys, inverse = np.unique(rack_key, return_inverse=True)
     racks: list[Rack] = []
     zone_of = grid.zone_of
-    for i, key in enumerate(keys.tolist()):
+    key_list = keys.tolist()
+    xs = geometry.position_x(layout, [k & ((1 << 20) - 1) for k in key_list]).tolist()
+    ys = geometry.row_y(layout, [k >> 20 for k in key_list]).tolist()
+    for i, key in enumerate(key_list):
         row, col = key >> 20, key & ((1 << 20) - 1)
         racks.append(Rack(index=i, name=f"R{row + 1:03d}-{col + 1:02d}", row=row, position=col,
-                          x_m=round(col * layout.rack_width_m, 4), y_m=round(row * layout.row_pitch_m, 4),
+                          x_m=round(xs[i], 4), y_m=round(ys[i], 4),
                           units=layout.rack_units, power_budget_w=float(layout.rack_power_kw) * 1000.0,
                           power_basis=basis, cooling=layout.cooling, zone=zone_of.get(row, ""), kind="network"))
     device_rack = np.full(count, -1, dtype=np.int32)
@@ -131,9 +136,19 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
             rack.kind = "management"
     if fill.rack_scale_switch_trays:
         _nvlink_trays(spec, racks, fill)
-    hall = Hall(rows=max(grid.rows, max(grid.used_rows, default=-1) + 1), positions=grid.positions,
-                rack_width_m=layout.rack_width_m, row_pitch_m=layout.row_pitch_m, reserved=grid.reserved,
-                zones=dict(zone_of))
+    if fill.shelves_below or fill.shelves_above:
+        _power_shelves(racks, fill)
+    # A grid the devices were not placed on (a fresh one) knows neither: the devices' own rows and positions say.
+    rows = max(grid.rows, max(grid.used_rows, default=-1) + 1, max((d.row for _n, d in devices), default=-1) + 1)
+    positions = max(1, grid.positions or max((d.col for _n, d in devices), default=0) + 1)
+    hall = Hall(rows=rows, positions=positions,
+                rack_width_m=layout.rack_width_m, row_pitch_m=layout.row_pitch_m or geometry.pair_pitch(layout) / 2,
+                reserved=grid.reserved, zones=dict(zone_of),
+                footprint_width_m=round(geometry.hall_width(layout, positions), 3),
+                footprint_depth_m=round(geometry.hall_depth(layout, rows), 3),
+                aisles={"paired": geometry.paired(layout), "rack_depth_m": layout.rack_depth_m,
+                        "cold_aisle_m": layout.cold_aisle_m, "hot_aisle_m": layout.hot_aisle_m,
+                        "cross_aisle_m": layout.cross_aisle_m, "row_racks_max": layout.row_racks_max})
     result = HallPlan(hall=hall, racks=racks, device_rack=device_rack, device_u=device_u, device_u_height=device_h,
                       rack_x_m=np.array([r.x_m for r in racks], dtype=np.float64),
                       rack_y_m=np.array([r.y_m for r in racks], dtype=np.float64),
@@ -144,7 +159,9 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     for rack in racks:
         rack.items.sort(key=lambda item: item.u)
     check_racks(result)
-    result.notes.extend(_add_pluggables(plan, devices, racks, count))
+    pluggable_notes = _add_pluggables(plan, devices, racks, count)
+    result.notes = cooling.assign(layout, racks, rack_scale=bool(fill.rack_scale_switch_trays))
+    result.notes.extend(pluggable_notes)
     result.notes.extend(hall_power_notes(result))
     return result
 
@@ -219,7 +236,7 @@ def _nvlink_trays(spec: DesignSpec, racks: list[Rack], fill) -> None:
     """A rack-scale system's NVLink switch trays: 1U each, above the compute trays of every compute rack."""
     from ..scaleup import NVLINK_SWITCH_TRAY_RU
 
-    first = fill.servers_per_rack * fill.server_u + 1
+    first = fill.shelves_below + fill.trays_below * fill.server_u + 1
     server = spec.server
     # A published rack figure covers its switch trays (the compute trays share it, engine.hall.rules); else the
     # tray's own figure, else nothing published: named as missing.
@@ -235,6 +252,18 @@ def _nvlink_trays(spec: DesignSpec, racks: list[Rack], fill) -> None:
                                        power_missing=() if tray_w is not None else ("NVLink switch tray",)))
 
 
+def _power_shelves(racks: list[Rack], fill) -> None:
+    """A rack-scale rack's power shelves (1U each, engine.hall.rules.rack_scale_stack): below and above its trays."""
+    above_first = fill.shelves_below + fill.stack_u - fill.shelves_below - fill.shelves_above + 1
+    for rack in racks:
+        if rack.kind != "compute":
+            continue
+        units = [k + 1 for k in range(fill.shelves_below)] + [above_first + k for k in range(fill.shelves_above)]
+        for k, u in enumerate(units):
+            rack.items.append(RackItem(device=-1, name=f"ps-{rack.name}-{k + 1}", role=POWER_SHELF, network="power",
+                                       u=u, u_height=1, face="front", model="power shelf"))
+
+
 def _check_size(grid: HallGrid, racks: int) -> None:
     errors = {}
     for pool, have, missing in grid.shortage():
@@ -243,7 +272,7 @@ def _check_size(grid: HallGrid, racks: int) -> None:
                 "hall.zone_too_small", zone=pool, needed_rows=have + missing, positions=grid.positions, rows=have,
                 missing=missing))
         else:
-            errors.setdefault("layout.hall.rows", []).append(message(
+            errors.setdefault(grid.rows_field, []).append(message(
                 "hall.too_small", needed_rows=have + missing, positions=grid.positions, racks=racks, rows=have,
                 missing=missing))
     if errors:

@@ -6,8 +6,15 @@ Rules:
   rack: a block's racks take the next free positions of a row and go on in the next row.
 - A block (an SU's racks, a tier's network racks, the storage racks) takes rows of its zone ("compute",
   "network" or "storage") when the hall names rows for that zone, else the rows no zone names, in hall
-  order. Outside zones every block starts a new row, so a row never mixes two blocks; in a zone's rows
-  the blocks follow one another (the zone's rows are there for them).
+  order. Outside zones a compute block starts a new row, and so does a network or storage block that
+  follows a compute block; network and storage blocks that follow one another share rows, and a later
+  network block (not storage) that fits in the last network row's free cells goes there (one central network row holds
+  the spines or cores and the other networks' switches, not a row each); in a zone's rows the blocks
+  follow one another (the zone's rows are there for them).
+- Positions per row: layout.hall.positions, else layout.racks_per_row, else what fits the room's width
+  (layout.hall.width_m), else (all 0) a near-square hall from the placement's blocks (`shape_for`,
+  engine.hall.geometry). Rows: layout.hall.rows, else what fits the room's depth (layout.hall.depth_m),
+  else as many as needed.
 - When the hall has a fixed number of rows (or a zone too few rows), placement still completes on rows
   past its end and `shortage()` tells how many rows are missing; engine.hall raises that as the field
   error of layout.hall.rows (or the zone), so the message says how many rows to add.
@@ -17,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..spec import RackLayout, ZONE_KINDS
+from . import geometry
 
 
 class HallGrid:
@@ -24,7 +32,14 @@ class HallGrid:
         hall = layout.hall
         self.layout = layout
         self.positions = int(hall.positions or layout.racks_per_row)
+        if not self.positions and hall.width_m:
+            self.positions = geometry.positions_for_width(layout, float(hall.width_m))
+        self.derived = not self.positions  # a near-square hall, shaped by the first placement (shape_for)
         self.rows = int(hall.rows)  # 0 = unbounded
+        self.rows_field = "layout.hall.rows"
+        if not self.rows and hall.depth_m:
+            self.rows = geometry.rows_for_depth(layout, float(hall.depth_m))
+            self.rows_field = "layout.hall.depth_m"
         self.reserved = frozenset((int(r) - 1, int(p) - 1) for r, p in hall.reserved)
         self.zone_rows: dict[str, list[int]] = {}
         self.zone_of: dict[int, str] = {}
@@ -42,6 +57,12 @@ class HallGrid:
         self._last_unzoned = -1
         self.used_rows: set[int] = set()
         self.overflow: dict[str, int] = {}  # pool -> rows placed past the pool's end
+        self._network_row: tuple[int, int] | None = None  # (row, free cells used) of the last network row
+
+    def shape_for(self, blocks: list[int], extra_rows: int = 0) -> None:
+        """Fix a derived hall's positions per row from the placement's blocks (racks each), once."""
+        if not self.positions:
+            self.positions = geometry.near_square_positions(self.layout, blocks, extra_rows)
 
     def pool(self, kind: str) -> str:
         return kind if kind in self.zone_rows else ""
@@ -74,9 +95,24 @@ class HallGrid:
         cols = np.zeros(racks, dtype=np.int64)
         if racks <= 0:
             return rows, cols
+        if not self.positions:
+            self.shape_for([racks])
         pool = self.pool(kind)
+        if not pool and kind == "network" and self._network_row is not None:
+            # The central network row (the spines' or cores') takes later network blocks while they fit.
+            row, used = self._network_row
+            free = self.free_positions(row)[used:]
+            if free.shape[0] >= racks:
+                rows[:] = row
+                cols[:] = free[:racks]
+                self._network_row = (row, used + racks)
+                return rows, cols
         k = self._cursor.get(pool, 0)
-        skip = self._offset.pop(pool, 0)  # a zone's blocks share rows: the free cells of its current row used so far
+        # A zone's blocks share rows, and so do network blocks that follow one another: the free cells of the
+        # current row used so far. A compute block outside zones starts a new row.
+        skip = self._offset.pop(pool, 0)
+        if not pool and kind == "compute":
+            skip = 0
         if skip:
             k -= 1
         done = 0
@@ -95,10 +131,13 @@ class HallGrid:
             if row not in self.used_rows and past:
                 self.overflow[pool] = self.overflow.get(pool, 0) + 1
             self.used_rows.add(row)
-            if pool and take < free.shape[0]:
+            if (pool or kind != "compute") and take < free.shape[0]:
                 first_free = self.free_positions(row) if not past else np.arange(self.positions, dtype=np.int64)
                 self._offset[pool] = int(np.searchsorted(first_free, free[take - 1], side="right"))
         self._cursor[pool] = k
+        if not pool and kind == "network":
+            offset = self._offset.get(pool)
+            self._network_row = (int(rows[-1]), offset) if offset else None
         return rows, cols
 
     def shortage(self) -> list[tuple[str, int, int]]:

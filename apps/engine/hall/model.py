@@ -25,8 +25,8 @@ import numpy as np
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
 
 # RackItem.network: which network the item belongs to ("scale-up" for NVLink switch trays of a rack-scale
-# system, "cabling" for patch panels and cable managers).
-NETWORKS = ("backend", "frontend", "storage", "oob", "scale-up", "cabling")
+# system, "cabling" for patch panels and cable managers, "power" for a rack-scale rack's power shelves).
+NETWORKS = ("backend", "frontend", "storage", "oob", "scale-up", "cabling", "power")
 # Rack.kind: what the rack holds.
 RACK_KINDS = ("compute", "network", "storage", "management")
 
@@ -41,14 +41,20 @@ class Hall:
     row_pitch_m: float  # pitch between rows
     reserved: frozenset[tuple[int, int]] = frozenset()  # (row, position), 0-based
     zones: dict[int, str] = field(default_factory=dict)  # row (0-based) -> zone kind (compute, network, storage)
+    # The footprint with its aisles and clearances (engine.hall.geometry); 0 = positions x rows of pitch.
+    footprint_width_m: float = 0.0
+    footprint_depth_m: float = 0.0
+    # How the rows stand: {"paired": bool, "rack_depth_m", "cold_aisle_m", "hot_aisle_m", "cross_aisle_m",
+    # "row_racks_max"} (the layout's figures, for drawings and documents).
+    aisles: dict = field(default_factory=dict)
 
     @property
     def width_m(self) -> float:
-        return self.positions * self.rack_width_m
+        return self.footprint_width_m or self.positions * self.rack_width_m
 
     @property
     def depth_m(self) -> float:
-        return self.rows * self.row_pitch_m
+        return self.footprint_depth_m or self.rows * self.row_pitch_m
 
 
 @dataclass(slots=True)
@@ -85,7 +91,7 @@ class Rack:
     units: int  # usable height (U)
     power_budget_w: float  # 0 = no budget
     power_basis: str  # "typical" or "maximum"
-    cooling: str  # air, rear-door, liquid
+    cooling: str  # air, rear-door, liquid: what the rack needs for its draw (engine.hall.cooling)
     zone: str  # compute, network, storage ("" = the hall has no zones there)
     kind: str  # RACK_KINDS
     items: list[RackItem] = field(default_factory=list)
@@ -135,7 +141,7 @@ class HallPlan:
     patch_panels: int = 0
     trunks: int = 0
     cable_managers: int = 0
-    notes: list = field(default_factory=list)  # review points (engine.messages.Message): power not published...
+    notes: list = field(default_factory=list)  # review points (engine.messages.Message): cooling, power not published
 
     def rack_of(self, device: int) -> Rack:
         return self.racks[int(self.device_rack[device])]

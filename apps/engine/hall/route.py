@@ -1,7 +1,9 @@
 """A link's cable route in the hall, from the positions of its two devices.
 
 Rules:
-- Racks stand on the hall's grid: x = position x rack_width_m along the row, y = row x row_pitch_m.
+- Racks stand on the hall's floor as engine.hall.geometry places them: x along the row (cross aisles
+  between row segments included), y across rows (rows in pairs round a cold aisle, hot aisles between
+  pairs, or one uniform row pitch).
 - Between two racks a cable runs up from its device to the top of the rack (the rack's height less
   the device's middle, 1U = 44.45 mm per EIA-310), up `tray_height_m` to the overhead tray, along and
   across rows (|dx| + |dy|: trays run along rows and cross between them), down the same way at the far
@@ -15,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..spec import RackLayout
+from . import geometry
 from .model import U_M
 
 
@@ -29,10 +32,15 @@ def run_lengths(layout: RackLayout, row: np.ndarray, col: np.ndarray, rack_unit:
     if not len(a_dev):
         return np.zeros(0, dtype=np.float32)
     z = device_height_m(rack_unit, u_height)
-    ra, rb = row[a_dev].astype(np.int64), row[b_dev].astype(np.int64)
-    ca, cb = col[a_dev].astype(np.int64), col[b_dev].astype(np.int64)
+    # Floor coordinates once per device, then per link by index (a million links, thousands of devices).
+    x = geometry.position_x(layout, col)
+    y = geometry.row_y(layout, row)
+    top = layout.rack_units * U_M + layout.tray_height_m
     za, zb = z[a_dev], z[b_dev]
-    return route(layout, ra, ca, za, rb, cb, zb)
+    same = (row[a_dev] == row[b_dev]) & (col[a_dev] == col[b_dev])
+    floor = np.abs(x[a_dev] - x[b_dev]) + np.abs(y[a_dev] - y[b_dev])
+    between = (top - za) + floor + (top - zb)
+    return (np.where(same, np.abs(za - zb), between) + layout.slack_m).astype(np.float32)
 
 
 def route(layout: RackLayout, ra: np.ndarray, ca: np.ndarray, za: np.ndarray, rb: np.ndarray, cb: np.ndarray,
@@ -40,7 +48,8 @@ def route(layout: RackLayout, ra: np.ndarray, ca: np.ndarray, za: np.ndarray, rb
     """Run lengths between (row, position, height) a and b, element-wise."""
     top = layout.rack_units * U_M + layout.tray_height_m
     same = (ra == rb) & (ca == cb)
-    floor = np.abs(ca - cb) * layout.rack_width_m + np.abs(ra - rb) * layout.row_pitch_m
+    floor = (np.abs(geometry.position_x(layout, ca) - geometry.position_x(layout, cb))
+             + np.abs(geometry.row_y(layout, ra) - geometry.row_y(layout, rb)))
     between = (top - za) + floor + (top - zb)
     inside = np.abs(za - zb)
     return (np.where(same, inside, between) + layout.slack_m).astype(np.float32)
@@ -48,6 +57,6 @@ def route(layout: RackLayout, ra: np.ndarray, ca: np.ndarray, za: np.ndarray, rb
 
 def floor_distance(layout: RackLayout, ra, ca, rb, cb) -> np.ndarray:
     """Straight-line floor distance between two racks, metres (the shortest any cable between them can be)."""
-    dx = (np.asarray(ca) - np.asarray(cb)) * layout.rack_width_m
-    dy = (np.asarray(ra) - np.asarray(rb)) * layout.row_pitch_m
+    dx = geometry.position_x(layout, ca) - geometry.position_x(layout, cb)
+    dy = geometry.row_y(layout, ra) - geometry.row_y(layout, rb)
     return np.hypot(dx, dy)

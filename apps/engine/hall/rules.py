@@ -63,6 +63,23 @@ class RackFill:
     switches_per_rack: dict[str, int] = field(default_factory=dict)  # spine, core (and the other networks')
     notes: list[Message] = field(default_factory=list)
     rack_scale_switch_trays: int = 0  # NVLink switch trays per compute rack (rack-scale systems)
+    # A rack-scale rack from the bottom up (rack_scale_stack): power shelves, the compute trays below the NVLink
+    # switch trays, the switch trays, the trays above, power shelves.
+    shelves_below: int = 0
+    trays_below: int = 0
+    shelves_above: int = 0
+
+    @property
+    def stack_u(self) -> int:
+        """Units of a compute rack's own stack (servers, NVLink switch trays, power shelves)."""
+        return (self.shelves_below + self.servers_per_rack * self.server_u + self.rack_scale_switch_trays
+                + self.shelves_above)
+
+    def server_unit(self, in_rack):
+        """Lowest unit of the in_rack-th server (tray) of a compute rack, counted from 0 (array or int)."""
+        below = self.trays_below if self.rack_scale_switch_trays else self.servers_per_rack
+        above = (in_rack >= below) * self.rack_scale_switch_trays
+        return self.shelves_below + in_rack * self.server_u + above + 1
 
     def fits(self, units: int, watts: float) -> bool:
         return units + self.top_u <= self.units and (not self.budget_w or watts + self.top_w <= self.budget_w + 1e-6)
@@ -76,6 +93,26 @@ class RackFill:
 
 
 STRUCTURED_U = 2  # a 1U patch panel and a 1U cable manager per rack (engine.hall.structured)
+
+
+# A rack-scale rack as NVIDIA builds it. GB200 NVL72: "ten compute nodes in the top stack", "below these compute
+# nodes are the nine NVSwitch shelves", "on the bottom, we have eight more compute nodes" (ServeTheHome, NVIDIA DGX
+# GB200 NVL72 at GTC 2024), "2x TOR Switches for management" and "Power shelves for supplying power to all trays and
+# switches" (NVIDIA DGX GB200 User Guide, Hardware); "The reference design for an NVIDIA GB200 rack has 8 power
+# shelves ... Each power shelf takes up one rack unit" (NVIDIA Mission Control / Base Command Manager manual, Power
+# Shelf Integration). NVIDIA does not say where the shelves stand: half below the trays, half above them here.
+# Other rack-scale racks (NVL36x2: "9x 2RU Compute trays", "9x 1RU NVL36 NVLink Switch trays", tuning guide) keep the
+# same 10:8 split of the trays round the switch trays; no shelf count is published for them, so none is drawn.
+TRAYS_ABOVE_SHARE = 10 / 18
+NVL72_TRAYS = 18
+NVL72_POWER_SHELVES = 8
+
+
+def rack_scale_stack(trays: int, switch_trays: int) -> tuple[int, int, int]:
+    """(power shelves below, trays below the switch trays, power shelves above) of a rack-scale rack."""
+    above = round(trays * TRAYS_ABOVE_SHARE) if switch_trays else trays
+    shelves = NVL72_POWER_SHELVES if trays == NVL72_TRAYS else 0
+    return shelves // 2, trays - above, shelves - shelves // 2
 
 
 def top_reserve(spec: DesignSpec, basis: str, *, structured: bool | None = None) -> tuple[int, float]:
@@ -110,6 +147,7 @@ def rack_fill(spec: DesignSpec, su_servers: int, rails: int) -> RackFill:
         trays = max(1, domain.servers_per_rack)
         fill.servers_per_rack = trays
         fill.rack_scale_switch_trays = -(-domain.switch_trays // max(1, domain.racks))
+        fill.shelves_below, fill.trays_below, fill.shelves_above = rack_scale_stack(trays, fill.rack_scale_switch_trays)
         if server.scale_up_rack_power_w:
             fill.server_w = float(server.scale_up_rack_power_w) / trays
         if not server.cooling and layout.cooling != "liquid":
@@ -215,7 +253,8 @@ def rack_errors(spec: DesignSpec) -> list[tuple[str, Message]]:
                                                      height=device_u + top_u)))
             break
     if rack_scale:
-        needed = domain_rack_units(spec) + top_u
+        below, _trays, above = rack_scale_stack(domain.servers_per_rack, -(-domain.switch_trays // max(1, domain.racks)))
+        needed = domain_rack_units(spec) + below + above + top_u
         power = float(server.scale_up_rack_power_w or 0.0) or domain.servers_per_rack * float(server.power_w or 0.0)
         if needed > units:
             out.append(("layout.rack_units", message("rack.too_low", units=units, role="rack-scale system",

@@ -23,7 +23,7 @@ GB200_CLUSTER = {
     "frontend": {"ports_per_server": 2, "gbps": 400, "leaf": {"sku": "920-9N42F-00RI-7C0", "breakout": "2x400G"}},
     "oob": {"leaf": {"sku": "SN2201"}},
 }
-PASSIVE = ("patch-panel", "cable-manager")
+PASSIVE = ("patch-panel", "cable-manager", "power-shelf")  # a power shelf's losses are in the rack's figure
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,10 @@ def test_racks_never_overlap_overhang_or_pass_their_budget_and_cables_reach_acro
                 placed.add(item.device)
         assert used.max() <= 1, rack.name  # no two items share a unit
         if rack.power_budget_w:
-            assert rack.power_w <= rack.power_budget_w + 1e-6, rack.name
+            # placement fills racks by their devices; the optics in their ports (known once the lengths are)
+            # may take a rack over its budget, and then the plan says so by name
+            said = {n.params.get("rack") for n in result.notes if n.code == "warning.rack_over_budget_optics"}
+            assert rack.power_w <= rack.power_budget_w + 1e-6 or rack.name in said, rack.name
     devices = len(result.devices) + sum(len([d for d in n.devices if d.index >= len(result.devices)])
                                         for n in result.networks.values())
     assert len(placed) == devices  # every device of every network has its rack

@@ -152,7 +152,9 @@ def test_24576_gpus_on_128_port_switches_spread_evenly_over_256_cores():
 
 
 def test_the_fewest_cores_are_offered_only_as_the_blocking_alternative():
-    alts = alternatives(spec(24_576, leaf=switch(128, twin=True)))
+    # single-port cages: with the hall's routed lengths and the reach margin, the twin-port variant's optics
+    # cost more than its 64 saved cores, so the fewest-cores variant is only offered where it is cheaper
+    alts = alternatives(spec(24_576, leaf=switch(128, twin=False)))
     current = next(a for a in alts if a.current)
     assert current.sizing.switches["core"] == 256 and current.wiring.as_stated
     blocking = [a for a in alts if a.blocking]

@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 services_up
+debian_ready  # first: requirements.txt builds libyang against libyang2-dev
 venv_ready
-debian_ready
 
 export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/fabricweb}"
 export CELERY_BROKER_URL="${TEST_CELERY_BROKER_URL:-redis://127.0.0.1:6379/13}"

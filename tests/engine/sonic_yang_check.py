@@ -16,6 +16,7 @@ Every table and field must be modelled: one that is not is an error, as for `con
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +27,50 @@ YANG_DIR = Path(__file__).resolve().parent / "sonic_yang"
 NUMBERS = {Type.INT8, Type.INT16, Type.INT32, Type.UINT8, Type.UINT16, Type.UINT32}
 
 
+@dataclass(frozen=True)
+class _Node:
+    """What the translation needs of a container or list entry: its leaves, leaf-lists and one nested map."""
+
+    leaves: dict  # name -> kind ("int", "bool", "str")
+    leaf_lists: dict
+    nested: tuple | None  # (list name, key name, key kind, value name, value kind)
+
+
+@dataclass(frozen=True)
+class _Table:
+    module: str
+    containers: dict  # name -> _Node
+    lists: tuple  # (list name, ((key name, kind), ...), _Node)
+
+
+def _kind(leaf) -> str:
+    bases = _bases(leaf.type())
+    if bases == {Type.BOOL}:
+        return "bool"
+    if bases <= NUMBERS:
+        return "int"
+    return "str"
+
+
+def _node(schema) -> _Node:
+    leaves, leaf_lists, lists = {}, {}, []
+    for child in schema.children():
+        if isinstance(child, SLeafList):
+            leaf_lists[child.name()] = _kind(child)
+        elif isinstance(child, SLeaf):
+            leaves[child.name()] = _kind(child)
+        elif isinstance(child, SList):
+            lists.append(child)
+    nested = None
+    if len(lists) == 1 and len(list(lists[0].keys())) == 1:
+        inner = lists[0]
+        key = next(iter(inner.keys()))
+        values = [c for c in inner.children() if isinstance(c, SLeaf) and not c.is_key()]
+        if len(values) == 1:
+            nested = (inner.name(), key.name(), _kind(key), values[0].name(), _kind(values[0]))
+    return _Node(leaves, leaf_lists, nested)
+
+
 @lru_cache(maxsize=1)
 def _context():
     ctx = libyang.Context(str(YANG_DIR))
@@ -34,12 +79,16 @@ def _context():
     names = [ctx.load_module(path.stem).name() for path in sorted(YANG_DIR.glob("*.yang"))]
     tables = {}
     for name in names:
-        module = ctx.get_module(name)
-        for top in module.children():
-            if isinstance(top, SContainer):
-                for table in top.children():
-                    if isinstance(table, SContainer):
-                        tables[table.name()] = (module.name(), table)
+        for top in ctx.get_module(name).children():
+            if not isinstance(top, SContainer):
+                continue
+            for table in top.children():
+                if isinstance(table, SContainer):
+                    tables[table.name()] = _Table(
+                        module=name,
+                        containers={c.name(): _node(c) for c in table.children() if isinstance(c, SContainer)},
+                        lists=tuple((c.name(), tuple((k.name(), _kind(k)) for k in c.keys()), _node(c))
+                                    for c in table.children() if isinstance(c, SList)))
     return ctx, tables
 
 
@@ -51,38 +100,30 @@ def _bases(t: Type) -> set:
     return {t.base()}
 
 
-def _value(leaf, value):
-    bases = _bases(leaf.type())
+def _value(kind: str, value):
     if isinstance(value, str):
-        if bases == {Type.BOOL} and value in ("true", "false"):
+        if kind == "bool" and value in ("true", "false"):
             return value == "true"
-        if bases <= NUMBERS and value.lstrip("-").isdigit():
+        if kind == "int" and value.lstrip("-").isdigit():
             return int(value)
     return value
 
 
-def _fields(node, row: dict, where: str, errors: list[str]) -> dict:
-    children = {c.name(): c for c in node.children()}
-    nested = [c for c in children.values() if isinstance(c, SList)]
+def _fields(node: _Node, row: dict, where: str, errors: list[str]) -> dict:
     out, rest = {}, {}
     for field, value in row.items():
-        child = children.get(field)
-        if isinstance(child, SLeafList):
+        if field in node.leaf_lists:
             items = value if isinstance(value, list) else [v for v in str(value).split(",") if v]
-            out[field] = [_value(child, v) for v in items]
-        elif isinstance(child, SLeaf):
-            out[field] = _value(child, value)
+            out[field] = [_value(node.leaf_lists[field], v) for v in items]
+        elif field in node.leaves:
+            out[field] = _value(node.leaves[field], value)
         else:
             rest[field] = value
     if rest:
-        if len(nested) == 1 and len(list(nested[0].keys())) == 1:
-            inner = nested[0]
-            key = next(iter(inner.keys()))
-            leaves = [c for c in inner.children() if isinstance(c, SLeaf) and not c.is_key()]
-            if len(leaves) == 1:
-                out[inner.name()] = [{key.name(): _value(key, k), leaves[0].name(): _value(leaves[0], v)}
-                                     for k, v in rest.items()]
-                return out
+        if node.nested is not None:
+            inner, key, key_kind, leaf, leaf_kind = node.nested
+            out[inner] = [{key: _value(key_kind, k), leaf: _value(leaf_kind, v)} for k, v in rest.items()]
+            return out
         errors.extend(f"{where}: field {field!r} is not in the model" for field in rest)
     return out
 
@@ -96,28 +137,26 @@ def to_yang(config: dict) -> tuple[dict, list[str]]:
         if table not in tables:
             errors.append(f"{table}: table is not modelled")
             continue
-        module, schema = tables[table]
-        top = instance.setdefault(f"{module}:{module}", {})
-        body = top.setdefault(f"{module}:{table}", {})
-        containers = {c.name(): c for c in schema.children() if isinstance(c, SContainer)}
-        lists = [c for c in schema.children() if isinstance(c, SList)]
+        schema = tables[table]
+        top = instance.setdefault(f"{schema.module}:{schema.module}", {})
+        body = top.setdefault(f"{schema.module}:{table}", {})
         for key, row in rows.items():
             where = f"{table}|{key}"
             if not isinstance(row, dict):
                 errors.append(f"{where}: row is not an object")
                 continue
-            if key in containers:
-                body[key] = _fields(containers[key], row, where, errors)
+            if key in schema.containers:
+                body[key] = _fields(schema.containers[key], row, where, errors)
                 continue
             parts = key.split("|")
-            matching = [lst for lst in lists if len(list(lst.keys())) == len(parts)]
+            matching = [lst for lst in schema.lists if len(lst[1]) == len(parts)]
             if len(matching) != 1:
                 errors.append(f"{where}: no list of {table} has a key of {len(parts)} part(s)")
                 continue
-            lst = matching[0]
-            entry = {k.name(): _value(k, part) for k, part in zip(lst.keys(), parts)}
-            entry.update(_fields(lst, row, where, errors))
-            body.setdefault(lst.name(), []).append(entry)
+            name, keys, node = matching[0]
+            entry = {k: _value(kind, part) for (k, kind), part in zip(keys, parts)}
+            entry.update(_fields(node, row, where, errors))
+            body.setdefault(name, []).append(entry)
     return instance, errors
 
 
@@ -132,7 +171,7 @@ def yang_errors(config: dict | str) -> list[str]:
     try:
         tree = ctx.parse_data_mem(json.dumps(instance), "json", strict=True, validate_present=True)
     except libyang.LibyangError as exc:
-        return [str(exc)] + [f"{e.path}: {e.msg}" if hasattr(e, "msg") else str(e) for e in ctx.errors()] if hasattr(ctx, "errors") else [str(exc)]
+        return [str(exc)]
     if tree is not None:
         tree.free()
     return []

@@ -165,7 +165,7 @@ def test_nvidia_switches_get_nvue_with_the_same_sessions_as_sonic():
         assert f"nv set vrf default router bgp neighbor {key.split('|')[1]} remote-as {neighbor['asn']}" in nvue
     assert f"nv set router bgp autonomous-system {leaf.asn}" in nvue
     assert "nv set vrf default router bgp path-selection multipath aspath-ignore on" in nvue
-    assert "nv set qos roce mode lossless" in nvue and nvue.rstrip().endswith("nv config apply -y")
+    assert "nv set qos pfc default-global switch-priority 3" in nvue and nvue.rstrip().endswith("nv config apply -y")
     assert "nv set interface swp1 ip address 10.0.0.0/31" in nvue
     assert not any(name.endswith(".eos.cfg") for name in files)
 

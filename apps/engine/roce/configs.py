@@ -118,6 +118,24 @@ def _ranges(values: list[int]) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class QosIntent:
+    """What every rendering of one switch role carries (SONiC tables, NVUE, EOS): DSCP -> traffic class
+    (RoCE and CNP DSCPs to their priorities, every other DSCP to 0), traffic class = queue, PFC on the lossless
+    priorities, ECN per port speed (Kmin / Kmax KB, Pmax %) on the lossless queues, the PFC watchdog
+    (detection ms, restoration ms, polling ms, action; None = off), the CNP queue and the port MTU."""
+
+    trust: str
+    dscp_to_tc: tuple[int, ...]
+    tc_to_queue: tuple[int, ...]
+    pfc_priorities: tuple[int, ...]
+    cnp_queue: int
+    cnp_strict: bool
+    ecn: dict
+    watchdog: tuple[int, int, int, str] | None
+    mtu: int
+
+
+@dataclass(frozen=True, slots=True)
 class BufferPlan:
     """The buffer pools of one switch role, and how they were sized.
 
@@ -249,6 +267,21 @@ class _Context:
         }
         self._switch_static[role] = {"tables": tables, "per_port": per_port}
         return self._switch_static[role]
+
+    def qos_intent(self, role: str) -> "QosIntent":
+        """The lossless intent of a switch role, the same for every NOS that renders it."""
+        s, cs = self.s, self.cls[role]
+        dscp = [0] * 64
+        dscp[s.cnp_dscp] = cs.cnp_priority
+        dscp[s.roce_dscp] = cs.roce_priority
+        speeds = sorted({h.link_class.gbps for h in self.headroom[role].values()})
+        wd = s.pfc_watchdog
+        return QosIntent(trust=cs.trust, dscp_to_tc=tuple(dscp), tc_to_queue=tuple(range(8)),
+                         pfc_priorities=tuple(cs.pfc_priorities), cnp_queue=cs.cnp_priority,
+                         cnp_strict=cs.cnp_strict_priority,
+                         ecn={g: s.ecn_for(g) for g in speeds} if cs.ecn_enabled else {},
+                         watchdog=(wd.detection_ms, wd.restoration_ms, wd.poll_ms, wd.action) if cs.pfc_watchdog
+                         else None, mtu=cs.mtu)
 
     def _buffer_profiles(self, role: str, total: int) -> list[tuple[str, str]]:
         profiles = [

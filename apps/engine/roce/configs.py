@@ -88,6 +88,35 @@ def roce_configs(plan: Plan, settings: RoceSettings) -> Iterator[tuple[str, str]
                 yield f"{device.role}/{device.name}{nos.suffix}", nos.render(ctx, device.index)
 
 
+@dataclass(frozen=True, slots=True)
+class SonicRole:
+    """What the SONiC files of one switch role rest on, for the configs' apply procedure."""
+
+    role: str
+    switch: str
+    platform: str | None  # None: no platform data (a note, or a fragment when asked)
+    platform_source: str
+    hwsku: str | None
+    breakout: str | None  # the platform's own mode name written to BREAKOUT_CFG
+    buffers: "BufferPlan"
+
+
+def sonic_roles(plan: Plan, settings: RoceSettings) -> list[SonicRole]:
+    """Per switch role of the plan: platform, HWSKU, breakout mode name and the buffer pool arithmetic."""
+    ctx = _Context(plan, settings)
+    out = []
+    for role, platform in ctx.platform.items():
+        hw = plan.spec.switch_hw(role)
+        ppc = max(hw.ports_per_cage, 1)
+        mode = hw.breakout or f"{ppc}x{hw.gbps}G"
+        out.append(SonicRole(role=role, switch=hw.name or hw.sku or role,
+                             platform=platform.platform if platform else None,
+                             platform_source=platform.source if platform else "",
+                             hwsku=platform.hwsku(mode) if platform else None,
+                             breakout=platform.mode_name(mode) if platform else None, buffers=ctx.buffers[role]))
+    return out
+
+
 _ENCODER = json.JSONEncoder(separators=(", ", ": "))
 
 

@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-debian_ready  # first: requirements.txt builds libyang against libyang2-dev
+# Debian packages first: requirements.txt builds libyang against libyang2-dev.
+debian_ready
 venv_ready
 PY=.venv/bin/python
 # A Redis on 127.0.0.1 gives a real Celery worker; without one, jobs run in the web process.

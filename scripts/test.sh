@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 services_up
-debian_ready  # first: requirements.txt builds libyang against libyang2-dev
+# Debian packages first: requirements.txt builds libyang against libyang2-dev.
+debian_ready
 venv_ready
 
 export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/fabricweb}"

@@ -1,21 +1,32 @@
 """Per-device RoCE configuration files, streamed one device at a time.
 
-Switches get a SONiC config_db.json fragment (merge it into the running configuration with
-`config load <file>`, which keeps fields it does not set such as PORT lanes, then
-`config save`), built from these rules:
-- BREAKOUT_CFG: on a switch whose cages are split (2x400G on an 800G cage), every cage's parent
-  port with the design's mode, so the sub-ports the other tables name exist. SONiC derives their
-  lanes from the platform: set the mode with `config interface breakout <port> <mode>` (dynamic
-  port breakout) before loading the fragment; switches in their native mode get no such table.
-- PORT: every cabled port, at its link speed and the class MTU, admin up, described by its peer.
+Switches get a SONiC config_db.json that loads as it is on a freshly installed switch (`config reload
+<file>`; it passes sonic-buildimage's YANG models, see tests/engine/test_sonic_configs.py), built
+from the switch model's SONiC platform facts (engine.roce.platform) and these rules:
+- DEVICE_METADATA: hostname, bgp_asn, type, frr_mgmt_framework_config (frrcfgd reads the BGP tables),
+  platform and hwsku (the HWSKU whose ports run the design's breakout, else the platform's default).
+  No `mac`: every switch has its own base MAC and the YANG model does not require one; the apply
+  procedure (analysis.configs, APPLY.txt) carries the switch's own over before `config reload`.
+- BREAKOUT_CFG: every cage's parent port with the platform's own name of the design's mode (SN5600
+  "2x400G[200G,100G,50G,40G,25G,10G]", Dell Z9864F "2x400G(8)", Arista 7060X6 "2x400G").
+- PORT: every port of every cage in the design's breakout, with lanes, alias and index from the
+  platform, speed, fec rs (IEEE 802.3 RS-FEC, mandatory for the 100G-per-lane and 50G PAM4 rates),
+  the class MTU; cabled ports admin up and described by their peer, the others admin down.
+- A switch model without platform data gets "<name>.config_db.missing-platform.txt" saying why, or,
+  when RoceSettings.sonic_fragment is on, "<name>.config_db.fragment.json": cabled ports only, no
+  lanes, no platform or HWSKU, to merge over a running switch with `config load`.
 - DSCP_TO_TC_MAP: RoCE DSCP -> the lossless priority, CNP DSCP -> the CNP priority, the rest -> 0;
   TC = priority = queue (TC_TO_QUEUE_MAP, MAP_PFC_PRIORITY_TO_QUEUE identity); lossless TCs keep
   their own priority group, the others share PG 0 (TC_TO_PRIORITY_GROUP_MAP), and a PFC frame
   for a lossless priority pauses that group (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP).
 - PORT_QOS_MAP: the maps, PFC on the lossless priorities, PFC watchdog on the same ones.
 - Buffers: a lossless PG profile per link class (speed, longest cable; see roce.headroom) with
-  xon / xoff / size, lossy PG 0, egress lossless and lossy queue profiles; pools sized from the
-  switch buffer in the settings (a starting point: the platform's buffer model may refine it).
+  xon / xoff / size, lossy PG 0, egress lossless and lossy queue profiles; pools from the switch
+  model's own packet buffer B (SwitchHw.buffer_mb, or the user's roce.buffer.switch_buffer_mb):
+  R = sum over link classes of (most cabled ports of the class on one switch) x (lossless priorities)
+  x (xon + xoff); ingress_lossless_pool = egress_lossy_pool = B - R (dynamic), egress_lossless_pool =
+  B (static) (BufferPlan; APPLY.txt writes the figures out, config_db.json has no comments). B unknown:
+  no BUFFER_* rows, the platform's own buffer configuration stays.
 - WRED_PROFILE per port speed with ECN marking (Kmin/Kmax/Pmax), bound to the lossless queue.
 - SCHEDULER/QUEUE: DWRR for data queues, STRICT for the CNP queue.
 - PFC_WD on every port of a class with the watchdog on; CABLE_LENGTH per port.
@@ -25,8 +36,8 @@ Switches get a SONiC config_db.json fragment (merge it into the running configur
   /32), INTERFACE (every cabled port and its /31), BGP_GLOBALS "default" (local_asn, router_id,
   load_balance_mp_relax), BGP_GLOBALS_AF "default|ipv4_unicast" (max_ebgp_paths),
   ROUTE_REDISTRIBUTE "default|connected|bgp|ipv4", BGP_NEIGHBOR "default|<peer>" (asn, name,
-  local_addr, admin_status) and BGP_NEIGHBOR_AF "default|<peer>|ipv4_unicast" for each
-  switch-to-switch link.
+  local_addr, admin_status up) and BGP_NEIGHBOR_AF "default|<peer>|ipv4_unicast" (admin_status
+  up: the model's up/down enum) for each switch-to-switch link.
 The second NOS (NVUE or EOS) and the server scripts are engine.roce.nos and engine.roce.host.
 `roce_configs` is a generator: it holds one device's text at a time, so the largest designs
 stream straight into a zip file.

@@ -220,7 +220,11 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
     # Tomahawk 4 (7060DX5-64S): no published buffer, so the platform's own pools stay and APPLY.txt says why
     assert "BUFFER_POOL" not in tables
     assert "buffer pools not sized" in archive.read(f"{root}sonic/APPLY.txt").decode()
-    assert "缓冲" in archive.read(f"{root}sonic/APPLY.txt").decode()
+    sonic_apply = archive.read(f"{root}sonic/APPLY.txt").decode()
+    assert "缓冲" in sonic_apply and "sudo config reload" in sonic_apply and "systemctl restart bgp" in sonic_apply
+    assert "BREAKOUT_CFG mode 1x400G[200G,100G,50G,40G,25G,10G]" in sonic_apply
+    eos_apply = archive.read(f"{root}eos/APPLY.txt").decode()
+    assert "configure session" in eos_apply and "== 简体中文 ==" in eos_apply and "检查" in eos_apply
     assert tables["DSCP_TO_TC_MAP"]["ROCE"]["26"] == "3"
     assert tables["DSCP_TO_TC_MAP"]["ROCE"]["48"] == "6"
     script = archive.read(next(n for n in names if n.endswith(".roce.sh"))).decode()

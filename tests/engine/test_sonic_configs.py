@@ -188,3 +188,18 @@ def test_a_switch_without_platform_data_gets_a_note_or_a_fragment_when_asked():
                           [f"leaf/{leaf.name}.config_db.fragment.json"])
     assert "hwsku" not in fragment["DEVICE_METADATA"]["localhost"]
     assert all("lanes" not in row for row in fragment["PORT"].values())
+
+
+@pytest.mark.parametrize("changes", [
+    {"trust": "pcp"},  # DOT1P_TO_TC_MAP instead of the DSCP map on the ports
+    {"ecn_enabled": False, "pfc_watchdog": {"enabled": False}},
+    {"roce_dscp": 24, "cnp_dscp": 46, "pfc_priority": 4, "cnp_priority": 7, "cnp_strict_priority": False,
+     "mtu": 9216, "pfc_watchdog": {"detection_ms": 400, "restoration_ms": 1000, "poll_ms": 100, "action": "alert"}},
+    {"overrides": {"leaf": {"pfc_priorities": [3, 4], "headroom_kb": 200}, "spine": {"mtu": 1500}}},
+    {"buffer": {"switch_buffer_mb": 64}},
+])
+def test_config_db_of_changed_roce_settings_still_loads(changes):
+    p = _design("Z9864F-ON", "two-tier")
+    settings = RoceSettings.from_dict(changes)
+    errors = {name: yang_errors(text) for name, text in roce_configs(p, settings) if name.endswith(".config_db.json")}
+    assert errors and {name: e for name, e in errors.items() if e} == {}

@@ -60,8 +60,8 @@ def platform(repo: str, commit: str, name: str, vendor: str, skus: list[str], ca
     ports = []
     for key, value in cage_ports:
         first = next(iter(value["breakout_modes"].values()))
-        row = {"name": key, "lanes": [int(x) for x in value["lanes"].split(",")], "index": int(value["index"].split(",")[0]),
-               "alias": first[0]}
+        row = {"name": key, "lanes": [int(x) for x in value["lanes"].split(",")],
+               "index": int(value["index"].split(",")[0]), "alias": first[0]}
         if not shared:
             row["breakout_modes"] = value["breakout_modes"]
         ports.append(row)

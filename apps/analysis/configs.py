@@ -170,8 +170,8 @@ def _sonic_apply(roles) -> list[str]:
                                "(xon + xoff) = %(bytes)s bytes") % {"links": name, "ports": ports, "prios": prios,
                                                                      "size": f"{size:,}",
                                                                      "bytes": f"{ports * prios * size:,}"})
-            lines.append(_("  reserved R = %(reserved)s; ingress_lossless_pool = egress_lossy_pool = B - R = %(shared)s "
-                           "(dynamic); egress_lossless_pool = B (static)") % {
+            lines.append(_("  reserved R = %(reserved)s; ingress_lossless_pool = egress_lossy_pool = B - R = "
+                           "%(shared)s (dynamic); egress_lossless_pool = B (static)") % {
                 "reserved": f"{b.reserved:,} bytes", "shared": _mib(b.shared)})
     return lines
 

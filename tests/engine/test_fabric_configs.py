@@ -297,7 +297,8 @@ def test_config_formats_name_the_second_nos_and_an_unsupported_nic():
 
     broadcom = NicHw(ports=1, gbps=400, sku="BCM957608", name="Broadcom Thor2 400G", vendor="Broadcom")
     assert config_formats(_spec(64, "Arista", nic=broadcom)) == {
-        "second_nos": ["Arista EOS"], "host_supported": False, "nic": "Broadcom Thor2 400G", "nic_vendor": "Broadcom"}
+        "second_nos": ["Arista EOS"], "host_supported": False, "nic": "Broadcom Thor2 400G", "nic_vendor": "Broadcom",
+        "sonic_missing": ["SW-64x400G"]}  # an inline switch: no SONiC platform data
     formats = config_formats(_spec(64, "NVIDIA"))
     assert formats["second_nos"] == ["NVIDIA Cumulus Linux (NVUE)"] and formats["host_supported"]
     assert config_formats(_spec(64, "Dell"))["second_nos"] == []

@@ -63,17 +63,16 @@ def _ints(text: str) -> list[int]:
 
 
 def _nvue(script: str) -> dict:
-    sonic_name, dscp, queue, pfc, profiles, port_profile, port_wd, mtu, addresses = {}, {}, {}, set(), {}, {}, set(), {}, set()
-    neighbors, out = {}, {}
+    sonic_name, dscp, queue, profiles, port_profile, mtu, neighbors, out = {}, {}, {}, {}, {}, {}, {}, {}
+    pfc, port_wd, addresses = set(), set(), set()
     poll = robustness = 0
     for line in script.splitlines():
-        words = [w.strip("'") for w in line.split()]
         if m := re.fullmatch(r"nv set interface '?(\S+?)'? description '(\S+) to .*'", line):
             sonic_name[m[1]] = m[2]
         elif m := re.fullmatch(r"nv set qos mapping default-global dscp (\S+) switch-priority (\d)", line):
             dscp.update({d: int(m[2]) for d in _ints(m[1])})
-        elif m := re.fullmatch(r"nv set qos egress-queue-mapping default-global switch-priority (\d) traffic-class (\d)",
-                               line):
+        elif m := re.fullmatch(r"nv set qos egress-queue-mapping default-global switch-priority (\d) "
+                               r"traffic-class (\d)", line):
             queue[int(m[1])] = int(m[2])
         elif m := re.fullmatch(r"nv set qos pfc default-global switch-priority (\d)", line):
             pfc.add(int(m[1]))
@@ -101,7 +100,6 @@ def _nvue(script: str) -> dict:
         elif m := re.fullmatch(r"nv set vrf default router bgp address-family ipv4-unicast multipaths ebgp '?(\d+)'?",
                                line):
             out["max_paths"] = int(m[1])
-        del words
     ports = set(sonic_name)
     return {**out,
             "dscp_to_tc": dscp, "tc_to_queue": queue,

@@ -35,8 +35,9 @@ def roce_headroom(plan, settings: RoceSettings) -> list[PortHeadroom]:
 
 
 __all__ = [
-    "BufferPlan", "DEVICE_CLASSES", "RULES", "SonicRole", "sonic_platform", "sonic_roles", "config_formats", "host_supported", "nic_vendor", "nos_for_vendor", "SEVERITIES", "SWITCH_CLASSES", "BufferSettings", "ClassOverride", "ClassSettings",
-    "Dcqcn", "EcnThresholds", "Finding", "LinkClass", "PfcWatchdog", "PortHeadroom", "RoceSettings",
-    "headroom_bytes", "link_classes", "port_headroom", "present_classes", "roce_checklist", "roce_configs",
-    "roce_headroom", "tier_gbps",
+    "BufferPlan", "DEVICE_CLASSES", "RULES", "SonicRole", "sonic_platform", "sonic_roles", "config_formats",
+    "host_supported", "nic_vendor", "nos_for_vendor", "SEVERITIES", "SWITCH_CLASSES", "BufferSettings",
+    "ClassOverride", "ClassSettings", "Dcqcn", "EcnThresholds", "Finding", "LinkClass", "PfcWatchdog", "PortHeadroom",
+    "RoceSettings", "headroom_bytes", "link_classes", "port_headroom", "present_classes", "roce_checklist",
+    "roce_configs", "roce_headroom", "tier_gbps",
 ]

@@ -242,8 +242,8 @@ def _nvue_qos(ctx, device: int, routing) -> list[str]:
         lines += [f"nv set qos pfc-watchdog polling-interval {poll}",
                   f"nv set qos pfc-watchdog robustness {max(1, -(-detection // poll))}",
                   f"# PFC watchdog: detection {detection} ms (polling interval x robustness), restoration "
-                  f"{restoration} ms, action {action}: Cumulus turns a stormed lossless queue lossy (drop) and restores",
-                  "# it by the same polling; see the SONiC file's PFC_WD table for the exact values."]
+                  f"{restoration} ms, action {action}: Cumulus turns a stormed lossless queue lossy (drop) and",
+                  "# restores it by the same polling; see the SONiC file's PFC_WD table for the exact values."]
     return lines
 
 

@@ -115,7 +115,3 @@ def sonic_platform(hw) -> SonicPlatform | None:
     if platform is None or len(platform.cages) < hw.physical_cages:
         return None
     return platform
-
-
-def platform_skus() -> tuple[str, ...]:
-    return tuple(sorted(_by_sku()))

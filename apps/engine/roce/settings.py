@@ -200,7 +200,9 @@ class RoceSettings:
 
     def buffer_bytes(self, hw) -> int | None:
         """The packet buffer of switch model `hw` in bytes: the user's figure, else the model's; None if neither."""
-        mb = self.buffer.switch_buffer_mb if self.buffer.switch_buffer_mb is not None else getattr(hw, "buffer_mb", None)
+        mb = self.buffer.switch_buffer_mb
+        if mb is None:
+            mb = getattr(hw, "buffer_mb", None)
         return None if mb is None else int(round(mb * 1024 * 1024))
 
     def ecn_for(self, gbps: int) -> EcnThresholds:

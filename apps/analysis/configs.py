@@ -34,7 +34,7 @@ from apps.engine.model import Plan
 from apps.engine.roce import RoceSettings, nos_for_vendor, roce_configs, sonic_roles
 from apps.engine.safe_text import comment_text
 
-from .text import class_label
+from .text import class_label, link_class_label
 
 COMPRESS_LEVEL = 1
 CHUNK_BYTES = 256 * 1024
@@ -121,7 +121,7 @@ def zip_name(name: str) -> str:
 
 
 def _mib(value: int) -> str:
-    return f"{value:,} bytes ({value / 2**20:.2f} MiB)"
+    return _("%(bytes)s bytes (%(mib)s MiB)") % {"bytes": f"{value:,}", "mib": f"{value / 2**20:.2f}"}
 
 
 def _sonic_apply(roles) -> list[str]:
@@ -167,12 +167,13 @@ def _sonic_apply(roles) -> list[str]:
                                                                              "source": source})
             for name, ports, prios, size in b.reserve:
                 lines.append(_("  lossless headroom, %(links)s: %(ports)s ports x %(prios)s priority x %(size)s bytes "
-                               "(xon + xoff) = %(bytes)s bytes") % {"links": name, "ports": ports, "prios": prios,
+                               "(xon + xoff) = %(bytes)s bytes") % {"links": link_class_label(name), "ports": ports,
+                                                                     "prios": prios,
                                                                      "size": f"{size:,}",
                                                                      "bytes": f"{ports * prios * size:,}"})
             lines.append(_("  reserved R = %(reserved)s; ingress_lossless_pool = egress_lossy_pool = B - R = "
                            "%(shared)s (dynamic); egress_lossless_pool = B (static)") % {
-                "reserved": f"{b.reserved:,} bytes", "shared": _mib(b.shared)})
+                "reserved": _mib(b.reserved), "shared": _mib(b.shared)})
     return lines
 
 

@@ -39,13 +39,15 @@ packages_ready() {
 # run in either order, leave the same machine: Chromium and its driver for the browser tests and
 # the document's pictures, LibreOffice Calc to recalculate workbooks and Writer to open the Word
 # file, Prometheus's promtool to check the alert rules, WeasyPrint's libraries (Pango, HarfBuzz's
-# subsetter), Cairo for the Word file's pictures, Noto CJK for Chinese, poppler for page images.
+# subsetter), Cairo for the Word file's pictures, Noto CJK for Chinese, poppler for page images,
+# libyang (C library and headers: PyPI's libyang builds against them) to check configs against SONiC's YANG.
 DEBIAN_PACKAGES=(
   chromium chromium-driver
   libreoffice-calc libreoffice-writer
   prometheus
   libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 libcairo2 fonts-noto-cjk
   poppler-utils gettext
+  libyang2-dev gcc
 )
 
 debian_ready() {

@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-venv_ready
+# Debian packages first: requirements.txt builds libyang against libyang2-dev.
 debian_ready
+venv_ready
 PY=.venv/bin/python
 # A Redis on 127.0.0.1 gives a real Celery worker; without one, jobs run in the web process.
 if [ -z "${CELERY_BROKER_URL:-}" ] && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then

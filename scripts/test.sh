@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 services_up
-venv_ready
+# Debian packages first: requirements.txt builds libyang against libyang2-dev.
 debian_ready
+venv_ready
 
 export DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/fabricweb}"
 export CELERY_BROKER_URL="${TEST_CELERY_BROKER_URL:-redis://127.0.0.1:6379/13}"

@@ -104,7 +104,7 @@ DCQCN_LABELS = {
 }
 BUFFER_LABELS = {
     "cell_bytes": (_("Buffer cell (bytes)"), "int"),
-    "switch_buffer_mb": (_("Switch packet buffer (MB)"), "number"),
+    "switch_buffer_mb": (_("Switch packet buffer (MiB; empty: each switch model's own)"), "number"),
     "propagation_ns_per_m": (_("Propagation delay (ns per m)"), "number"),
     "interface_delay_ns": (_("PHY/MAC/FEC delay per link end (ns)"), "int"),
     "pfc_response_ns": (_("PFC response time of the peer (ns)"), "int"),
@@ -178,6 +178,11 @@ def roce_form_build(*, settings: RoceSettings, data: dict[str, Any] | None = Non
         FormSection("buffer", _("Buffers and headroom inputs"), [
             f(f"buffer.{name}", label, kind, s["buffer"][name]) for name, (label, kind) in BUFFER_LABELS.items()
         ]),
+        FormSection("sonic", _("SONiC config_db"), [
+            f("sonic_fragment", _("Fragment for switches without SONiC platform data"), "bool", s["sonic_fragment"],
+              choices=BOOL_CHOICES),
+        ], help=_("Without the platform's port lanes, HWSKU and breakout names a config_db cannot load on its own: "
+                  "on, such switches get a fragment to merge over their running configuration; off, a note.")),
     ]
     ecn_rows = []
     for gbps, t in s["ecn"].items():

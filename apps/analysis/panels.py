@@ -105,11 +105,18 @@ def settings_rows(settings: dict[str, Any], changes: dict[str, Any]) -> list[dic
             "detect": w["detection_ms"], "restore": w["restoration_ms"], "poll": w["poll_ms"],
             "action": w["action"]}) if w["enabled"] else _("off"), "pfc_watchdog")
     b = s["buffer"]
-    row("buffer", _("Headroom inputs"),
-        _("%(buffer)s MB buffer, %(cell)s-byte cells, %(prop)s ns/m, %(phy)s ns per link end, %(resp)s ns PFC "
-          "response") % {"buffer": f"{b['switch_buffer_mb']:g}", "cell": b["cell_bytes"],
-                         "prop": f"{b['propagation_ns_per_m']:g}", "phy": b["interface_delay_ns"],
-                         "resp": b["pfc_response_ns"]}, "buffer")
+    inputs = {"cell": b["cell_bytes"], "prop": f"{b['propagation_ns_per_m']:g}", "phy": b["interface_delay_ns"],
+              "resp": b["pfc_response_ns"]}
+    if b["switch_buffer_mb"] is None:
+        text = _("each switch model's own buffer, %(cell)s-byte cells, %(prop)s ns/m, %(phy)s ns per link end, "
+                 "%(resp)s ns PFC response") % inputs
+    else:
+        text = _("%(buffer)s MB buffer, %(cell)s-byte cells, %(prop)s ns/m, %(phy)s ns per link end, %(resp)s ns PFC "
+                 "response") % {"buffer": f"{b['switch_buffer_mb']:g}", **inputs}
+    row("buffer", _("Headroom inputs"), text, "buffer")
+    if s["sonic_fragment"]:
+        row("sonic_fragment", _("SONiC config_db"), _("fragments for switches without platform data"),
+            "sonic_fragment")
     for cls, override in (s.get("overrides") or {}).items():
         text = ", ".join(f"{key} {','.join(map(str, value)) if isinstance(value, list) else value}"
                          for key, value in override.items())

@@ -232,6 +232,13 @@ def _problem(f: dict[str, Any], ctx: ReviewContext) -> tuple[str, str, str] | No
                         "length": f"{float(p['length_m']):g}"},
                     _("Raise roce.overrides.%(class)s.headroom_kb to at least %(needed)s, or clear it to use the "
                       "computed value.") % {"class": c, "needed": needed_kb})
+        if p.get("buffer_unknown"):
+            return ("headroom.buffer_unknown",
+                    _("The packet buffer of %(switch)s is not published: the %(class)s switches' SONiC buffer pools "
+                      "are not sized and the headroom reserve is not checked against it.") % {
+                        "switch": p["switch"], "class": cl},
+                    _("Set roce.buffer.switch_buffer_mb to the switch's buffer (MiB), or keep the platform's own "
+                      "buffer pools."))
         if "reserved" in p:
             return ("headroom.reserved",
                     _("Lossless headroom reserves %(reserved)s MB of the %(buffer)s MB buffer of a %(class)s "

@@ -41,9 +41,9 @@ SWITCHES = _kind(
     "switches", "Switches", SwitchModel,
     ("fabric", "switch_class", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts",
      "uplink_cages", "uplink_form_factor", "uplink_gbps", "uplink_breakouts", "rack_units",
-     "power_typical_w", "power_max_w"),
+     "power_typical_w", "power_max_w", "buffer_mb"),
     optional=("fabric", "switch_class", "asic", "asic_tbps", "uplink_cages", "uplink_form_factor", "uplink_gbps",
-              "uplink_breakouts", "power_typical_w", "power_max_w"),
+              "uplink_breakouts", "power_typical_w", "power_max_w", "buffer_mb"),
 )
 NICS = _kind(
     "nics", "NICs", NicModel, ("ports", "port_gbps", "form_factor", "host_interface", "power_w", "breakouts"),

@@ -339,6 +339,11 @@ class SwitchModel(CatalogItem):
         _("maximum power (W)"), null=True, blank=True, validators=[MinValueValidator(0)],
         help_text=_("Empty when the vendor does not publish it; a design using the switch then says so."),
     )
+    buffer_mb = models.FloatField(
+        _("packet buffer (MiB)"), null=True, blank=True, validators=[MinValueValidator(0.001)],
+        help_text=_("The ASIC's shared packet buffer as the vendor publishes it (MiB, 2^20 bytes); the SONiC buffer "
+                    "pools of a design are sized from it. Empty when not published: the pools are then not sized."),
+    )
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("switch model")

@@ -193,7 +193,7 @@ def switch_hw(*, switch: SwitchModel, breakout: str, prices: PriceConverter | No
         power_max_w=_watts(switch.power_max_w), price=_price(switch, prices), fabric=switch.fabric,
         vendor=switch.manufacturer.name, switch_class=switch.switch_class, uplinks=switch.uplink_ports,
         uplink_gbps=int(switch.uplink_gbps or 0), uplink_cages=int(switch.uplink_cages or 0),
-        uplink_form_factor=switch.uplink_form_factor or "",
+        uplink_form_factor=switch.uplink_form_factor or "", buffer_mb=_watts(switch.buffer_mb),
     )
 
 

@@ -13,8 +13,8 @@ FiberCord; patch panel -> PatchPanelHw; price = list_price; name = "manufacturer
 cables and cords). Every transceiver, cable and fibre states `fabrics` (a list of "ethernet",
 "infiniband"), and may list `compatible_vendors` (switch vendors it is declared compatible with).
 A switch also carries `switch_class` (fabric / frontend / management, default fabric) and its uplink group
-(uplink_cages, uplink_gbps, uplink_form_factor; uplinks = uplink_cages); power left out or null in the
-file is None (not published), never 0. Every item must name its `source` (data sheet or reference
+(uplink_cages, uplink_gbps, uplink_form_factor; uplinks = uplink_cages) and its packet buffer (buffer_mb, MiB);
+power or buffer left out or null in the file is None (not published), never 0. Every item must name its `source` (data sheet or reference
 architecture, title and URL): an item without one is refused (CatalogError names it).
 """
 from __future__ import annotations
@@ -67,6 +67,7 @@ class SwitchModel:
     uplink_cages: int = 0
     uplink_gbps: int = 0
     uplink_form_factor: str = ""
+    buffer_mb: float | None = None  # None: not published
 
     def hw(self, breakout: str | None = None, *, gbps: int | None = None) -> SwitchHw:
         """The switch in `breakout`, or in the first mode whose port speed is `gbps`, or native."""
@@ -83,7 +84,7 @@ class SwitchModel:
                         power_max_w=self.power_max_w, price=self.price, fabric=self.fabric,
                         vendor=self.vendor, switch_class=self.switch_class, uplinks=self.uplink_cages,
                         uplink_gbps=self.uplink_gbps, uplink_cages=self.uplink_cages,
-                        uplink_form_factor=self.uplink_form_factor)
+                        uplink_form_factor=self.uplink_form_factor, buffer_mb=self.buffer_mb)
 
 
 @dataclass(slots=True)
@@ -221,7 +222,8 @@ def load(directory: Path | str | None = None) -> SeedCatalog:
                     power_max_w=r.watts("power_max_w"), price=r.num("list_price", 0),
                     fabric=r.text("fabric", "ethernet"), vendor=str(row.get("manufacturer") or ""),
                     switch_class=r.text("switch_class", "fabric"), uplink_cages=r.int("uplink_cages", 0),
-                    uplink_gbps=r.int("uplink_gbps", 0), uplink_form_factor=str(row.get("uplink_form_factor") or ""))
+                    uplink_gbps=r.int("uplink_gbps", 0), uplink_form_factor=str(row.get("uplink_form_factor") or ""),
+                    buffer_mb=r.watts("buffer_mb"))
             elif name == "nics":
                 modes = row.get("breakouts") or []
                 try:

@@ -87,6 +87,9 @@ class SwitchHw:
     uplink_gbps: int = 0
     uplink_cages: int = 0
     uplink_form_factor: str = ""
+    # Packet buffer of the switch ASIC in MiB (2**20 bytes) as published for the model; None: not published
+    # (the SONiC buffer pools are then left unsized, see engine.roce.configs).
+    buffer_mb: float | None = None
 
     @property
     def power_published(self) -> bool:
@@ -843,7 +846,7 @@ def _check_switch(bad, role: str, hw: SwitchHw) -> None:
         bad(f"{role}.vendor", message("spec.vendor_name", value=_short_repr(hw.vendor)))
     _check_int(bad, f"{role}.rack_units", hw.rack_units, 0, 64)
     _check_number(bad, f"{role}.price", hw.price, 0)
-    for name in ("power_typical_w", "power_max_w"):
+    for name in ("power_typical_w", "power_max_w", "buffer_mb"):
         if getattr(hw, name) is not None:  # None: not published (the BOM says so)
             _check_number(bad, f"{role}.{name}", getattr(hw, name), 0)
     if hw.switch_class not in SWITCH_CLASSES + ("",):

@@ -19,7 +19,7 @@ from tests.designs.conftest import inputs
 
 pytestmark = pytest.mark.django_db
 
-SWITCH_TABLES = {"PORT", "QUEUE", "BUFFER_PROFILE", "PFC_WD", "WRED_PROFILE", "DSCP_TO_TC_MAP"}
+SWITCH_TABLES = {"PORT", "QUEUE", "BREAKOUT_CFG", "PFC_WD", "WRED_PROFILE", "DSCP_TO_TC_MAP"}
 
 
 def create(client, project, data, capture, name="Fabric A"):
@@ -79,8 +79,12 @@ def test_generation_stores_the_traffic_report_and_roce_review_with_the_version(
     assert percents == sorted(percents)
 
     review = RoceReview.objects.get(version=version)
-    assert (review.errors, review.warnings, review.error) == (0, 0, "")
-    assert {f["device_class"] for f in review.findings} == {"fabric"}  # defaults: every rule ok
+    # defaults: every rule ok, but the 7060DX5-64S (Tomahawk 4) publishes no packet buffer: one warning per
+    # switch class says its SONiC buffer pools are not sized
+    assert (review.errors, review.warnings, review.error) == (0, 2, "")
+    unknown = [f for f in review.findings if f["params"].get("buffer_unknown")]
+    assert {f["device_class"] for f in unknown} == {"leaf", "spine"}
+    assert {f["device_class"] for f in review.findings if f not in unknown} == {"fabric"}
     assert {(h["device_class"], h["link_class"]) for h in review.headroom} == {
         ("leaf", "server-leaf"), ("leaf", "leaf-spine"), ("spine", "leaf-spine")}
     analysis = TrafficAnalysis.objects.get(version=version)
@@ -197,10 +201,12 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
     spec = spec_from_dict(version.spec)
     second = {role: nos_for_vendor(spec.switch_hw(role).vendor) for role in ("leaf", "spine", "core")}
     root = "fabric-a-v1-roce-configs/"
-    expected = {f"{root}server/{name}.roce.sh" if role == "server" else f"{root}{role}/{name}.config_db.json"
+    expected = {f"{root}server/{name}.roce.sh" if role == "server" else f"{root}sonic/{role}/{name}.config_db.json"
                 for name, role in devices}
-    expected |= {f"{root}{role}/{name}{second[role].suffix}" for name, role in devices
+    expected |= {f"{root}{second[role].key}/{role}/{name}{second[role].suffix}" for name, role in devices
                  if role != "server" and second[role] is not None}
+    # every NOS folder starts with its apply procedure
+    expected |= {f"{root}{folder}/APPLY.txt" for folder in {n.split("/")[1] for n in expected} - {"server"}}
     monitoring = {f"{root}monitoring/prometheus/fabric-targets.json", f"{root}monitoring/prometheus/fabric-alerts.yml",
                   f"{root}monitoring/grafana/fabric-dashboard.json"}
     assert set(names) == expected | monitoring | {f"{root}README.txt"}
@@ -208,9 +214,17 @@ def test_configs_zip_streams_one_file_per_device(member_client, version):
     targets = json.loads(archive.read(f"{root}monitoring/prometheus/fabric-targets.json"))
     assert {t["targets"][0] for t in targets} == {name for name, _ in devices}
 
-    leaf = next(n for n in names if "/leaf/" in n)
+    leaf = next(n for n in names if "/leaf/" in n and n.endswith(".config_db.json"))
     tables = json.loads(archive.read(leaf))
     assert SWITCH_TABLES <= set(tables)
+    # Tomahawk 4 (7060DX5-64S): no published buffer, so the platform's own pools stay and APPLY.txt says why
+    assert "BUFFER_POOL" not in tables
+    assert "buffer pools not sized" in archive.read(f"{root}sonic/APPLY.txt").decode()
+    sonic_apply = archive.read(f"{root}sonic/APPLY.txt").decode()
+    assert "缓冲" in sonic_apply and "sudo config reload" in sonic_apply and "systemctl restart bgp" in sonic_apply
+    assert "BREAKOUT_CFG mode 1x400G[200G,100G,50G,40G,25G,10G]" in sonic_apply
+    eos_apply = archive.read(f"{root}eos/APPLY.txt").decode()
+    assert "configure session" in eos_apply and "== 简体中文 ==" in eos_apply and "检查" in eos_apply
     assert tables["DSCP_TO_TC_MAP"]["ROCE"]["26"] == "3"
     assert tables["DSCP_TO_TC_MAP"]["ROCE"]["48"] == "6"
     script = archive.read(next(n for n in names if n.endswith(".roce.sh"))).decode()
@@ -363,7 +377,7 @@ def test_a_version_generated_before_analyses_were_stored_gets_them_on_demand(mem
 
     body = roce(member_client, version)
     assert body["stored"] is False
-    assert body["counts"] == {"error": 0, "warning": 0, "ok": 9}
+    assert body["counts"] == {"error": 0, "warning": 2, "ok": 8}  # the Tomahawk 4's buffer is not published
     assert traffic(member_client, version)["analysis"] is None
     response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}), {}, format="json")
     assert response.status_code == 201

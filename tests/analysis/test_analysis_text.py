@@ -49,13 +49,14 @@ SETTINGS = [
     {"overrides": {"leaf": {"pfc_priorities": [3, 6]}}},
     {"cnp_strict_priority": False},
     {"pfc_watchdog": {"enabled": False}},
+    {"buffer": {"switch_buffer_mb": 100}},  # the 7060DX5-64S publishes no buffer: stated, headroom is checked
 ]
 VARIANTS = {
     "pfc_lossless.off", "pfc_lossless.extra", "trust_mode.pcp", "roce_dscp_mapping.other", "ecn_thresholds.off",
     "ecn_thresholds.scaled", "ecn_thresholds.kmin_above_kmax", "ecn_thresholds.kmin_zero", "ecn_thresholds.pmax",
     "dcqcn.rp_off", "dcqcn.np_off", "headroom.short", "headroom.reserved", "mtu.below_tiers", "mtu.roce",
     "mtu.below_nic", "mtu.nic_roce", "cnp_priority.shared", "cnp_priority.best_effort", "cnp_priority.lossless",
-    "cnp_priority.weighted", "pfc_watchdog.off",
+    "cnp_priority.weighted", "pfc_watchdog.off", "headroom.buffer_unknown",
 } | {f"{rule}.ok" for rule in ("pfc_lossless", "trust_mode", "roce_dscp_mapping", "ecn_thresholds", "dcqcn",
                                "headroom", "mtu", "cnp_priority", "pfc_watchdog")}
 

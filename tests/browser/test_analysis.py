@@ -42,13 +42,13 @@ def test_engineer_reviews_roce_checklist_and_traffic_charts(page, login, enginee
     page.locator(f'.roce-sample[data-device="{leaf.name}"]').click()
     expect(page.locator("#roce-preview")).to_be_visible()
     expect(page.locator("#roce-preview")).to_contain_text('"DSCP_TO_TC_MAP"')
-    expect(page.locator("#roce-preview-name")).to_have_text(f"leaf/{leaf.name}.config_db.json")
+    expect(page.locator("#roce-preview-name")).to_have_text(f"sonic/leaf/{leaf.name}.config_db.json")
     expect(page.locator("#roce-zip")).to_have_attribute("href", f"/api/versions/{version.pk}/roce/configs.zip")
     # The same intent in the switch vendor's own NOS (an Arista switch: EOS), with its routing.
     expect(page.locator("#roce-formats")).to_contain_text("Arista EOS")
     page.locator("#roce-preview-format").select_option("nos")
     page.locator(f'.roce-sample[data-device="{leaf.name}"]').click()
-    expect(page.locator("#roce-preview-name")).to_have_text(f"leaf/{leaf.name}.eos.cfg")
+    expect(page.locator("#roce-preview-name")).to_have_text(f"eos/leaf/{leaf.name}.eos.cfg")
     expect(page.locator("#roce-preview")).to_contain_text(f"router bgp {leaf.asn}")
 
     # Run the analysis again with another seed: the page opens the new report.

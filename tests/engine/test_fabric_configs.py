@@ -15,7 +15,7 @@ from apps.engine.plan import plan
 from apps.engine.roce import RoceSettings, roce_configs
 from apps.engine.spec import NicHw
 
-from .test_roce import make_spec
+from .test_roce import FRAGMENT, make_spec
 
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
 
@@ -29,11 +29,11 @@ def _spec(gpus: int, vendor: str = "", *, nic: NicHw | None = None, **kwargs):
 @pytest.fixture(scope="module")
 def three_tier_files():
     p = plan(_spec(5000))
-    return p, dict(roce_configs(p, RoceSettings()))
+    return p, dict(roce_configs(p, FRAGMENT))
 
 
 def _config_dbs(p, files):
-    return {d.name: json.loads(files[f"{d.role}/{d.name}.config_db.json"]) for d in p.devices if d.role != "server"}
+    return {d.name: json.loads(files[f"{d.role}/{d.name}.config_db.fragment.json"]) for d in p.devices if d.role != "server"}
 
 
 def _bash_ok(script: str) -> None:
@@ -138,7 +138,7 @@ def test_host_script_discovers_ports_sets_ethernet_addresses_and_prints_nccl(thr
 def test_nic_without_a_renderer_gets_not_supported_never_an_nvidia_script():
     broadcom = NicHw(ports=1, gbps=400, sku="BCM957608", name="Broadcom Thor2 400G", vendor="Broadcom")
     p = plan(_spec(64, nic=broadcom))
-    files = dict(roce_configs(p, RoceSettings()))
+    files = dict(roce_configs(p, FRAGMENT))
     servers = [name for name in files if name.startswith("server/")]
     assert servers and all(name.endswith(".not-supported.txt") for name in servers)
     text = files[servers[0]]
@@ -150,39 +150,39 @@ def test_nic_without_a_renderer_gets_not_supported_never_an_nvidia_script():
 def test_nic_stored_without_a_vendor_is_recognised_by_its_model():
     legacy = NicHw(ports=1, gbps=400, sku="MCX75310AAS-NEAT", name="NVIDIA ConnectX-7 400G OSFP")
     p = plan(_spec(64, nic=legacy))
-    assert f"server/{p.devices[0].name}.roce.sh" in dict(roce_configs(p, RoceSettings()))
+    assert f"server/{p.devices[0].name}.roce.sh" in dict(roce_configs(p, FRAGMENT))
 
 
 @needs_bash
 def test_nvidia_switches_get_nvue_with_the_same_sessions_as_sonic():
     p = plan(_spec(1024, "NVIDIA"))
-    files = dict(roce_configs(p, RoceSettings()))
+    files = dict(roce_configs(p, FRAGMENT))
     leaf = next(d for d in p.devices if d.role == "leaf")
     nvue = files[f"leaf/{leaf.name}.nvue.sh"]
     _bash_ok(nvue)
-    db = json.loads(files[f"leaf/{leaf.name}.config_db.json"])
+    db = json.loads(files[f"leaf/{leaf.name}.config_db.fragment.json"])
     for key, neighbor in db["BGP_NEIGHBOR"].items():
         assert f"nv set vrf default router bgp neighbor {key.split('|')[1]} remote-as {neighbor['asn']}" in nvue
     assert f"nv set router bgp autonomous-system {leaf.asn}" in nvue
     assert "nv set vrf default router bgp path-selection multipath aspath-ignore on" in nvue
-    assert "nv set qos roce mode lossless" in nvue and nvue.rstrip().endswith("nv config apply -y")
+    assert "nv set qos pfc default-global switch-priority 3" in nvue and nvue.rstrip().endswith("nv config apply -y")
     assert "nv set interface swp1 ip address 10.0.0.0/31" in nvue
     assert not any(name.endswith(".eos.cfg") for name in files)
 
 
 def test_arista_switches_get_eos_and_other_vendors_sonic_only():
     p = plan(_spec(1024, "Arista"))
-    files = dict(roce_configs(p, RoceSettings()))
+    files = dict(roce_configs(p, FRAGMENT))
     spine = next(d for d in p.devices if d.role == "spine")
     eos = files[f"spine/{spine.name}.eos.cfg"]
-    db = json.loads(files[f"spine/{spine.name}.config_db.json"])
+    db = json.loads(files[f"spine/{spine.name}.config_db.fragment.json"])
     assert f"router bgp {spine.asn}" in eos and "   bgp bestpath as-path multipath-relax" in eos
     paths = db["BGP_GLOBALS_AF"]["default|ipv4_unicast"]["max_ebgp_paths"]
     assert f"   maximum-paths {paths} ecmp {paths}" in eos
     assert eos.count(" remote-as ") == len(db["BGP_NEIGHBOR"])
     assert "   priority-flow-control priority 3 no-drop" in eos and "qos map dscp 26 to traffic-class 3" in eos
-    dell = dict(roce_configs(plan(_spec(64, "Dell")), RoceSettings()))
-    assert all(name.endswith((".config_db.json", ".roce.sh")) for name in dell)
+    dell = dict(roce_configs(plan(_spec(64, "Dell")), FRAGMENT))
+    assert all(name.endswith((".config_db.fragment.json", ".roce.sh")) for name in dell)
 
 
 def _fake_host(root, rails: list[str], *, infiniband: str = "") -> dict[str, str]:
@@ -297,7 +297,8 @@ def test_config_formats_name_the_second_nos_and_an_unsupported_nic():
 
     broadcom = NicHw(ports=1, gbps=400, sku="BCM957608", name="Broadcom Thor2 400G", vendor="Broadcom")
     assert config_formats(_spec(64, "Arista", nic=broadcom)) == {
-        "second_nos": ["Arista EOS"], "host_supported": False, "nic": "Broadcom Thor2 400G", "nic_vendor": "Broadcom"}
+        "second_nos": ["Arista EOS"], "host_supported": False, "nic": "Broadcom Thor2 400G", "nic_vendor": "Broadcom",
+        "sonic_missing": ["SW-64x400G"]}  # an inline switch: no SONiC platform data
     formats = config_formats(_spec(64, "NVIDIA"))
     assert formats["second_nos"] == ["NVIDIA Cumulus Linux (NVUE)"] and formats["host_supported"]
     assert config_formats(_spec(64, "Dell"))["second_nos"] == []

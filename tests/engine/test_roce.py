@@ -29,7 +29,7 @@ CONNECTX7 = NicHw(ports=1, gbps=400, sku="MCX75310AAS-NEAT", name="NVIDIA Connec
 
 def make_spec(gpus: int, *, ports: int = 64, **kwargs) -> DesignSpec:
     return DesignSpec(gpus=gpus, server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400),
-                      leaf=SwitchHw(ports=ports, gbps=400, sku=f"SW-{ports}x400G"), optics=OPTICS, cables=CABLES,
+                      leaf=SwitchHw(ports=ports, gbps=400, sku=f"SW-{ports}x400G", buffer_mb=64.0), optics=OPTICS, cables=CABLES,
                       fibers=FIBERS, **{"nic": CONNECTX7, **kwargs})
 
 
@@ -277,15 +277,19 @@ def test_pfc_watchdog_off_is_flagged(three_tier):
 
 
 def test_findings_list_errors_before_warnings_before_ok(three_tier):
-    s = RoceSettings.from_dict({"overrides": {"spine": {"mtu": 1500, "pfc_watchdog": False}}})
+    s = RoceSettings.from_dict({"overrides": {"spine": {"mtu": 1500, "pfc_watchdog": False}}, "sonic_fragment": True})
     severities = [f.severity for f in roce_checklist(three_tier, s)]
     assert severities == sorted(severities, key=["error", "warning", "ok"].index)
 
 
 # --- configs -----------------------------------------------------------------------------------
 
+# The inline test switches have no SONiC platform data: their switches get config_db fragments when asked.
+FRAGMENT = RoceSettings(sonic_fragment=True)
+
+
 def configs_by_name(p, settings=None):
-    return dict(roce_configs(p, settings or RoceSettings()))
+    return dict(roce_configs(p, settings or FRAGMENT))
 
 
 @pytest.fixture(scope="module")
@@ -296,7 +300,7 @@ def default_configs(three_tier):
 def test_one_config_file_per_device(three_tier, default_configs):
     assert len(default_configs) == len(three_tier.devices)
     for d in three_tier.devices:
-        suffix = "roce.sh" if d.role == "server" else "config_db.json"
+        suffix = "roce.sh" if d.role == "server" else "config_db.fragment.json"
         assert f"{d.role}/{d.name}.{suffix}" in default_configs
 
 
@@ -308,7 +312,7 @@ REQUIRED_TABLES = {"PORT", "CABLE_LENGTH", "DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", 
 @pytest.mark.parametrize("role", ["leaf", "spine", "core"])
 def test_switch_config_is_json_with_consistent_lossless_settings(three_tier, default_configs, role):
     device = next(d for d in three_tier.devices if d.role == role)
-    config = json.loads(default_configs[f"{role}/{device.name}.config_db.json"])
+    config = json.loads(default_configs[f"{role}/{device.name}.config_db.fragment.json"])
     assert REQUIRED_TABLES <= set(config)
     dscp = config["DSCP_TO_TC_MAP"]["ROCE"]
     assert (dscp["26"], dscp["48"]) == ("3", "6")
@@ -339,7 +343,7 @@ def test_switch_config_is_json_with_consistent_lossless_settings(three_tier, def
 def test_lossless_profiles_carry_the_computed_headroom(three_tier, default_configs):
     for h in roce_headroom(three_tier, RoceSettings()):
         device = next(d for d in three_tier.devices if d.role == h.device_class)
-        config = json.loads(default_configs[f"{h.device_class}/{device.name}.config_db.json"])
+        config = json.loads(default_configs[f"{h.device_class}/{device.name}.config_db.fragment.json"])
         profile = config["BUFFER_PROFILE"][h.profile]
         assert int(profile["xoff"]) == h.needed
         assert f"{h.link_class.cable_m}m" in config["CABLE_LENGTH"]["AZURE"].values()
@@ -347,12 +351,12 @@ def test_lossless_profiles_carry_the_computed_headroom(three_tier, default_confi
 
 def test_wred_thresholds_follow_the_port_speed():
     p = plan(DesignSpec(gpus=256, server=ServerHw(gpus=8, nic_ports=8, nic_gbps=800),
-                        leaf=SwitchHw(ports=64, gbps=800), optics=(
+                        leaf=SwitchHw(ports=64, gbps=800, buffer_mb=64.0), optics=(
                             Optic("SR-800", "OSFP", 800, 800, 1, "SR", "MMF", 50),
                             Optic("DR-800", "OSFP", 800, 800, 1, "DR", "SMF", 500)), fibers=FIBERS))
-    s = RoceSettings.from_dict({"ecn": {"800": {"kmin": 900, "kmax": 3000, "pmax": 10}}})
+    s = RoceSettings.from_dict({"ecn": {"800": {"kmin": 900, "kmax": 3000, "pmax": 10}}, "sonic_fragment": True})
     leaf = next(d for d in p.devices if d.role == "leaf")
-    config = json.loads(dict(roce_configs(p, s))[f"leaf/{leaf.name}.config_db.json"])
+    config = json.loads(dict(roce_configs(p, s))[f"leaf/{leaf.name}.config_db.fragment.json"])
     wred = config["WRED_PROFILE"]
     assert list(wred) == ["ROCE_LOSSLESS_800G"]
     assert (wred["ROCE_LOSSLESS_800G"]["green_min_threshold"], wred["ROCE_LOSSLESS_800G"]["green_max_threshold"],
@@ -361,9 +365,9 @@ def test_wred_thresholds_follow_the_port_speed():
 
 
 def test_overrides_show_up_in_the_generated_config(three_tier):
-    s = RoceSettings.from_dict({"overrides": {"spine": {"mtu": 1500, "pfc_watchdog": False}}})
+    s = RoceSettings.from_dict({"overrides": {"spine": {"mtu": 1500, "pfc_watchdog": False}}, "sonic_fragment": True})
     spine = next(d for d in three_tier.devices if d.role == "spine")
-    config = json.loads(dict(roce_configs(three_tier, s))[f"spine/{spine.name}.config_db.json"])
+    config = json.loads(dict(roce_configs(three_tier, s))[f"spine/{spine.name}.config_db.fragment.json"])
     assert {port["mtu"] for port in config["PORT"].values()} == {"1500"}
     assert "PFC_WD" not in config
     assert all("pfcwd_sw_enable" not in qos for qos in config["PORT_QOS_MAP"].values())
@@ -423,13 +427,13 @@ def test_small_nic_mtu_fix_advises_a_jumbo_mtu(three_tier):
 
 
 def test_split_cages_get_a_breakout_table_naming_every_parent_port_and_native_mode_switches_none(default_configs):
-    twin = SwitchHw(ports=128, gbps=400, cages=64, cage_gbps=800, breakout="2x400G", sku="SW-64x800G")
+    twin = SwitchHw(ports=128, gbps=400, cages=64, cage_gbps=800, breakout="2x400G", sku="SW-64x800G", buffer_mb=64.0)
     split = plan(DesignSpec(gpus=512, server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400), leaf=twin,
                             optics=OPTICS + (Optic("SR-2x400", "OSFP", 800, 400, 2, "SR", "MMF", 50),),
                             cables=CABLES, fibers=FIBERS))
     configs = configs_by_name(split)
     leaf = next(d for d in split.devices if d.role == "leaf")
-    config = json.loads(configs[f"leaf/{leaf.name}.config_db.json"])
+    config = json.loads(configs[f"leaf/{leaf.name}.config_db.fragment.json"])
     breakout = config["BREAKOUT_CFG"]
     assert list(breakout) == [port_name(leaf, 2 * cage) for cage in range(64)]
     assert set(map(json.dumps, breakout.values())) == {json.dumps({"brkout_mode": "2x400G"})}

@@ -74,7 +74,7 @@ def small_plan():
 
 def _scripts(p, name: str) -> dict[str, str]:
     named = dataclasses.replace(p, spec=dataclasses.replace(p.spec, name=name))
-    return dict(roce_configs(named, RoceSettings()))
+    return dict(roce_configs(named, RoceSettings(sonic_fragment=True)))  # the inline switch: a fragment
 
 
 def _bash_ok(script: str) -> None:

@@ -26,7 +26,7 @@ from apps.analysis.api.serializers import (
     TrafficRequestSerializer,
     VersionTrafficSerializer,
 )
-from apps.analysis.configs import configs_zip_stream, device_config
+from apps.analysis.configs import configs_zip_stream, device_config, zip_name
 from apps.analysis.selectors import (
     roce_review_get,
     roce_settings_for_version,
@@ -179,7 +179,7 @@ class VersionRoceDeviceConfigView(ReadyVersionMixin, generics.GenericAPIView):
                         "text/x-shellscript" if name.endswith(".sh") else "text/plain")
         response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{name.rsplit("/", 1)[-1]}"'
-        response["X-Config-Path"] = name
+        response["X-Config-Path"] = zip_name(name)  # where the file is in the configs zip
         return response
 
 

@@ -72,7 +72,7 @@ class SwitchModelSerializer(CatalogItemSerializer):
         fields = ITEM_FIELDS + [
             "switch_class", "fabric", "asic", "asic_tbps", "cages", "cage_form_factor", "cage_gbps", "breakouts",
             "native_breakout", "logical_ports", "uplink_cages", "uplink_form_factor", "uplink_gbps",
-            "uplink_breakouts", "rack_units", "power_typical_w", "power_max_w",
+            "uplink_breakouts", "rack_units", "power_typical_w", "power_max_w", "buffer_mb",
         ] + PRICE_FIELDS
 
 

@@ -227,8 +227,9 @@ class _Context:
 
     def headroom(self) -> list[Finding]:
         out = []
-        budget = self.s.buffer.switch_buffer_mb * 1024 * 1024
         for c in self.switches:
+            hw = self.plan.spec.switch_hw(c)
+            budget = self.s.buffer_bytes(hw)
             rows = port_headroom(self.plan, self.s, c, self.link_classes)
             for h in rows:
                 if h.configured < h.needed:
@@ -242,10 +243,18 @@ class _Context:
                                        {"configured": h.configured, "needed": h.needed, "length_m": lc.longest_m,
                                         "gbps": lc.gbps, "link_class": lc.name}))
             reserved = self._reserved_headroom(c, rows)
-            if reserved > budget / 2:
+            if budget is None:
+                name = hw.name or hw.sku or c
+                out.append(Finding("warning", "headroom", c,
+                                   f"The packet buffer of {name} is not published: the {c} switches' SONiC buffer "
+                                   "pools are not sized and the headroom reserve is not checked against it.",
+                                   "Set roce.buffer.switch_buffer_mb to the switch's buffer (MiB), or keep the "
+                                   "platform's own buffer pools.",
+                                   {"switch": name, "buffer_unknown": True}))
+            elif reserved > budget / 2:
                 out.append(Finding("warning", "headroom", c,
                                    f"Lossless headroom reserves {reserved / 2**20:.1f} MB of the "
-                                   f"{self.s.buffer.switch_buffer_mb:g} MB buffer of a {c} switch.",
+                                   f"{budget / 2**20:g} MB buffer of a {c} switch.",
                                    "Use a shared headroom pool, fewer lossless priorities or shorter cables.",
                                    {"reserved": reserved, "buffer": budget}))
         return out

@@ -4,10 +4,12 @@ Which NOS: the switch model's vendor (SwitchHw.vendor): NVIDIA -> Cumulus Linux 
 ("<name>.nvue.sh"), Arista -> EOS configuration ("<name>.eos.cfg"); any other vendor gets the
 SONiC config_db only (nos_for_vendor returns None).
 
-Same intent as the SONiC file (engine.roce.routing): hostname, Loopback0 /32, a /31 per cabled
-port, one eBGP session per switch-to-switch link with the plan's ASNs (RFC 7938), multipath relax
-and maximum paths, connected routes redistributed; MTU per class, PFC on the lossless priority,
-DSCP trust and ECN.
+Same intent as the SONiC file (engine.roce.routing and configs.QosIntent): hostname, Loopback0 /32, a /31
+per cabled port, one eBGP session per switch-to-switch link with the plan's ASNs (RFC 7938), multipath
+relax and maximum paths, connected routes redistributed; MTU per class, the full DSCP -> traffic class map
+(every other DSCP to 0), traffic class = queue, PFC on the lossless priorities, ECN Kmin / Kmax / Pmax per
+port speed on the lossless queues, the PFC watchdog (Cumulus: detection = polling interval x robustness;
+it restores by its own polling, so only SONiC and EOS carry a restoration time).
 
 Port names are the NOS's own, from the logical port (cage = port // ports_per_cage, lane =
 port % ports_per_cage): Cumulus "swp<cage+1>" (split: "swp<cage+1>s<lane>"), EOS
@@ -19,14 +21,20 @@ Syntax sources:
   nvue-reference): `nv set system hostname`, `nv set interface <if> ip address`, `... link mtu`,
   `... link breakout 2x400G`, `nv set router bgp autonomous-system / router-id`, `nv set vrf default
   router bgp neighbor <ip> remote-as <asn>`, `... path-selection multipath aspath-ignore on`,
-  `... address-family ipv4-unicast multipaths ebgp <n>`, `... redistribute connected`,
-  `nv set qos roce mode lossless` (Cumulus Linux "RDMA over Converged Ethernet - RoCE": trust DSCP,
-  PFC and ECN on switch priority 3, CNP on 6), `nv config apply`.
+  `... address-family ipv4-unicast multipaths ebgp <n>`, `... redistribute connected`; QoS (Cumulus Linux 5
+  "Quality of Service"): `nv set qos mapping default-global trust l3 | dscp <list> switch-priority <p>`,
+  `nv set qos egress-queue-mapping default-global switch-priority <p> traffic-class <q>`, `nv set qos pfc
+  default-global switch-priority <p>`, `nv set qos congestion-control <profile> traffic-class <q> ecn enable |
+  min-threshold <bytes> | max-threshold <bytes> | probability <%>` bound per interface (`nv set interface <if> qos
+  congestion-control profile <profile>`), `nv set qos pfc-watchdog polling-interval <ms> | robustness <n>` and
+  `nv set interface <if> qos pfc-watchdog`; `nv config apply`. The QoS is written out (not `nv set qos roce`,
+  whose built-in maps and thresholds would differ from the design's).
 - EOS: Arista EOS User Manual (router bgp: `maximum-paths <n> ecmp <n>`, `bgp bestpath as-path
   multipath-relax`, `neighbor <ip> remote-as`, `redistribute connected`; QoS: `qos map dscp <d> to
   traffic-class <tc>`, `qos trust dscp`, `priority-flow-control on`, `priority-flow-control
   priority <p> no-drop`, `tx-queue <q>` / `random-detect ecn minimum-threshold ... kbytes
-  maximum-threshold ... kbytes max-mark-probability <p>`).
+  maximum-threshold ... kbytes max-mark-probability <p>`, `qos map traffic-class <tc> to tx-queue <q>`,
+  `priority-flow-control pause watchdog default timeout | recovery-time | polling-interval <s>` and `... action`).
 Every design value in the NVUE script is one shell-quoted word; every comment goes through comment_text.
 """
 from __future__ import annotations
@@ -113,14 +121,7 @@ def render_nvue(ctx, device: int) -> str:
             f"nv set vrf default router bgp neighbor {q(p.peer_address)} remote-as {q(p.peer_asn)}",
             f"nv set vrf default router bgp neighbor {q(p.peer_address)} description {q(p.peer_device)}",
         ]
-    lines += [
-        "# RoCE: lossless mode (trust DSCP, PFC and ECN on the RoCE priority, CNP strict priority).",
-        "nv set qos roce mode lossless",
-    ]
-    if (s.roce_dscp, cs.roce_priority, s.cnp_dscp, cs.cnp_priority) != (26, 3, 48, 6):
-        lines.append(f"# The design maps RoCE DSCP {s.roce_dscp} -> priority {cs.roce_priority} and CNP DSCP "
-                     f"{s.cnp_dscp} -> {cs.cnp_priority}; Cumulus's RoCE mode uses 26 -> 3 and 48 -> 6: "
-                     "set the same on the hosts or adjust the switch's QoS maps.")
+    lines += _nvue_qos(ctx, device, r)
     lines += ["nv config apply -y", ""]
     return "\n".join(lines)
 
@@ -131,6 +132,7 @@ def render_eos(ctx, device: int) -> str:
     cs = ctx.cls[d.role]
     s = ctx.s
     lossless = list(cs.pfc_priorities)
+    intent = ctx.qos_intent(d.role)
     out = [
         f"! Arista EOS configuration of {comment_text(d.name)}: routing (eBGP, RFC 7938) and RoCE lossless,",
         "! the intent of its SONiC config_db.json. Paste into `configure session`, review, `commit`.",
@@ -138,8 +140,7 @@ def render_eos(ctx, device: int) -> str:
         "service routing protocols model multi-agent",
         "ip routing",
         "!",
-        f"qos map dscp {s.roce_dscp} to traffic-class {cs.roce_priority}",
-        f"qos map dscp {s.cnp_dscp} to traffic-class {cs.cnp_priority}",
+        *_eos_qos_global(ctx.qos_intent(d.role)),
         "!",
         "interface Loopback0",
         f"   ip address {r.loopback}/32",
@@ -162,8 +163,10 @@ def render_eos(ctx, device: int) -> str:
         if lossless:
             out.append("   priority-flow-control on")
             out += [f"   priority-flow-control priority {prio} no-drop" for prio in lossless]
-        if cs.ecn_enabled:
-            t = s.ecn_for(p.gbps)
+            if intent.watchdog is not None:
+                out.append("   priority-flow-control pause watchdog")
+        if intent.ecn:
+            t = intent.ecn[p.gbps]
             for prio in lossless:
                 out += [f"   tx-queue {prio}",
                         f"      random-detect ecn minimum-threshold {t.kmin} kbytes maximum-threshold {t.kmax} "
@@ -180,6 +183,88 @@ def render_eos(ctx, device: int) -> str:
                 f"   neighbor {p.peer_address} description {comment_text(p.peer_device)}"]
     out += ["   redistribute connected", "!", "end", ""]
     return "\n".join(out)
+
+
+def _ranges(values: list[int]) -> list[str]:
+    """[0, 1, 2, 4] -> ["0-2", "4"]"""
+    out, start = [], None
+    for i, v in enumerate(values):
+        start = v if start is None else start
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            out.append(str(start) if start == v else f"{start}-{v}")
+            start = None
+    return out
+
+
+def _by_value(mapping: tuple[int, ...]) -> dict[int, list[int]]:
+    """(0, 0, 3, 0) -> {0: [0, 1, 3], 3: [2]}"""
+    out: dict[int, list[int]] = {}
+    for key, value in enumerate(mapping):
+        out.setdefault(value, []).append(key)
+    return out
+
+
+def _nvue_qos(ctx, device: int, routing) -> list[str]:
+    """Cumulus Linux 5 QoS with NVUE: the same maps, PFC, ECN and watchdog as the SONiC tables."""
+    i = ctx.qos_intent(ctx.plan.devices[device].role)
+    q = shell_quote
+    lines = ["# QoS: the design's own maps (no `nv set qos roce`, whose defaults would differ from the SONiC file)."]
+    if i.trust == "dscp":
+        lines.append("nv set qos mapping default-global trust l3")
+        for tc, dscps in sorted(_by_value(i.dscp_to_tc).items()):
+            lines += [f"nv set qos mapping default-global dscp {','.join(_ranges(dscps))} switch-priority {tc}"]
+    else:
+        lines += ["nv set qos mapping default-global trust l2"]
+        lines += [f"nv set qos mapping default-global pcp {p} switch-priority {p}" for p in range(8)]
+    lines += [f"nv set qos egress-queue-mapping default-global switch-priority {tc} traffic-class {queue}"
+              for tc, queue in enumerate(i.tc_to_queue)]
+    for prio in i.pfc_priorities:
+        lines.append(f"nv set qos pfc default-global switch-priority {prio}")
+    if i.pfc_priorities:
+        lines += ["nv set qos pfc default-global tx enable", "nv set qos pfc default-global rx enable"]
+    if i.cnp_strict:
+        lines.append(f"nv set qos egress-scheduler default-global traffic-class {i.cnp_queue} mode strict")
+    for gbps, t in sorted(i.ecn.items()):
+        profile = f"roce-{gbps}g"
+        for prio in i.pfc_priorities:
+            lines += [f"nv set qos congestion-control {profile} traffic-class {prio} ecn enable",
+                      f"nv set qos congestion-control {profile} traffic-class {prio} min-threshold {t.kmin * 1024}",
+                      f"nv set qos congestion-control {profile} traffic-class {prio} max-threshold {t.kmax * 1024}",
+                      f"nv set qos congestion-control {profile} traffic-class {prio} probability {t.pmax}"]
+    for p in routing.ports:
+        name = q(cumulus_port(ctx, device, p.port))
+        if i.ecn:
+            lines.append(f"nv set interface {name} qos congestion-control profile roce-{p.gbps}g")
+        if i.watchdog is not None:
+            lines.append(f"nv set interface {name} qos pfc-watchdog")
+    if i.watchdog is not None:
+        detection, restoration, poll, action = i.watchdog
+        lines += [f"nv set qos pfc-watchdog polling-interval {poll}",
+                  f"nv set qos pfc-watchdog robustness {max(1, -(-detection // poll))}",
+                  f"# PFC watchdog: detection {detection} ms (polling interval x robustness), restoration "
+                  f"{restoration} ms, action {action}: Cumulus turns a stormed lossless queue lossy (drop) and",
+                  "# restores it by the same polling; see the SONiC file's PFC_WD table for the exact values."]
+    return lines
+
+
+# SONiC PFC_WD action -> EOS: drop the stormed queue's packets, or only report (EOS has no "forward").
+EOS_WATCHDOG_ACTION = {"drop": "drop", "alert": "notify-only", "forward": "notify-only"}
+
+
+def _eos_qos_global(i) -> list[str]:
+    """EOS global QoS: the full DSCP map, traffic class = tx-queue, and the PFC watchdog."""
+    out = []
+    if i.trust == "dscp":
+        for tc, dscps in sorted(_by_value(i.dscp_to_tc).items()):
+            out.append(f"qos map dscp {' '.join(map(str, dscps))} to traffic-class {tc}")
+    out += [f"qos map traffic-class {tc} to tx-queue {queue}" for tc, queue in enumerate(i.tc_to_queue)]
+    if i.watchdog is not None:
+        detection, restoration, poll, action = i.watchdog
+        out += [f"priority-flow-control pause watchdog default timeout {detection / 1000:g}",
+                f"priority-flow-control pause watchdog default recovery-time {restoration / 1000:g}",
+                f"priority-flow-control pause watchdog default polling-interval {poll / 1000:g}",
+                f"priority-flow-control pause watchdog action {EOS_WATCHDOG_ACTION[action]}"]
+    return out
 
 
 NVUE = Nos("nvue", "NVIDIA Cumulus Linux (NVUE)", ".nvue.sh", render_nvue)

@@ -108,7 +108,9 @@ class BufferSettings:
     """Inputs of the PFC headroom formula (see roce.headroom) and of the buffer pools."""
 
     cell_bytes: int = 256  # ASIC buffer cell; headroom is rounded up to whole cells
-    switch_buffer_mb: float = 64.0  # packet buffer per switch ASIC
+    # Packet buffer per switch ASIC in MiB when the user states one; None (the default): each switch model's
+    # own published figure (SwitchHw.buffer_mb), see buffer_bytes().
+    switch_buffer_mb: float | None = None
     propagation_ns_per_m: float = 5.0  # light in fibre or copper, ~2/3 c
     interface_delay_ns: int = 250  # PHY + MAC + FEC, one traversal of one link end pair
     pfc_response_ns: int = 500  # peer: PFC frame received -> transmission stopped
@@ -165,6 +167,9 @@ class RoceSettings:
     pfc_watchdog: PfcWatchdog = field(default_factory=PfcWatchdog)
     buffer: BufferSettings = field(default_factory=BufferSettings)
     overrides: dict[str, ClassOverride] = field(default_factory=dict)
+    # A switch model without SONiC platform data (engine.roce.platform) gets a config_db fragment only when
+    # asked (true): a file to merge over a running switch's config, not one that loads on its own.
+    sonic_fragment: bool = False
 
     @property
     def lossless_priorities(self) -> tuple[int, ...]:
@@ -192,6 +197,13 @@ class RoceSettings:
             pfc_watchdog=False if is_nic else pick(o.pfc_watchdog, self.pfc_watchdog.enabled),
             headroom_kb=None if is_nic else o.headroom_kb,
         )
+
+    def buffer_bytes(self, hw) -> int | None:
+        """The packet buffer of switch model `hw` in bytes: the user's figure, else the model's; None if neither."""
+        mb = self.buffer.switch_buffer_mb
+        if mb is None:
+            mb = getattr(hw, "buffer_mb", None)
+        return None if mb is None else int(round(mb * 1024 * 1024))
 
     def ecn_for(self, gbps: int) -> EcnThresholds:
         """Thresholds for a port speed; a speed without its own entry scales the nearest one."""
@@ -225,6 +237,7 @@ class RoceSettings:
             "dcqcn": _plain(self.dcqcn),
             "pfc_watchdog": _plain(self.pfc_watchdog),
             "buffer": _plain(self.buffer),
+            "sonic_fragment": self.sonic_fragment,
             "overrides": {
                 cls: {k: (list(v) if isinstance(v, tuple) else v) for k, v in _plain(o).items() if v is not None}
                 for cls, o in sorted(self.overrides.items())
@@ -235,6 +248,9 @@ class RoceSettings:
     def from_dict(cls, data: Mapping[str, Any] | None) -> "RoceSettings":
         """Build settings from (partial) user JSON over the defaults; SpecError on bad fields."""
         return _Parser().parse(data)
+
+
+_CLEARED = object()  # an optional field the user emptied: None, told apart from "invalid"
 
 
 def _ascii(value: Any) -> bool:
@@ -288,6 +304,12 @@ class _Parser:
             return None
         return number
 
+    def optional(self, path: str, value: Any, check) -> Any:
+        """None or "" (cleared) stays None; anything else goes through `check`."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return _CLEARED
+        return check(path, value)
+
     def boolean(self, path: str, value: Any) -> bool | None:
         if isinstance(value, bool):
             return value
@@ -336,6 +358,7 @@ class _Parser:
             "nic_mtu": lambda p, v: self.integer(p, v, 576, 9216),
             "roce_mtu": lambda p, v: self.choice(p, v, ROCE_MTUS),
             "ecn_enabled": self.boolean,
+            "sonic_fragment": self.boolean,
         }
         sections = {
             "ecn": self.ecn,
@@ -396,7 +419,7 @@ class _Parser:
                 parts[name] = check(f"{path}.{name}", value[name])
         if None in parts.values():
             return None
-        return replace(current, **parts)
+        return replace(current, **{k: (None if v is _CLEARED else v) for k, v in parts.items()})
 
     def dcqcn(self, path: str, value: Any, current: Dcqcn) -> Dcqcn | None:
         checks: dict[str, Any] = {name: self.boolean for name in ("rp_enable", "np_enable", "clamp_tgt_rate",
@@ -417,7 +440,7 @@ class _Parser:
     def buffer(self, path: str, value: Any, current: BufferSettings) -> BufferSettings | None:
         return self._section(path, value, current, {
             "cell_bytes": lambda p, v: self.integer(p, v, 1, 4096),
-            "switch_buffer_mb": lambda p, v: self.decimal(p, v, 1, 4096),
+            "switch_buffer_mb": lambda p, v: self.optional(p, v, lambda p2, v2: self.decimal(p2, v2, 1, 4096)),
             "propagation_ns_per_m": lambda p, v: self.decimal(p, v, 3, 10),
             "interface_delay_ns": lambda p, v: self.integer(p, v, 0, 100_000),
             "pfc_response_ns": lambda p, v: self.integer(p, v, 0, 100_000),

@@ -26,6 +26,7 @@ from ..selectors import (
     design_list_for_project,
     job_get_for_user,
     job_list_for_project,
+    bom_lines_with_spares,
     version_bom_list,
     version_bom_totals,
     version_device_list,
@@ -282,7 +283,7 @@ class VersionBomView(VersionScopedMixin, generics.GenericAPIView):
         data = {
             "version": version.pk,
             "status": version.status,
-            "lines": list(version_bom_list(version=version)),
+            "lines": bom_lines_with_spares(version_bom_list(version=version)),
             "totals": version_bom_totals(version=version),
         }
         return Response(BomSerializer(data).data)

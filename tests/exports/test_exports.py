@@ -335,7 +335,8 @@ def test_summary_names_customer_project_version_exporter_inputs_figures_and_warn
     assert values["Prices"].startswith("Some list prices are catalog examples")
     # Spares and power by scope: the network's, and apart from it what the servers draw for their optics.
     assert values["Spares (USD)"].startswith("='BOM'!$F$")
-    assert values["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    assert values["Spares (%)"] == (
+        "switches 0, transceivers 2, cables 2, fibre cords 2; one spare switch per 20 installed, per model")
     assert values["Network power, typical (kW)"] == pytest.approx(version.power_typical_w / 1000)
     assert values["In-server power, typical (kW)"] == pytest.approx(version.in_server_typical_w / 1000)
     assert version.in_server_typical_w > 0

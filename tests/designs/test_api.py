@@ -410,7 +410,8 @@ def test_bom_api_gives_spare_lines_power_scope_and_totals_that_include_spares(me
         assert line["unit_price"] == base[line["sku"]]["unit_price"]
         installed = base[line["sku"]]["qty"]
         # the default policy: one spare switch per 20 of a model, 2 % of the rest, rounded up
-        assert line["qty"] == (-(-installed // 20) if line["category"] == "switch" else max(1, -(-installed * 2 // 100)))
+        expected = -(-installed // 20) if line["category"] == "switch" else max(1, -(-installed * 2 // 100))
+        assert line["qty"] == expected
         assert line["spares"] is None and base[line["sku"]]["spares"] == line["qty"]  # shown on its base line
     assert any(line["category"] == "switch" for line in spares)
     assert all(line["spares"] == 0 for line in base.values() if line["category"] == "nic")

@@ -26,7 +26,8 @@ from ..scaleup_text import scale_up_notes, scale_up_rows, split_rows
 from ..panels import design_panels_render, device_links
 from ..services.design import version_alternative_use
 from ..services.layout_input import cells_text, rows_text
-from ..selectors import bom_lines_with_spares, version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
+from ..selectors import (bom_lines_with_spares, version_bom_list, version_bom_totals, version_latest_job,
+                         version_list_for_design)
 from .common import project_design, project_version
 
 CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fiber")

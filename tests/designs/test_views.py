@@ -528,3 +528,17 @@ def test_the_design_form_offers_third_party_optics_off_by_default_and_the_versio
     assert version.third_party_optics is True
     page = client_for_member.get(url("version-detail", project, version_pk=version.pk))
     assert "third-party optics allowed" in page.content.decode()
+
+
+def test_a_version_quoted_before_the_switch_rule_still_opens_and_a_new_version_from_it_takes_the_default(
+        client_for_member, project, ready_version):
+    # As stored before one-spare-switch-per-N: the four percentages only.
+    DesignVersion.objects.filter(pk=ready_version.pk).update(
+        spares={"switches": 0.0, "transceivers": 2.0, "cables": 2.0, "fibers": 2.0})
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    assert page.status_code == 200
+    assert dict(page.context["inputs"])["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    form = client_for_member.get(url("version-create", project, design_pk=ready_version.design_id),
+                                 {"from": ready_version.pk}).context["form"]
+    assert form["spares_switches_per_spare"].value() == "20"
+    assert form["spares_transceivers"].value() == "2"

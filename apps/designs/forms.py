@@ -37,7 +37,7 @@ LAYOUT_PLACEMENT_FIELDS = ("leaf_rack", "spine_rows", "rack_power_basis", "cooli
 HALL_FIELDS = ("rows", "positions", "width_m", "depth_m", "reserved")
 ZONE_FIELDS = ("compute", "network", "storage")
 POOL_FIELDS = ("host", "p2p", "loopback", "asn_base")
-SPARE_FIELDS = ("switches", "transceivers", "cables", "fibers")  # engine SparesPolicy, percent
+SPARE_FIELDS = ("switches_per_spare", "switches", "transceivers", "cables", "fibers")  # engine SparesPolicy
 SWITCH_TIERS = ("leaf", "spine", "core")
 AUTOMATIC = ("", _("Automatic (NIC speed)"))
 NETWORK_FORM_FIELDS = {
@@ -243,7 +243,13 @@ class DesignInputsForm(forms.Form):
                     "InfiniBand included."),
     )
 
-    spares_switches = _number(_("Spare switches (%)"), step="0.1", placeholder=_default(SparesPolicy, "switches"))
+    spares_switches_per_spare = _number(
+        _("One spare switch per N installed"), placeholder=_default(SparesPolicy, "switches_per_spare"),
+        help_text=_("One cold spare of each switch model for every N of it installed, rounded up (0: none). "
+                    "The default of 20 is ours, not a vendor's figure: set it from the support contract's "
+                    "replacement time."))
+    spares_switches = _number(_("Spare switches (%)"), step="0.1", placeholder=_default(SparesPolicy, "switches"),
+                              help_text=_("A switch model gets the larger of this and one per N."))
     spares_transceivers = _number(_("Spare transceivers (%)"), step="0.1",
                                   placeholder=_default(SparesPolicy, "transceivers"))
     spares_cables = _number(_("Spare cables (%)"), step="0.1", placeholder=_default(SparesPolicy, "cables"))

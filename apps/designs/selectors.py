@@ -134,6 +134,20 @@ def version_bom_list(*, version: DesignVersion) -> QuerySet[BomLineRecord]:
     return BomLineRecord.objects.filter(version=version).order_by("index")
 
 
+def bom_lines_with_spares(lines) -> list[BomLineRecord]:
+    """The lines, each base line with `spares`: the spare quantity ordered of its SKU in its network and
+    category (0 when none); a spare line has `spares` None (it is the spares)."""
+    lines = list(lines)
+    ordered: dict[tuple, int] = {}
+    for line in lines:
+        if line.spare:
+            key = (line.network, line.category, line.sku)
+            ordered[key] = ordered.get(key, 0) + int(line.qty)
+    for line in lines:
+        line.spares = None if line.spare else ordered.get((line.network, line.category, line.sku), 0)
+    return lines
+
+
 def version_exchange_rates(*, version: DesignVersion) -> list[dict[str, Any]]:
     """The rates the version's prices were converted with: [{"from": "USD", "to": "CNY", "rate": "7.1", ...}]."""
     return [

@@ -88,6 +88,16 @@ class DocumentSource:
         return list(rows)
 
     @cached_property
+    def example_links(self) -> list[dict[str, Any]]:
+        """The first backend link of each tier: {"tier", "a_port", "b_port", "label_a"} (one row per tier)."""
+        out = []
+        for tier in self._links().values_list("tier", flat=True).distinct().order_by("tier"):
+            row = self._links().filter(tier=tier).order_by("pk").values("tier", "a_port", "b_port", "label_a").first()
+            if row:
+                out.append(row)
+        return out
+
+    @cached_property
     def length_counts(self) -> list[tuple[float, int]]:
         """(length in metres, links) of the backend, shortest first."""
         rows = self._links().values("length_m").annotate(links=Count("pk")).order_by("length_m")

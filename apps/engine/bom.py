@@ -8,9 +8,11 @@ Lines, one per SKU (the same SKU used in two tiers is one line), in this order:
 - transceiver: one module per cage used at each end of an optical link (engine.cabling);
 - cable: one per cable assembly (a 1:2 splitter counts once for its two links);
 - fiber: one cord per optical link;
-then the spare lines (`spare`), in the same category order: per category, spec.spares gives a
-percentage; every SKU in use in that category gets ceil(qty x pct / 100) spares, at least one when
-pct > 0 (defaults: 2 % of transceivers, cables and fibre cords, no switches; NICs sit in servers).
+then the spare lines (`spare`), in the same category order (spec.SparesPolicy): per category a
+percentage, every SKU in use in that category getting ceil(qty x pct / 100) spares, at least one when
+pct > 0 (defaults: 2 % of transceivers, cables and fibre cords); switches get one cold spare per model
+for every `switches_per_spare` installed, ceil(qty / N) (default N = 20), or their percentage if that
+gives more; NICs sit in servers.
 A spare line is priced like its base line and draws no power and no rack units (stock on a shelf).
 Servers themselves are not part of the network quote.
 
@@ -91,15 +93,24 @@ def spare_qty(qty: int, pct: float) -> int:
     return max(1, -(-exact.numerator // exact.denominator))
 
 
+def switch_spare_qty(qty: int, per_spare: int, pct: float = 0.0) -> int:
+    """Cold spares of a switch model installed `qty` times: one per `per_spare` (rounded up), or `pct` % if more."""
+    by_count = -(-int(qty) // int(per_spare)) if per_spare > 0 and qty > 0 else 0
+    return max(by_count, spare_qty(qty, pct))
+
+
 def spare_lines(lines: list[BomLine], spares: SparesPolicy) -> list[BomLine]:
-    """One spare line per base line of a category with a spare percentage (see the module rules)."""
+    """One spare line per base line of a category with spares (see the module rules)."""
     out = []
     for name, category in SPARE_CATEGORIES.items():
         pct = float(getattr(spares, name))
         for line in lines:
             if line.category != category or line.spare:
                 continue
-            qty = spare_qty(line.qty, pct)
+            if category == "switch":
+                qty = switch_spare_qty(line.qty, int(spares.switches_per_spare), pct)
+            else:
+                qty = spare_qty(line.qty, pct)
             if qty:
                 out.append(BomLine(sku=line.sku, description=line.description, category=category, qty=qty,
                                    unit_price=line.unit_price, total=_money(qty * line.unit_price),

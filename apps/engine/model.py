@@ -52,6 +52,8 @@ class Device:
     col: int = 0  # rack position in its row (0-based); `row` is the row
     ports_per_cage: int = 1  # logical ports sharing one cage (2 for a twin-port 800G cage in 2x400G)
     lanes_per_port: int = 0  # serdes lanes per logical port: port p is named Ethernet{p * lanes_per_port}
+    infiniband: bool = False  # ports take InfiniBand names (engine.names)
+    nvos: bool = False  # an InfiniBand switch run by NVOS (Quantum-X800): "sw<cage>p<port>" port names
 
 
 @dataclass(slots=True)

@@ -6,13 +6,26 @@ Devices (numbers zero-padded to a width fixed per plan so names sort; at least t
 - spines       "p0-spine-012"      (plane, spine index within the plane; its pod is Device.pod)
 - cores        "p0-core-007"       (plane, core index within the plane)
 
-Ports:
+Ports on Ethernet (RoCE):
 - server backend NIC ports are "eth{i}", i = the backend port = the rail (the Linux netdev name;
   the RDMA device of the same port is mlx5_{i} on ConnectX NICs).
 - switch ports are SONiC style "Ethernet{first lane}": the first serdes lane of the logical port,
   lane = port * lanes_per_port, lanes_per_port = lanes of the cage / logical ports per cage.
   An 8-lane cage (OSFP, QSFP-DD) in 2x400G gives cage k the ports Ethernet{8k} and Ethernet{8k+4};
   in 1x400G the ports are Ethernet0, Ethernet8, ...; 4-lane cages (QSFP112, QSFP56) step by 4.
+
+Ports on InfiniBand (the names the switch OS and the host tools print; cages and ports 1-based):
+- server backend ports are HCAs "mlx5_{i}", i = the backend port = the rail: the RDMA device name
+  ibstat, ibnetdiscover ("<host> mlx5_<i>", the Linux node description) and NCCL_IB_HCA use; the
+  IPoIB netdev on it (ib<i> / ibp<bus>s<slot>) is the host's udev choice and not named here.
+- MLNX-OS switches (Quantum-2 QM97x0, NDR; NVIDIA MLNX-OS User Manual, "InfiniBand Interface": an
+  interface is <asic>/<cage>/<port> on Quantum-2, e.g. "1/3/1" and "1/3/2" are the two ports of
+  cage 3; splitting a port appends the sub-port "/1", "/2"; a one-port cage is "1/<cage>"):
+  twin-port cage k gives "1/k/1" and "1/k/2"; in 4x200G (NDR200) "1/k/1/1", "1/k/1/2", "1/k/2/1", ...
+- NVOS switches (Quantum-X800 Q3x00, XDR: a twin-port cage of 2x800G, cage_gbps >= 1600): the
+  front-panel cage and its logical port, "sw{cage}p{port}" (split: "...s{sub-port}"), as the NVOS
+  manual names front-panel ports and NetBox's device-type library names the Q3400-RA's interfaces.
+- Logical port p (0-based) is port p + 1 in ibnetdiscover's numbering (engine.asbuilt.parsers).
 
 Labels: each end of a cable carries "near-device:port > far-device:port", near end first.
 """
@@ -62,14 +75,63 @@ def core_name(plane: int, index: int, digits: int = 3) -> str:
     return f"p{plane}-core-{index:0{digits}d}"
 
 
+# A cage this fast (a twin-port 2x800G XDR cage) belongs to an NVOS switch (Quantum-X800); slower
+# InfiniBand cages to MLNX-OS ones (Quantum-2 and older).
+NVOS_CAGE_GBPS = 1600
+
+
+def infiniband_server_port(port: int) -> str:
+    return f"mlx5_{port}"
+
+
+def infiniband_switch_port(port: int, ports_per_cage: int, *, nvos: bool = False) -> str:
+    """Name of logical port `port` (0-based) of an InfiniBand switch with `ports_per_cage` ports per cage."""
+    ppc = max(1, int(ports_per_cage))
+    cage, within = port // ppc + 1, port % ppc
+    # Two physical ports per cage (Quantum-2 / X800 twin-port OSFP) once a cage carries two or more logical
+    # ports; a split (4 per cage) halves each of them into sub-ports.
+    if ppc == 1:
+        parts: tuple[int, ...] = (cage,)
+    elif ppc == 2 or ppc % 2:
+        parts = (cage, within + 1)
+    else:
+        half = ppc // 2
+        parts = (cage, within // half + 1, within % half + 1)
+    if nvos:
+        return "sw{}".format(parts[0]) + "".join(f"{tag}{n}" for tag, n in zip(("p", "s"), parts[1:]))
+    return "1/" + "/".join(str(n) for n in parts)
+
+
+def is_nvos(hw: SwitchHw) -> bool:
+    return hw.native_gbps >= NVOS_CAGE_GBPS
+
+
+def switch_port_names(hw: SwitchHw, *, infiniband: bool, count: int | None = None) -> list[str]:
+    """Names of the first `count` (default: all) logical ports of a switch model in its breakout mode."""
+    count = hw.ports if count is None else count
+    if infiniband:
+        nvos = is_nvos(hw)
+        return [infiniband_switch_port(p, hw.ports_per_cage, nvos=nvos) for p in range(count)]
+    step = lanes_per_port(hw)
+    return [f"Ethernet{p * step}" for p in range(count)]
+
+
+def server_port_names(count: int, *, infiniband: bool) -> list[str]:
+    return [infiniband_server_port(i) if infiniband else f"eth{i}" for i in range(count)]
+
+
 def port_name(device: Device | str, port: int, *, lanes_per_port: int | None = None) -> str:
     """Name of logical port `port` (0-based) of `device`.
 
-    Pass a Device (it knows its lane step), or a role with `lanes_per_port` for switches;
-    `port_name_table(plan)` names every port of every role of a plan at once.
+    Pass a Device (it knows its lane step and fabric), or a role with `lanes_per_port` for Ethernet
+    switches; `port_name_table(plan)` names every port of every role of a plan at once.
     """
     if isinstance(device, Device):
         role, step = device.role, device.lanes_per_port
+        if device.infiniband:
+            if role == "server":
+                return infiniband_server_port(port)
+            return infiniband_switch_port(port, device.ports_per_cage, nvos=device.nvos)
     else:
         role, step = device, lanes_per_port
     if role == "server":
@@ -95,6 +157,12 @@ def port_name_table(plan: Plan) -> np.ndarray:
     max_ports = max(spec.rails, spec.leaf.ports, spec.spine_hw.ports, spec.core_hw.ports)
     numbers = np.arange(max_ports + 1)
     table = np.empty((len(ROLES), max_ports + 1), dtype=object)
+    if spec.infiniband:
+        table[0] = np.array(server_port_names(max_ports + 1, infiniband=True), dtype=object)
+        for code, role in enumerate(ROLES[1:], start=1):
+            table[code] = np.array(switch_port_names(spec.switch_hw(role), infiniband=True, count=max_ports + 1),
+                                   dtype=object)
+        return table
     table[0] = np.char.add("eth", numbers.astype(str)).astype(object)
     for code, role in enumerate(ROLES[1:], start=1):
         table[code] = np.char.add("Ethernet", (numbers * steps[role]).astype(str)).astype(object)

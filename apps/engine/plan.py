@@ -21,7 +21,7 @@ from .bom import bill, switch_sku
 from .cabling import cable_links
 from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
-from .names import core_name, lanes_per_port, leaf_name, server_name, spine_name, width
+from .names import core_name, is_nvos, lanes_per_port, leaf_name, server_name, spine_name, width
 from .hall.build import place_hall
 from .hall.grid import HallGrid
 from .hall.structured import apply_structured_bom
@@ -143,12 +143,12 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
     names += [core_name(plane[i], local[i], co_w) for i in range(lay.core_base, count)]
 
     blocks = [(sz.servers, "server", server.sku, server.name or
-               f"{server.gpus}-GPU server, {server.nic_ports}x{server.nic_gbps}G", spec.rails, 1, 0)]
+               f"{server.gpus}-GPU server, {server.nic_ports}x{server.nic_gbps}G", spec.rails, 1, 0, False)]
     for role, n in (("leaf", lay.spine_base - lay.leaf_base), ("spine", lay.core_base - lay.spine_base),
                     ("core", count - lay.core_base)):
         hw = spec.switch_hw(role)
         blocks.append((n, role, switch_sku(hw), hw.name or f"{hw.ports}x{hw.gbps}G switch", hw.ports,
-                       hw.ports_per_cage, lanes_per_port(hw)))
+                       hw.ports_per_cage, lanes_per_port(hw), spec.infiniband and is_nvos(hw)))
 
     def per_device(position: int) -> list:
         return [v for n, *values in blocks for v in repeat(values[position], n)]
@@ -162,7 +162,7 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
         Device, range(count), names, per_device(0), per_device(1), per_device(2), per_device(3), plane,
         lay.pod.tolist(), su, rail_out.tolist(), lay.group.tolist(), placement.row.tolist(), racks,
         placement.rack_unit.tolist(), zeros, repeat(0, count), placement.col.tolist(), per_device(4),
-        per_device(5),
+        per_device(5), repeat(spec.infiniband, count), per_device(6),
     ))
 
 

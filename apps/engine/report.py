@@ -7,7 +7,7 @@ Keys (all plain JSON types):
   free_ports {leaf, spine, core}, bom [{sku, description, category, qty, unit_price, total,
   power_typical_w, power_max_w, in_server_typical_w, in_server_max_w, scope ("network", "in-server",
   "both", "spare"), spare, rack_units}] (spare lines last), subtotal (spares included), discount,
-  discount_pct, total_cost, total_includes_spares, spares {percent {switches, transceivers, cables,
+  discount_pct, total_cost, total_includes_spares, spares {switches_per_spare, percent {switches, transceivers, cables,
   fibers}, lines, qty, subtotal}, currency, power {network_typical_w, network_max_w,
   in_server_typical_w, in_server_max_w}, power_w / power_typical_w / power_max_w (the network's:
   switches and switch-side optics; NICs and server-side optics are in-server), rack_units, media [{key, kind, fiber,
@@ -135,6 +135,7 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "price_missing": price_missing(plan.bom),
         "spares": {
             "percent": {name: float(getattr(spec.spares, name)) for name in SPARE_CATEGORIES},
+            "switches_per_spare": int(spec.spares.switches_per_spare),
             "lines": sum(1 for line in plan.bom if line.spare),
             "qty": sum(line.qty for line in plan.bom if line.spare),
             "subtotal": plan.spares_subtotal,

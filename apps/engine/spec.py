@@ -364,19 +364,29 @@ class RackLayout:
 
 @dataclass(frozen=True, slots=True)
 class SparesPolicy:
-    """Spare percentages per BOM category, 0 to 100 (engine.bom turns them into spare lines).
+    """How many spares the BOM orders, per category (engine.bom turns them into spare lines).
 
-    Procurement orders spares of what fails or gets damaged in handling: by default 2 % of
-    transceivers, cables and fibre cords (rounded up, at least one per SKU in use), no switches.
+    - Optics, cables and fibre cords (and switches, if asked): a percentage, 0 to 100, of each SKU in
+      use, rounded up, at least one per SKU when above 0. Default 2 %.
+    - Switches: one cold spare per switch model for every `switches_per_spare` installed, rounded up
+      (20 leaves of a model: 1 spare; 21: 2), 0 = none. Default 20 (5 %: at least one spare of every
+      model on site, so a failed leaf or spine is swapped without waiting for a replacement).
+      A switch model gets the larger of this and its percentage.
+    These defaults are ours: no vendor or reference architecture we found publishes a spares ratio for
+    AI fabrics; the right figure follows from each part's failure rate and the replacement time the
+    customer's support contract gives, and the inputs let the engineer set it per quote.
     """
 
     switches: float = 0.0
     transceivers: float = 2.0
     cables: float = 2.0
     fibers: float = 2.0
+    switches_per_spare: int = 20
 
 
+# The percentage fields and the BOM category each applies to.
 SPARE_CATEGORIES = {"switches": "switch", "transceivers": "transceiver", "cables": "cable", "fibers": "fiber"}
+MAX_SWITCHES_PER_SPARE = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -596,6 +606,7 @@ class DesignSpec:
         else:
             for name in SPARE_CATEGORIES:
                 _check_number(bad, f"spares.{name}", getattr(self.spares, name), 0.0, 100.0)
+            _check_int(bad, "spares.switches_per_spare", self.spares.switches_per_spare, 0, MAX_SWITCHES_PER_SPARE)
         if not isinstance(self.currency, str) or not 1 <= len(self.currency.strip()) <= 8:
             bad("currency", message("spec.give_currency"))
         for i, optic in enumerate(self.optics):

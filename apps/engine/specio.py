@@ -35,8 +35,9 @@
       "third_party_optics": false      optional: true lets switch cages take other vendors' parts
                                        qualified for the fabric (default false, InfiniBand included),
       "discount_pct": 0, "currency": "USD",
-      "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2}   percent per category,
-                0 to 100, optional (missing keys: these defaults),
+      "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2,   percent per category,
+                 "switches_per_spare": 20}   0 to 100; plus one cold spare per switch model per N
+                installed (0 = none); optional (missing keys: these defaults, SparesPolicy),
       "frontend": {"ports_per_server": 2, "gbps": 200, "leaf": {...}, "oversubscription": "2:1"},  optional
       "storage": {"nodes": 32, "ports_per_node": 2, "gbps": 400, "ports_per_server": 2, "leaf": {...}}
                  or "frontend" (converged),                                                 optional

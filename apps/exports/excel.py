@@ -15,8 +15,12 @@ Sheets, in registry order (`workbook_sheet_register` adds more without editing t
                 procurement can change a quantity, a price or the discount and every total follows.
                 The rounding is the engine's, so the total equals the API's BOM total to the cent.
                 Lines whose catalog price is an example are marked. Power per line with its scope
-                (network, in-server); below the totals, the network's and the in-server power as
-                formulas.
+                (network, in-server); below the totals, the spares policy as input cells (one spare
+                switch per N installed, percentages per category) and the network's and the
+                in-server power as formulas. A spare line's quantity is a formula of its base line's
+                quantity and the policy (engine.bom's rule), and each base line shows the spares
+                ordered of it (Spares ordered column), so changing a quantity or the policy moves the
+                spares and every total.
   20 Cabling    every link: both ends (rack, device, port, label), medium, kind, fibre, modules,
                 cable or cord, length in metres, tier, plane, rail, pod.
   30 IP plan    every link: both ends (device, port, address) and its /31.
@@ -107,6 +111,7 @@ class BomLayout:
     example_skus: set[str]
     discount_pct: Decimal
     title: str = ""
+    spares_policy: dict[str, Any] | None = None  # the version's spares input; None: generated before spares
 
     FIRST = 2  # row of the first line (row 1 is the header)
 
@@ -155,6 +160,40 @@ class BomLayout:
     @property
     def total_row(self) -> int:
         return self.subtotal_row + 3
+
+    @property
+    def currency_row(self) -> int:
+        return self.total_row + 1
+
+    @property
+    def policy_rows(self) -> dict[str, int]:
+        """Row of each spares policy input cell (column F), below the currency; none before spares."""
+        if self.spares_policy is None:
+            return {}
+        return {key: self.currency_row + 2 + i for i, key in enumerate(SPARE_POLICY_KEYS)}
+
+    def base_rows(self) -> dict[tuple, int]:
+        """(network, category, SKU) -> the row of its base line."""
+        return {(line.network, line.category, line.sku): row for row, line in enumerate(self.lines, start=self.FIRST)
+                if not line.spare}
+
+    def spare_rows(self) -> dict[tuple, int]:
+        return {(line.network, line.category, line.sku): row for row, line in enumerate(self.lines, start=self.FIRST)
+                if line.spare}
+
+    def spare_qty_formula(self, line: BomLineRecord, base_row: int | None) -> str | None:
+        """The spare line's quantity from its base line's quantity and the policy cells (engine.bom's rules:
+        percent rounded up, at least one when above 0; switches one per N, or their percent if more)."""
+        rows = self.policy_rows
+        key = SPARE_POLICY_OF.get(line.category)
+        if base_row is None or key not in rows:
+            return None
+        pct = f"$F${rows[key]}"
+        by_pct = f"IF({pct}>0,MAX(1,ROUNDUP(D{base_row}*{pct}/100,0)),0)"
+        if line.category != "switch":
+            return by_pct
+        per = f"$F${rows['switches_per_spare']}"
+        return f"MAX(IF({per}>0,ROUNDUP(D{base_row}/{per},0),0),{by_pct})"
 
     @property
     def subtotal(self) -> Decimal:
@@ -227,7 +266,7 @@ def version_workbook_write(
     report("reading_bom", 2)
     lines = version_bom_lines(version=version)
     bom = BomLayout(lines=lines, example_skus=catalog_example_price_skus(skus=[line.sku for line in lines]),
-                    discount_pct=version.discount_pct or Decimal("0"))
+                    discount_pct=version.discount_pct or Decimal("0"), spares_policy=version.spares)
     design = version.design
     book = StreamingWorkbook(title=f"{design.project.name} - {design.name} v{version.number}")
     entries = workbook_sheet_list()
@@ -318,6 +357,17 @@ POOL_LABELS = {
     "asn_base": gettext_lazy("First ASN"),
 }
 IPOIB_POOL_LABEL = gettext_lazy("Host pool (an IPoIB address per NIC port)")
+# The spares policy's input cells on the BOM sheet, in order, and which one a category's spare line follows.
+SPARE_POLICY_KEYS = ("switches_per_spare", "switches", "transceivers", "cables", "fibers")
+SPARE_POLICY_OF = {"switch": "switches", "transceiver": "transceivers", "cable": "cables", "fiber": "fibers"}
+SPARE_POLICY_LABELS = {
+    "switches_per_spare": gettext_lazy("Spare switches: one per N installed, per model (0: none) — change it here"),
+    "switches": gettext_lazy("Spare switches (%) — the larger of this and one per N"),
+    "transceivers": gettext_lazy("Spare transceivers (%)"),
+    "cables": gettext_lazy("Spare cables (%)"),
+    "fibers": gettext_lazy("Spare fibre cords (%)"),
+}
+
 SPARE_LABELS = {
     "switches": gettext_lazy("switches"),
     "transceivers": gettext_lazy("transceivers"),
@@ -444,8 +494,14 @@ def _summary_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
              "decimal" if isinstance(value, float) else "int")
     pair(_("Discount (%)"), version.discount_pct, "ratio")
     spares = version.spares
-    pair(_("Spares (%)"), ", ".join(f"{label} {float(spares.get(key, 0)):g}" for key, label in SPARE_LABELS.items())
-         if spares is not None else _("none (generated before spares)"))
+    spares_text = _("none (generated before spares)")
+    if spares is not None:
+        spares_text = ", ".join(f"{label} {float(spares.get(key, 0)):g}" for key, label in SPARE_LABELS.items())
+        if "switches_per_spare" in spares:
+            per_spare = int(spares["switches_per_spare"] or 0)
+            spares_text += "; " + (_("one spare switch per %(count)s installed, per model") % {"count": per_spare}
+                                   if per_spare else _("no spare switches by count"))
+    pair(_("Spares (%)"), spares_text)
 
     section(_("Headline figures"))
     pair(_("Tiers"), summary.get("tiers"), "int")
@@ -587,8 +643,10 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         Column(_("Power scope"), 16),
         Column(_("In-server power per unit (W)"), 14, "decimal"),
         Column(_("In-server power (W)"), 14, "int"),
+        Column(_("Spares ordered"), 11, "int"),
         Column(_("Missing figure"), 24),
     ])
+    base_rows, spare_rows = bom.base_rows(), bom.spare_rows()
     for row, line in enumerate(bom.lines, start=bom.FIRST):
         unit_power = line.power_typical_w / line.qty if line.qty else 0.0
         unit_in_server = (line.in_server_typical_w or 0.0) / line.qty if line.qty else 0.0
@@ -598,8 +656,18 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
         priced, powered = line.price_published, line.power_published or line.spare
         missing = [text for known, text in ((priced, _("no list price")), (powered, _("no published power")))
                    if not known]
+        key = (line.network, line.category, line.sku)
+        qty: Any = line.qty
+        spares: Any = None
+        if line.spare:
+            formula = bom.spare_qty_formula(line, base_rows.get(key))
+            qty = Formula(formula, line.qty) if formula else line.qty
+        elif bom.spares_policy is not None:
+            spare_row = spare_rows.get(key)
+            spares = Formula(f"D{spare_row}", next(ln.qty for ln in bom.lines if ln.spare and
+                                                   (ln.network, ln.category, ln.sku) == key)) if spare_row else 0
         sheet.append([
-            line.sku, line.description, str(CATEGORY_LABELS.get(line.category, line.category)), line.qty,
+            line.sku, line.description, str(CATEGORY_LABELS.get(line.category, line.category)), qty,
             line.unit_price if priced else None,
             Formula(f"D{row}*E{row}", line.qty * line.unit_price) if priced
             else Formula(f'IF(ISBLANK(E{row}),"",D{row}*E{row})', ""),
@@ -611,6 +679,7 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
             spare_word if line.spare else None, str(SCOPE_LABELS.get(line.scope, line.scope)),
             unit_in_server if line.in_server_typical_w is not None else None,
             Formula(f"D{row}*N{row}", line.qty * unit_in_server) if line.in_server_typical_w is not None else None,
+            spares,
             Styled("; ".join(missing), "warning") if missing else None,
         ])
     sheet.end_table()
@@ -643,6 +712,14 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
                   Styled(Formula(f"F{bom.subtotal_row}-F{bom.discount_row}", bom.total), "money_bold"),
                   Styled(_("spares included"), "note") if bom.has_spares else None])
     sheet.append([None, _("Currency"), None, None, None, currency])
+    if bom.spares_policy is not None:
+        # The spares policy as input cells: the spare lines' quantities are formulas of them and of their base lines.
+        sheet.append([None, Styled(_("Spares policy"), "bold")])
+        for key in SPARE_POLICY_KEYS:
+            value = bom.spares_policy.get(key, 0)  # a version from before a rule was quoted without it
+            style = "input_int" if key == "switches_per_spare" else "input_percent"
+            sheet.append([None, str(SPARE_POLICY_LABELS[key]), None, None, None,
+                          Styled(int(value or 0) if key == "switches_per_spare" else Decimal(str(value or 0)), style)])
     if all(line.in_server_typical_w is not None for line in bom.lines):
         in_server = sum((line.in_server_typical_w or 0.0 for line in bom.lines), 0.0)
         sheet.append([None, _("Network power, typical (W): switches and switch-side optics"), None, None, None, None,
@@ -661,6 +738,10 @@ def _bom_sheet(ctx: WorkbookContext, sheet: Sheet) -> None:
     if bom.has_spares:
         sheet.append([Styled(_("Lines marked “%(spare)s” are spares: stock priced like their base line, "
                                "included in the subtotal and the total.") % {"spare": spare_word}, "note")])
+        if bom.policy_rows:
+            sheet.append([Styled(_("Spare quantities follow the spares policy above and their base line's quantity: "
+                                   "a percentage rounded up (at least one when above 0); switches one per N "
+                                   "installed of a model, or their percentage if that gives more."), "note")])
     sheet.append([Styled(_("Quantities, unit prices and the discount (shaded) may be changed: extended prices, "
                            "subtotals and totals are formulas and follow."), "note")])
     for note in summary_bom_notes(ctx.summary):  # e.g. NICs that come with the servers, so no NIC line

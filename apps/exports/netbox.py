@@ -44,8 +44,9 @@ Rules:
   2x400G"), a catalog switch of another network by that network ("SN2201 (management network)").
 - Interfaces come from the device types' interface templates, so each device gets every logical
   port when it is created: the design's names on Ethernet (servers eth<i>, switches SONiC
-  Ethernet<first lane>, Loopback0 on switches), InfiniBand names on InfiniBand (hosts ib<i>,
-  switches IB1/<cage>[/<port>]). A model split into several ports per cage is its own device type
+  Ethernet<first lane>, Loopback0 on switches), the design's InfiniBand names on InfiniBand (hosts by
+  HCA mlx5_<i>, switches as their OS names them: MLNX-OS 1/<cage>/<port>, NVOS sw<cage>p<port>;
+  engine.names). A model split into several ports per cage is its own device type
   ("<model> 2x400G"), so templates always match the ports.
 - A text field that starts with =, +, -, @, TAB, CR or NUL (a customer, project, design or
   catalog name) is written with a leading "'" (OWASP CSV Injection); YAML is written by a YAML
@@ -86,8 +87,8 @@ from apps.engine.specio import spec_from_dict
 from apps.racks.selectors import device_placements, rack_heights
 
 from .netbox_readme import readme_text
-from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, infiniband_port_names, prefix_default, prefixed,
-                           row_parts, vrf_rd, weighted_parts)
+from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, prefix_default, prefixed, row_parts, vrf_rd,
+                           weighted_parts)
 from .netbox_networks import LABELS as NETWORK_LABELS, NetworkRows
 from .selectors import version_cluster_device_map, version_device_map, version_device_rows, version_link_rows
 
@@ -183,8 +184,8 @@ class DeviceType:
 class PortPlan:
     """How a role's logical ports are named (the design's names and NetBox's) and typed."""
 
-    design_names: tuple[str, ...]  # engine names: eth<i> / Ethernet<first lane>
-    netbox_names: tuple[str, ...]  # the same on Ethernet; ib<i> / IB1/<cage>[/<port>] on InfiniBand
+    design_names: tuple[str, ...]  # Ethernet names: eth<i> / Ethernet<first lane> (old IB versions stored them)
+    netbox_names: tuple[str, ...]  # the same on Ethernet; the engine's InfiniBand names on InfiniBand
     type: str
     mode: str  # breakout mode of a split switch ("2x400G"), else ""
     loopback: bool = True  # a switch's Loopback0 (not on InfiniBand)
@@ -218,15 +219,15 @@ def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     nic = spec.nic_hw
     ib = spec.infiniband
     count = spec.server.nic_ports
-    eth = tuple(f"eth{i}" for i in range(count))
+    # Versions stored before InfiniBand port names hold the Ethernet names: renamed to the engine's IB names.
+    eth = tuple(engine_names.server_port_names(count, infiniband=False))
     plans = {Role.SERVER: PortPlan(
-        eth, tuple(infiniband_port_names("server", count, 1)) if ib else eth,
+        eth, tuple(engine_names.server_port_names(count, infiniband=True)) if ib else eth,
         interface_type(spec.server.nic_gbps, nic.form_factor, infiniband=ib), "", loopback=False)}
     for role in (Role.LEAF, Role.SPINE, Role.CORE):
         hw = spec.switch_hw(role.value)
-        step = engine_names.lanes_per_port(hw)
-        design = tuple(f"Ethernet{p * step}" for p in range(hw.ports))
-        netbox = tuple(infiniband_port_names("switch", hw.ports, hw.ports_per_cage)) if ib else design
+        design = tuple(engine_names.switch_port_names(hw, infiniband=False))
+        netbox = tuple(engine_names.switch_port_names(hw, infiniband=True)) if ib else design
         mode = (hw.breakout or f"{hw.ports_per_cage}x{hw.gbps}G") if hw.ports_per_cage > 1 else ""
         plans[role] = PortPlan(design, netbox, interface_type(hw.gbps, hw.form_factor, infiniband=ib), mode,
                                loopback=not ib)

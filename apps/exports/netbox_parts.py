@@ -56,15 +56,6 @@ def prefixed(prefix: str, name: str) -> str:
     return f"{prefix}-{name}"
 
 
-def infiniband_port_names(role: str, count: int, ports_per_cage: int) -> list[str]:
-    if role == "server":
-        return [f"ib{i}" for i in range(count)]
-    ppc = max(ports_per_cage, 1)
-    if ppc == 1:
-        return [f"IB1/{p + 1}" for p in range(count)]
-    return [f"IB1/{p // ppc + 1}/{p % ppc + 1}" for p in range(count)]
-
-
 def weighted_parts(rows: Iterable[tuple], weight, budget: int) -> Iterator[list[tuple]]:
     """Consecutive runs of `rows` whose weights add up to at most `budget` (a heavier row stands alone)."""
     part: list[tuple] = []

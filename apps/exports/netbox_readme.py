@@ -104,8 +104,9 @@ def readme_text(*, version: DesignVersion, site: str, prefix: str, files: dict[s
         ]
     else:
         lines += [
-            "- InfiniBand fabric: hosts' ports are ib0.., switch ports the switch's own names (IB1/<cage>,",
-            "  IB1/<cage>/<port> on a split cage), typed infiniband-ndr (or the IB type of their speed);",
+            "- InfiniBand fabric: hosts' ports are their HCAs (mlx5_0..), switch ports the names the",
+            "  switch OS gives them (MLNX-OS 1/<cage>/<port>, NVOS sw<cage>p<port>), the same names as",
+            "  the design's cabling and labels, typed infiniband-ndr (or the IB type of their speed);",
             "  there are no switch loopbacks, /31 links or ASNs (the subnet manager, OpenSM or UFM,",
             "  assigns LIDs and routes). The addresses are the hosts' IPoIB addresses, never the",
             "  subnet's network or broadcast address.",

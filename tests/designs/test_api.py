@@ -408,7 +408,13 @@ def test_bom_api_gives_spare_lines_power_scope_and_totals_that_include_spares(me
     assert lines[-len(spares):] == spares  # spare lines come last
     for line in spares:
         assert line["unit_price"] == base[line["sku"]]["unit_price"]
-        assert line["qty"] == max(1, -(-base[line["sku"]]["qty"] * 2 // 100))
+        installed = base[line["sku"]]["qty"]
+        # the default policy: one spare switch per 20 of a model, 2 % of the rest, rounded up
+        expected = -(-installed // 20) if line["category"] == "switch" else max(1, -(-installed * 2 // 100))
+        assert line["qty"] == expected
+        assert line["spares"] is None and base[line["sku"]]["spares"] == line["qty"]  # shown on its base line
+    assert any(line["category"] == "switch" for line in spares)
+    assert all(line["spares"] == 0 for line in base.values() if line["category"] == "nic")
     assert float(totals["spares_subtotal"]) == pytest.approx(sum(float(line["total"]) for line in spares))
     assert float(totals["subtotal"]) == pytest.approx(sum(float(line["total"]) for line in lines))
     assert totals["total_includes_spares"] is True
@@ -417,7 +423,8 @@ def test_bom_api_gives_spare_lines_power_scope_and_totals_that_include_spares(me
     assert totals["power_typical_w"] == pytest.approx(sum(line["power_typical_w"] for line in lines) - in_server)
     assert {line["scope"] for line in base.values()} <= {"network", "in-server", "both"}
     version = member_client.get(reverse("api-version-detail", kwargs={"pk": ready_version.pk})).json()
-    assert version["inputs"]["spares"] == {"switches": 0.0, "transceivers": 2.0, "cables": 2.0, "fibers": 2.0}
+    assert version["inputs"]["spares"] == {"switches": 0.0, "transceivers": 2.0, "cables": 2.0, "fibers": 2.0,
+                                           "switches_per_spare": 20}
     assert version["totals"]["total_includes_spares"] is True
     assert version["totals"]["in_server_typical_w"] == pytest.approx(in_server)
     assert version["summary"]["power"]["in_server_typical_w"] == pytest.approx(in_server)
@@ -437,6 +444,43 @@ def test_spare_percentages_are_set_per_design_and_bad_ones_get_field_errors(
                   django_capture_on_commit_callbacks)
     assert good.status_code == 202, good.content
     version = DesignVersion.objects.get(pk=good.json()["version"]["id"])
-    assert version.spares == {"switches": 10.0, "transceivers": 2.0, "cables": 2.0, "fibers": 0.0}
+    assert version.spares == {"switches": 10.0, "transceivers": 2.0, "cables": 2.0, "fibers": 0.0,
+                              "switches_per_spare": 20}
     spare = {line.category for line in BomLineRecord.objects.filter(version=version, spare=True)}
     assert "switch" in spare and "fiber" not in spare and "transceiver" in spare
+
+
+@pytest.mark.parametrize("value", [-1, 2.5, "x", 10_001, True])
+def test_a_bad_switches_per_spare_is_a_field_error_and_creates_nothing(
+        member_client, project, seed, django_capture_on_commit_callbacks, value):
+    response = create(member_client, project, inputs(seed, spares={"switches_per_spare": value}),
+                      django_capture_on_commit_callbacks)
+    assert response.status_code == 400
+    assert list(response.json()) == ["spares.switches_per_spare"]
+    assert not Design.objects.filter(project=project).exists()
+
+
+def test_a_bad_switches_per_spare_is_explained_in_chinese_too(
+        member_client, project, seed, django_capture_on_commit_callbacks):
+    member_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "zh-hans"
+    response = create(member_client, project, inputs(seed, spares={"switches_per_spare": -3}),
+                      django_capture_on_commit_callbacks)
+    assert response.status_code == 400
+    message = " ".join(response.json()["spares.switches_per_spare"])
+    assert "10,000" in message and "交换机" in message
+
+
+def test_one_spare_switch_per_n_is_set_per_design_and_shown_per_bom_line(
+        member_client, project, seed, django_capture_on_commit_callbacks):
+    good = create(member_client, project, inputs(seed, spares={"switches_per_spare": 4, "transceivers": 0,
+                                                               "cables": 0, "fibers": 0}),
+                  django_capture_on_commit_callbacks)
+    assert good.status_code == 202, good.content
+    version = DesignVersion.objects.get(pk=good.json()["version"]["id"])
+    assert version.spares["switches_per_spare"] == 4
+    lines = member_client.get(reverse("api-version-bom", kwargs={"pk": version.pk})).json()["lines"]
+    switches = [line for line in lines if line["category"] == "switch" and not line["spare"]]
+    spares = {line["sku"]: line["qty"] for line in lines if line["spare"]}
+    assert switches and set(spares) == {line["sku"] for line in switches}  # only switches get spares here
+    for line in switches:
+        assert line["spares"] == spares[line["sku"]] == -(-line["qty"] // 4)

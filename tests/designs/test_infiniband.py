@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import ipaddress
 import io
+import re
 import zipfile
 
 import openpyxl
@@ -68,10 +69,10 @@ def test_an_infiniband_design_generates_with_the_bom_and_cabling_of_the_same_har
 
     def cabling(version):
         return list(LinkRecord.objects.filter(version=version).order_by("index").values_list(
-            "a_port", "b_port", "medium", "length_m", "label_a", "label_b"))
+            "a_device__name", "b_device__name", "medium", "length_m"))
 
     assert bom(ib_version) == bom(eth)
-    assert cabling(ib_version) == cabling(eth)
+    assert cabling(ib_version) == cabling(eth)  # same ends, media and lengths; only the port names differ
     assert ib_version.summary["switches"] == eth.summary["switches"]
 
 
@@ -167,7 +168,7 @@ def test_workbook_lists_ipoib_addresses_and_says_loopbacks_asns_roce_and_traffic
     assert "ASN range" not in summary
 
 
-def test_netbox_interfaces_are_infiniband_ndr_named_ib_and_addresses_ipoib_only(ib_version, tmp_path):
+def test_netbox_interfaces_are_infiniband_ndr_with_the_switch_os_names_and_addresses_ipoib_only(ib_version, tmp_path):
     path = tmp_path / "netbox.zip"
     version_netbox_write(version=ib_version, path_or_stream=str(path))
     with zipfile.ZipFile(path) as archive:
@@ -176,15 +177,16 @@ def test_netbox_interfaces_are_infiniband_ndr_named_ib_and_addresses_ipoib_only(
     interfaces = [i for t in types for i in t["interfaces"]]
     assert {i["type"] for i in interfaces} == {"infiniband-ndr"}
     assert not any(i["name"] == "Loopback0" for i in interfaces)
-    server_type = next(t for t in types if t["interfaces"][0]["name"] == "ib0")
-    assert [i["name"] for i in server_type["interfaces"]] == [f"ib{i}" for i in range(len(server_type["interfaces"]))]
+    server_type = next(t for t in types if t["interfaces"][0]["name"] == "mlx5_0")
+    assert [i["name"] for i in server_type["interfaces"]] == [f"mlx5_{i}" for i in range(8)]  # the HCAs
     switch_names = [i["name"] for t in types if t is not server_type for i in t["interfaces"]]
-    assert switch_names[:2] == ["IB1/1/1", "IB1/1/2"]  # the switch's own names: cage 1, split in two
+    # MLNX-OS on Quantum-2: <asic>/<cage>/<port>, the two NDR ports of each twin-port OSFP cage
+    assert switch_names[:4] == ["1/1/1", "1/1/2", "1/2/1", "1/2/2"] and switch_names[63] == "1/32/2"
     addresses = [row for name in sorted(files) if name.startswith("13-ip_addresses")
                  for row in csv.DictReader(io.StringIO(files[name]))]
     assert len(addresses) == 512 and {row["description"] for row in addresses} == {"IPoIB"}
     assert all(row["address"].endswith("/12") for row in addresses)
-    assert all(row["interface"].startswith("ib") for row in addresses)
+    assert all(row["interface"].startswith("mlx5_") for row in addresses)
     # never the host subnet's network or broadcast address (NetBox's edit form refuses those)
     net = ipaddress.ip_network(ib_version.spec["pools"]["host"])
     for row in addresses:
@@ -233,3 +235,37 @@ def test_third_party_optics_must_be_true_or_false(member_client, project, seed):
     response = member_client.post(reverse("api-design-list", kwargs={"project_pk": project.pk}),
                                   {"name": "x", **ib_inputs(seed, third_party_optics="maybe")}, format="json")
     assert response.status_code == 400 and "third_party_optics" in response.json()
+
+
+def test_an_infiniband_design_names_ports_as_the_switch_os_and_the_hosts_do(member_client, ib_version):
+    """Cabling table and labels: HCAs mlx5_<rail> on the hosts, MLNX-OS <asic>/<cage>/<port> on the QM9700s."""
+    links = list(LinkRecord.objects.filter(version=ib_version).order_by("index").values(
+        "tier", "a_device__name", "a_port", "b_device__name", "b_port", "label_a", "label_b"))
+    first = links[0]
+    assert (first["a_device__name"], first["a_port"], first["b_device__name"], first["b_port"]) == (
+        "srv-0000", "mlx5_0", "p0-su00-leaf-r0", "1/1/1")
+    assert first["label_a"] == "srv-0000:mlx5_0 > p0-su00-leaf-r0:1/1/1"
+    assert first["label_b"] == "p0-su00-leaf-r0:1/1/1 > srv-0000:mlx5_0"
+    ports = {p for link in links for p in (link["a_port"], link["b_port"])}
+    assert not any(p.startswith(("Ethernet", "eth")) for p in ports)
+    switch_ports = {link["b_port"] for link in links} | {link["a_port"] for link in links if link["tier"] > 0}
+    # 32 twin-port cages of two NDR ports each: 1/1/1 .. 1/32/2, never a cage 33 or a port 3
+    assert all(re.fullmatch(r"1/([1-9]|[12][0-9]|3[0-2])/[12]", p) for p in switch_ports)
+    host_ports = {link["a_port"] for link in links if link["tier"] == 0}
+    assert host_ports == {f"mlx5_{i}" for i in range(8)}
+    # the API's cabling rows are the same names
+    body = member_client.get(reverse("api-version-link-list", kwargs={"pk": ib_version.pk})).json()
+    row = body["results"][0] if isinstance(body, dict) else body[0]
+    assert (row["a_port"], row["b_port"]) == ("mlx5_0", "1/1/1")
+
+
+def test_the_design_document_of_an_infiniband_design_shows_its_port_names(ib_version):
+    from apps.documents.document import document_build
+    from apps.documents.render_pdf import document_html
+
+    html = document_html(document_build(version=ib_version))
+    assert "srv-0000:mlx5_0 &gt; p0-su00-leaf-r0:1/1/1" in html
+    assert "sw&lt;cage&gt;p&lt;port&gt;" in html and "Ethernet0" not in html
+    with translation.override("zh-hans"):
+        zh = document_html(document_build(version=ib_version))
+    assert "srv-0000:mlx5_0 &gt; p0-su00-leaf-r0:1/1/1" in zh and "端口" in zh

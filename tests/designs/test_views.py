@@ -393,13 +393,22 @@ def test_design_page_marks_spare_lines_with_their_subtotal_and_says_the_total_in
     page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
     body = page.content.decode()
     base, spares = page.context["bom_lines"], page.context["bom_spare_lines"]
-    # Default spares: 2 % of every transceiver, cable and fibre cord SKU in use, at least one; no switch spares.
+    # Default spares: 2 % of every transceiver, cable and fibre cord SKU in use, at least one; one cold spare per
+    # switch model per 20 installed.
     assert {(line.category, line.sku) for line in spares} == {
-        (line.category, line.sku) for line in base if line.category in ("transceiver", "cable", "fiber")}
+        (line.category, line.sku) for line in base if line.category in ("switch", "transceiver", "cable", "fiber")}
     by_sku = {line.sku: line for line in base}
     for line in spares:
-        assert line.qty == max(1, -(-by_sku[line.sku].qty * 2 // 100))
+        installed = by_sku[line.sku].qty
+        assert line.qty == (-(-installed // 20) if line.category == "switch" else max(1, -(-installed * 2 // 100)))
         assert line.unit_price == by_sku[line.sku].unit_price
+        assert by_sku[line.sku].spares == line.qty  # the base line's Spares column
+    # the Spares column: each base line says how many spares of it are ordered
+    assert ">Spares</th>" in body
+    for line in base:
+        row = body.split(f'data-sku="{line.sku}" data-category="{line.category}" data-scope="{line.scope}"')[1]
+        cell = row.split("data-ordered-spares>")[1].split("</td>")[0]
+        assert cell == (f"{line.spares:,}" if line.spares is not None else "")
     totals = page.context["bom_totals"]
     assert totals["spares_subtotal"] == sum(line.total for line in spares) == ready_version.spares_subtotal > 0
     assert totals["subtotal"] == sum(line.total for line in base) + totals["spares_subtotal"]
@@ -408,7 +417,8 @@ def test_design_page_marks_spare_lines_with_their_subtotal_and_says_the_total_in
     assert "Total (USD), spares included" in body
     kpis = {k["key"]: k for k in page.context["kpis"]}
     assert kpis["cost"]["detail"] == f"includes spares: {ready_version.spares_subtotal:,.0f} USD"
-    assert dict(page.context["inputs"])["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    assert dict(page.context["inputs"])["Spares (%)"] == (
+        "switches 0, transceivers 2, cables 2, fibre cords 2; one spare switch per 20 installed, per model")
 
 
 def test_design_page_headline_shows_the_networks_power_with_the_in_server_part_beside_it(
@@ -471,11 +481,40 @@ def test_design_form_takes_spare_percentages_with_defaults_and_field_errors(
         client_for_member.post(url("design-create", project), form_data(
             seed, spares_switches="5", spares_transceivers="0", spares_cables="", spares_fibers="10"))
     version = DesignVersion.objects.get(design__project=project)
-    assert version.spares == {"switches": 5.0, "transceivers": 0.0, "cables": 2.0, "fibers": 10.0}
+    assert version.spares == {"switches": 5.0, "transceivers": 0.0, "cables": 2.0, "fibers": 10.0,
+                              "switches_per_spare": 20}
     spares = {line.category for line in version.bom_lines.filter(spare=True)}
     assert "switch" in spares and "transceiver" not in spares and "fiber" in spares
     switches = sum(version.summary["switches"].values())
     assert version.bom_lines.get(spare=True, category="switch").qty == -(-switches * 5 // 100)
+
+
+def test_design_form_takes_one_spare_switch_per_n_with_its_default_and_field_errors(
+        client_for_member, project, seed, django_capture_on_commit_callbacks):
+    page = client_for_member.get(url("design-create", project))
+    assert page.context["form"]["spares_switches_per_spare"].value() == "20"
+    assert "One spare switch per N installed" in page.content.decode()
+    for value in ("-1", "1.5", "10001"):
+        bad = client_for_member.post(url("design-create", project), form_data(seed, spares_switches_per_spare=value))
+        assert bad.status_code == 200 and not Design.objects.filter(project=project).exists()
+        assert field_errors(bad, "spares_switches_per_spare") == (
+            ["Enter a whole number."] if value == "1.5" else
+            ["One spare switch per 0 (none) to 10,000 installed switches of a model."])
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for_member.post(url("design-create", project), form_data(seed, spares_switches_per_spare="0"))
+    version = DesignVersion.objects.get(design__project=project)
+    assert version.spares["switches_per_spare"] == 0
+    assert not version.bom_lines.filter(spare=True, category="switch").exists()  # 0: none, and 0 % switches
+
+
+def test_the_spares_per_switch_field_and_error_speak_chinese(client_for_member, project, seed):
+    client_for_member.post(reverse("accounts:language-set"), {"language": "zh-hans", "next": "/projects/"})
+    page = client_for_member.get(url("design-create", project)).content.decode()
+    assert '<html lang="zh-hans">' in page and "One spare switch per N installed" not in page
+    assert "备件" in page
+    bad = client_for_member.post(url("design-create", project), form_data(seed, spares_switches_per_spare="-1"))
+    errors = field_errors(bad, "spares_switches_per_spare")
+    assert errors and "10,000" in errors[0] and "One spare" not in errors[0]
 
 
 def test_the_design_form_offers_third_party_optics_off_by_default_and_the_version_page_shows_the_choice(
@@ -489,3 +528,17 @@ def test_the_design_form_offers_third_party_optics_off_by_default_and_the_versio
     assert version.third_party_optics is True
     page = client_for_member.get(url("version-detail", project, version_pk=version.pk))
     assert "third-party optics allowed" in page.content.decode()
+
+
+def test_a_version_quoted_before_the_switch_rule_still_opens_and_a_new_version_from_it_takes_the_default(
+        client_for_member, project, ready_version):
+    # As stored before one-spare-switch-per-N: the four percentages only.
+    DesignVersion.objects.filter(pk=ready_version.pk).update(
+        spares={"switches": 0.0, "transceivers": 2.0, "cables": 2.0, "fibers": 2.0})
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    assert page.status_code == 200
+    assert dict(page.context["inputs"])["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    form = client_for_member.get(url("version-create", project, design_pk=ready_version.design_id),
+                                 {"from": ready_version.pk}).context["form"]
+    assert form["spares_switches_per_spare"].value() == "20"
+    assert form["spares_transceivers"].value() == "2"

@@ -110,3 +110,24 @@ def test_libreoffice_converts_the_word_file_without_error(documents, tmp_path):
     assert converted.exists() and converted.stat().st_size > 0, result.stdout + result.stderr
     text = flat(pdf_text(converted))
     assert flat("执行摘要") in text and flat(CUSTOMER) in text
+
+
+@pytest.mark.parametrize("language, spares_header, policy", [
+    ("en", "Spares", "Spares policy: one cold spare of each switch model per 20 installed, rounded up; 2 % of "
+                     "transceivers"),
+    ("zh-hans", "备件", "备件策略：每种交换机型号每安装 20 台配一台冷备件，向上取整；光模块 2 %"),
+])
+def test_the_bom_chapter_shows_the_spares_of_each_line_and_the_policy(documents, language, spares_header, policy):
+    from apps.designs.models import BomLineRecord
+
+    document = docx.Document(str(documents.files[f"{language}.docx"]))
+    table = next(t for t in document.tables if [c.text for c in t.rows[0].cells][:4][-1] == spares_header)
+    rows = [[c.text for c in row.cells] for row in table.rows[1:]]
+    lines = list(BomLineRecord.objects.filter(version_id=documents.version_id).order_by("index"))
+    spares = {(line.category, line.sku): line.qty for line in lines if line.spare}
+    switch = next(line for line in lines if line.category == "switch" and not line.spare)
+    assert spares[("switch", switch.sku)] == -(-switch.qty // 20)  # the default: one per 20 of the model
+    switch_row = next(row for row in rows if row[0] == switch.sku and not row[3] == "")
+    assert switch_row[2] == f"{switch.qty:,}" and switch_row[3] == f"{spares[('switch', switch.sku)]:,}"
+    text = flat("\n".join(p.text for p in document.paragraphs))
+    assert flat(policy) in text

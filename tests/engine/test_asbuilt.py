@@ -244,3 +244,45 @@ def test_cli_reports_a_bad_dump_by_file_and_line_and_exits_2(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("p0-spine-000.txt line 1: unknown format")
+
+
+def _ib_plan():
+    from dataclasses import replace
+
+    from .builders import spec, switch
+    qm9700 = replace(switch(64, twin=True, sku="QM9700"), fabric="infiniband")  # 32 twin-port cages, 2x400G
+    return plan(spec(512, leaf=qm9700))
+
+
+def _ib_pairs(p, links=None):
+    """((device, port index, is switch), ...) per link, from the plan's numbers (not its names)."""
+    names = [d.name for d in p.devices]
+    switch = [d.role != "server" for d in p.devices]
+    rows = range(len(p.links)) if links is None else links
+    return [((names[a], int(ap), switch[a]), (names[b], int(bp), switch[b])) for a, ap, b, bp in (
+        (int(p.links.a_dev[i]), p.links.a_port[i], int(p.links.b_dev[i]), p.links.b_port[i]) for i in rows)]
+
+
+def test_an_infiniband_subnet_dump_of_the_planned_cabling_is_all_ok_under_infiniband_names():
+    p = _ib_plan()
+    f = planned_from_plan(p)
+    assert (f.a_device[0], f.a_port[0], f.b_device[0], f.b_port[0]) == ("srv-0000", "mlx5_0", "p0-su00-leaf-r0",
+                                                                        "1/1/1")
+    text = ibnetdiscover(_ib_pairs(p))
+    result = asbuilt_check(f, read_dumps([("subnet.topo", text.encode())]))
+    assert result.counts["ok"] == len(p.links) and not result.findings
+
+
+def test_an_infiniband_swap_is_reported_with_the_switch_os_port_names():
+    p = _ib_plan()
+    f = planned_from_plan(p)
+    pairs = _ib_pairs(p)
+    # the cables of srv-0000 mlx5_0 and srv-0001 mlx5_0 are crossed at their leaf
+    pairs[0], pairs[8] = (pairs[0][0], pairs[8][1]), (pairs[8][0], pairs[0][1])
+    result = asbuilt_check(f, read_dumps([("subnet.topo", ibnetdiscover(pairs).encode())]))
+    assert result.counts["miswired"] == 2
+    swap = result.findings[0]
+    assert swap.kind == "swap"
+    assert {f.a_port[0], f.b_port[0], f.a_port[8], f.b_port[8]} <= {"mlx5_0", "1/1/1", "1/1/2"}
+    assert swap.fix.text == "swap the cables at p0-su00-leaf-r0 1/1/1 and 1/1/2"  # the two ports of cage 1
+    assert swap.seen == ["srv-0000 mlx5_0 -> p0-su00-leaf-r0 1/1/2", "srv-0001 mlx5_0 -> p0-su00-leaf-r0 1/1/1"]

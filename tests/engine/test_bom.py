@@ -151,7 +151,7 @@ def test_no_spare_lines_at_zero_percent_and_exact_percentages_do_not_round_up():
     from apps.engine.bom import spare_qty
     from apps.engine.spec import SparesPolicy
 
-    p = plan(spec(256, leaf=switch(64), spares=SparesPolicy(0, 0, 0, 0)))
+    p = plan(spec(256, leaf=switch(64), spares=SparesPolicy(0, 0, 0, 0, switches_per_spare=0)))
     assert not [line for line in p.bom if line.spare] and p.spares_subtotal == 0
     assert [spare_qty(q, 2) for q in (1, 49, 50, 51, 2_500)] == [1, 1, 1, 2, 50]
     assert spare_qty(100, 0.1) == 1 and spare_qty(1_000, 0.3) == 3 and spare_qty(5, 0) == 0
@@ -171,6 +171,7 @@ def test_the_report_gives_power_by_scope_and_the_spares_apart():
     assert power["network_max_w"] + power["in_server_max_w"] == pytest.approx(sum(line["power_max_w"] for line in lines))
     spares = [line for line in lines if line["spare"]]
     assert r["spares"] == {"percent": {"switches": 0.0, "transceivers": 5.0, "cables": 2.0, "fibers": 1.0},
+                           "switches_per_spare": 20,
                            "lines": len(spares), "qty": sum(line["qty"] for line in spares),
                            "subtotal": pytest.approx(sum(line["total"] for line in spares))}
     assert r["total_includes_spares"] is True
@@ -182,11 +183,40 @@ def test_the_live_estimate_prices_spares_through_the_same_bill():
     from apps.engine.plan import size
     from apps.engine.spec import SparesPolicy
 
-    none = size(spec(1_024, spares=SparesPolicy(0, 0, 0, 0))).estimated_cost
+    none = size(spec(1_024, spares=SparesPolicy(0, 0, 0, 0, switches_per_spare=0))).estimated_cost
     default = size(spec(1_024)).estimated_cost
-    switch_spares = size(spec(1_024, leaf=switch(64, price=20_000.0),
-                              spares=SparesPolicy(switches=10, transceivers=0, cables=0, fibers=0))).estimated_cost
+    switch_spares = size(spec(1_024, leaf=switch(64, price=20_000.0), spares=SparesPolicy(
+        switches=10, transceivers=0, cables=0, fibers=0, switches_per_spare=0))).estimated_cost
     assert none < default < none * 1.05  # 2 % of the interconnects, rounded up per SKU
     sz = size(spec(1_024))
     switches = sum(sz.switches.values())
     assert switch_spares == pytest.approx(none + -(-switches * 10 // 100) * 20_000.0, abs=0.01)
+
+
+def test_switches_get_one_cold_spare_per_model_per_n_installed_by_default():
+    """Default policy: one spare switch per 20 installed of each model, rounded up; leaves and spines apart."""
+    from apps.engine.bom import switch_spare_qty
+
+    leaf, spine = switch(64, sku="LEAF64", price=20_000.0), switch(64, sku="SPINE64", price=25_000.0)
+    p = plan(spec(5_000, leaf=leaf, spine=spine))
+    spare = {line.sku: line.qty for line in p.bom if line.spare and line.category == "switch"}
+    spines_and_cores = p.switches["spine"] + p.switches["core"]  # the core defaults to the spine's model
+    assert spare == {"LEAF64": -(-p.switches["leaf"] // 20), "SPINE64": -(-spines_and_cores // 20)}
+    assert [switch_spare_qty(q, 20) for q in (1, 19, 20, 21, 40, 41)] == [1, 1, 1, 2, 2, 3]
+    assert switch_spare_qty(12, 0) == 0 and switch_spare_qty(0, 20) == 0
+
+
+def test_a_switch_model_takes_the_larger_of_its_percentage_and_one_per_n():
+    from apps.engine.bom import switch_spare_qty
+    from apps.engine.spec import SparesPolicy
+
+    assert switch_spare_qty(100, 20, 10.0) == 10  # 10 % beats one per 20 (5)
+    assert switch_spare_qty(100, 10, 5.0) == 10  # one per 10 beats 5 %
+    p = plan(spec(1_024, leaf=switch(64, sku="SW64"), spares=SparesPolicy(switches_per_spare=4)))
+    switches = sum(p.switches.values())
+    assert {line.sku: line.qty for line in p.bom if line.spare}["SW64"] == -(-switches // 4)
+    none = plan(spec(1_024, leaf=switch(64, sku="SW64"), spares=SparesPolicy(switches_per_spare=0)))
+    assert not [line for line in none.bom if line.spare and line.category == "switch"]
+    # optics, cables and cords keep their percentage whatever the switch rule
+    assert ({(l.sku, l.qty) for l in p.bom if l.spare and l.category != "switch"}
+            == {(l.sku, l.qty) for l in none.bom if l.spare})

@@ -61,14 +61,15 @@ def test_5000_gpus_three_tiers_of_twin_port_switches_with_optics_everywhere():
     assert qty(p, "TWIN-SR") == 2_504 + 4 * 2_560 == 12_744
     assert qty(p, "SINGLE-SR") == 5_000  # one per NIC port
     assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per logical link, twin-port or not
-    # Default spares, 2 % rounded up per SKU: 12,744 -> 255, 5,000 -> 100, 15,240 cords -> 305; no switch spares.
-    assert spares(p) == {"TWIN-SR": 255, "SINGLE-SR": 100, "MMF-CORD": 305}
-    assert p.spares_subtotal == 255 * 1_000 + 100 * 500 + 305 * 50 == 320_250
-    subtotal = 448 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50 + 320_250
-    assert subtotal == 35_286_250
+    # Default spares, 2 % rounded up per SKU: 12,744 -> 255, 5,000 -> 100, 15,240 cords -> 305; one cold spare
+    # switch per 20 installed of the model: 448 -> 23.
+    assert spares(p) == {"TWIN64": 23, "TWIN-SR": 255, "SINGLE-SR": 100, "MMF-CORD": 305}
+    assert p.spares_subtotal == 23 * 20_000 + 255 * 1_000 + 100 * 500 + 305 * 50 == 780_250
+    subtotal = 448 * 20_000 + 5_000 * 2_000 + 12_744 * 1_000 + 5_000 * 500 + 15_240 * 50 + 780_250
+    assert subtotal == 35_746_250
     assert p.subtotal == subtotal
-    assert p.discount == 2_646_468.75  # 7.5 % of the subtotal, spares included, once
-    assert p.total_cost == 32_639_781.25
+    assert p.discount == 2_680_968.75  # 7.5 % of the subtotal, spares included, once
+    assert p.total_cost == 33_065_281.25
     assert p.currency == "EUR"
     # Network: switches and the twin-port modules in switch cages. In-server: NIC cards and their modules.
     assert p.power_typical_w == 448 * 1_000 + 12_744 * 15 == 639_160
@@ -89,11 +90,12 @@ def test_5000_gpus_two_tiers_of_128_port_switches_with_splitters_to_the_nics():
     # Leaf uplinks 80 * 32 cages; each spine gets one link from each leaf, 80 links = 40 full cages -> 64 * 40.
     assert qty(p, "TWIN-SR") == 2_560 + 2_560
     assert qty(p, "MMF-CORD") == 5_120  # the splitters need none
-    # Spares, 2 % rounded up: 2,504 splitters -> 51, 5,120 modules -> 103, 5,120 cords -> 103.
-    assert spares(p) == {"SPLIT-1x2": 51, "TWIN-SR": 103, "MMF-CORD": 103}
-    assert p.spares_subtotal == 51 * 400 + 103 * 1_000 + 103 * 50 == 128_550
-    assert p.subtotal == 144 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 + 128_550
-    assert p.subtotal == 20_826_150
+    # Spares, 2 % rounded up: 2,504 splitters -> 51, 5,120 modules -> 103, 5,120 cords -> 103; switches one per
+    # 20 installed: 144 -> 8 (7.2 rounded up).
+    assert spares(p) == {"TWIN128": 8, "SPLIT-1x2": 51, "TWIN-SR": 103, "MMF-CORD": 103}
+    assert p.spares_subtotal == 8 * 30_000 + 51 * 400 + 103 * 1_000 + 103 * 50 == 368_550
+    assert p.subtotal == 144 * 30_000 + 5_000 * 2_000 + 2_504 * 400 + 5_120 * 1_000 + 5_120 * 50 + 368_550
+    assert p.subtotal == 21_066_150
     assert p.total_cost == p.subtotal  # no discount
     # An active splitter has one end in the leaf and its legs in the servers: half its power is in-server.
     assert p.power_typical_w == 144 * 1_000 + 2_504 * 20 / 2 + 5_120 * 15 == 245_840
@@ -169,13 +171,15 @@ def test_5000_gpus_on_dgx_h100_buy_no_nic_cards_and_a_flat_top_twin_port_module_
     # The splitter fits the leaf's 800G cage but not the DGX's cage (two rails, two leaves): never used.
     assert qty(p, "SPLIT-1x2") == 0
     assert qty(p, "MMF-CORD") == 5_000 + 5_120 + 5_120  # one cord per link: a DGX cage has two
-    # Spares, 2 % rounded up: 2,500 flat-top modules -> exactly 50, 12,744 -> 255, 15,240 cords -> 305.
-    assert spares(p) == {"TWIN-SR-FLT": 50, "TWIN-SR": 255, "MMF-CORD": 305}
-    subtotal = 448 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50 + (50 + 255) * 1_000 + 305 * 50
-    assert subtotal == 25_286_250
+    # Spares, 2 % rounded up: 2,500 flat-top modules -> exactly 50, 12,744 -> 255, 15,240 cords -> 305;
+    # switches one per 20 installed: 448 -> 23.
+    assert spares(p) == {"TWIN64": 23, "TWIN-SR-FLT": 50, "TWIN-SR": 255, "MMF-CORD": 305}
+    subtotal = (448 * 20_000 + 12_744 * 1_000 + 2_500 * 1_000 + 15_240 * 50 + 23 * 20_000 + (50 + 255) * 1_000
+                + 305 * 50)
+    assert subtotal == 25_746_250
     assert p.subtotal == subtotal
-    assert p.discount == 1_896_468.75  # 7.5 %
-    assert p.total_cost == 23_389_781.25
+    assert p.discount == 1_930_968.75  # 7.5 %
+    assert p.total_cost == 23_815_281.25
     # No NIC power either: the server's power_w includes its NICs. The flat-top modules in the DGX's
     # cages are in-server power too; the network draws the switches and their modules.
     assert p.power_typical_w == 448 * 1_000 + 12_744 * 15 == 639_160
@@ -184,10 +188,10 @@ def test_5000_gpus_on_dgx_h100_buy_no_nic_cards_and_a_flat_top_twin_port_module_
     assert p.rack_units == 448 * 2
 
     # The same server bought as separate single-port NIC cards (the old reading of the DGX): the quote
-    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 35,286,250), the twin-port
+    # drops by exactly the 5,000 NIC cards (10,000,000 of the first test's 35,746,250), the twin-port
     # module costing two single-port ones here (their spares too: 50 twin-port = 100 single-port).
     cards = plan(DesignSpec(server=ServerHw(gpus=8, nic_ports=8, nic_gbps=400, sku="DGXH"),
                             optics=(TWIN_SR, SINGLE_SR), **kwargs))
     assert qty(cards, "NIC") == 5_000 and qty(cards, "SINGLE-SR") == 5_000
-    assert cards.subtotal == 35_286_250
+    assert cards.subtotal == 35_746_250
     assert cards.subtotal - p.subtotal == 5_000 * 2_000

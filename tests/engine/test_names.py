@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from apps.engine.model import ROLES
-from apps.engine.names import lanes_per_port, link_labels, port_name, port_name_table
+from apps.engine.names import (infiniband_switch_port, is_nvos, lanes_per_port, link_labels, port_name, port_name_table,
+                               server_port_names, switch_port_names)
+from apps.engine.spec import SwitchHw
 from apps.engine.plan import plan
 
 from .builders import spec, switch
@@ -75,3 +77,48 @@ def test_each_cable_end_carries_a_label_naming_both_ends():
     near = np.array(["a:eth0", "b:eth1"], dtype=object)
     far = np.array(["x:Ethernet0", "y:Ethernet4"], dtype=object)
     assert link_labels(near, far).tolist() == ["a:eth0 > x:Ethernet0", "b:eth1 > y:Ethernet4"]
+
+
+def _ib(hw):
+    return replace(hw, fabric="infiniband")
+
+
+def test_infiniband_ports_take_the_switch_os_and_hca_names():
+    """QM9700 (MLNX-OS): <asic>/<cage>/<port>, two NDR ports per twin-port cage; hosts by HCA mlx5_<rail>."""
+    p = plan(spec(512, leaf=_ib(switch(64, twin=True))))
+    leaf = next(d for d in p.devices if d.role == "leaf")
+    assert [port_name(leaf, i) for i in range(4)] == ["1/1/1", "1/1/2", "1/2/1", "1/2/2"]
+    assert port_name(leaf, 63) == "1/32/2"
+    assert [port_name(p.devices[0], i) for i in (0, 7)] == ["mlx5_0", "mlx5_7"]
+    table = port_name_table(p)
+    for i in range(len(p.links)):
+        a, b = p.devices[int(p.links.a_dev[i])], p.devices[int(p.links.b_dev[i])]
+        assert table[ROLES.index(a.role), int(p.links.a_port[i])] == port_name(a, int(p.links.a_port[i]))
+        assert table[ROLES.index(b.role), int(p.links.b_port[i])] == port_name(b, int(p.links.b_port[i]))
+    assert link_labels(p, 0) == ("srv-0000:mlx5_0 > p0-su00-leaf-r0:1/1/1", "p0-su00-leaf-r0:1/1/1 > srv-0000:mlx5_0")
+
+
+@pytest.mark.parametrize("ports_per_cage, names", [
+    (1, ["1/1", "1/2", "1/3"]),  # one port per cage (unsplit QSFP56 HDR): 1/<port>
+    (2, ["1/1/1", "1/1/2", "1/2/1"]),  # Quantum-2 NDR twin-port cage
+    (4, ["1/1/1/1", "1/1/1/2", "1/1/2/1", "1/1/2/2", "1/2/1/1"]),  # NDR200: each port split in two
+])
+def test_mlnx_os_names_by_cage_port_and_split(ports_per_cage, names):
+    assert [infiniband_switch_port(i, ports_per_cage) for i in range(len(names))] == names
+
+
+def test_an_xdr_switch_is_named_as_nvos_names_its_front_panel():
+    """Quantum-X800 Q3400 (NVOS): 72 twin-port 2x800G cages, ports sw<cage>p<port>."""
+    q3400 = _ib(SwitchHw(ports=144, gbps=800, cages=72, cage_gbps=1600, form_factor="OSFP", breakout="2x800G"))
+    assert is_nvos(q3400)
+    assert switch_port_names(q3400, infiniband=True)[:3] == ["sw1p1", "sw1p2", "sw2p1"]
+    assert switch_port_names(q3400, infiniband=True)[-1] == "sw72p2"
+    assert infiniband_switch_port(5, 4, nvos=True) == "sw2p1s2"
+    qm9700 = _ib(switch(64, twin=True))
+    assert not is_nvos(qm9700)
+
+
+def test_ethernet_names_are_unchanged_by_the_infiniband_rules():
+    hw = switch(64, twin=True)
+    assert switch_port_names(hw, infiniband=False)[:2] == ["Ethernet0", "Ethernet4"]
+    assert server_port_names(2, infiniband=False) == ["eth0", "eth1"]

@@ -161,10 +161,11 @@ def check_plan(p) -> None:
     for sku, cages in assemblies.items():
         assert bom[sku].qty == len(cages)
     assert p.total_cost == pytest.approx(sum(line.total for line in p.bom) - p.discount, abs=0.05)
-    # Spares: the default 2 % of every interconnect SKU in use, rounded up (at least one); no switch spares.
+    # Spares: the default 2 % of every interconnect SKU in use, rounded up (at least one); one cold spare per
+    # switch model per 20 installed, rounded up.
     spares = {(line.category, line.sku): line.qty for line in p.bom if line.spare}
-    assert spares == {(line.category, line.sku): -(-line.qty * 2 // 100) for line in base
-                      if line.category in ("transceiver", "cable", "fiber")}
+    assert spares == {(line.category, line.sku): -(-line.qty * (5 if line.category == "switch" else 2) // 100)
+                      for line in base if line.category in ("switch", "transceiver", "cable", "fiber")}
 
     # Addresses: a /31 per link, a loopback per switch, all distinct.
     assert len(np.unique(links.subnet)) == len(links)

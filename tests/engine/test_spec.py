@@ -124,3 +124,18 @@ def test_spare_percentages_are_checked_field_by_field_from_a_dict():
     with pytest.raises(SpecError) as info:
         spec_from_dict({**data, "spares": {"transceivers": 101, "cables": -1, "fibers": "lots"}})
     assert set(info.value.errors) == {"spares.transceivers", "spares.cables", "spares.fibers"}
+
+
+def test_the_switches_per_spare_rule_is_checked_and_a_spec_without_it_takes_the_default():
+    from apps.engine.spec import SparesPolicy
+
+    data = {"gpus": 256, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400}, "leaf": {"ports": 64, "gbps": 400}}
+    # a spec stored before the rule (its four percentages only) loads with one spare per 20
+    old = spec_from_dict({**data, "spares": {"switches": 0, "transceivers": 2, "cables": 2, "fibers": 2}})
+    assert old.spares == SparesPolicy() and old.spares.switches_per_spare == 20
+    custom = spec_from_dict({**data, "spares": {"switches_per_spare": 8}})
+    assert custom.spares.switches_per_spare == 8 and spec_from_dict(spec_to_dict(custom)) == custom
+    for bad in (-1, 2.5, "some", 10_001):
+        with pytest.raises(SpecError) as info:
+            spec_from_dict({**data, "spares": {"switches_per_spare": bad}})
+        assert set(info.value.errors) == {"spares.switches_per_spare"}

@@ -150,7 +150,8 @@ def test_bom_extended_prices_subtotals_discount_and_total_are_formulas(workbook_
 
     for row, line in enumerate(lines, start=2):
         assert ws[f"A{row}"].value == line.sku
-        assert ws[f"D{row}"].value == line.qty
+        if not line.spare:  # a spare line's quantity is a formula of the spares policy (below)
+            assert ws[f"D{row}"].value == line.qty
         assert Decimal(str(ws[f"E{row}"].value)) == line.unit_price
         assert ws[f"F{row}"].value == f"=D{row}*E{row}"
     subtotal = find_row(ws, "Subtotal, spares included")
@@ -171,7 +172,63 @@ def test_bom_extended_prices_subtotals_discount_and_total_are_formulas(workbook_
     assert ws[f"F{discount}"].value == f"=ROUND(F{subtotal}*F{percent}/100,2)"
     total = find_row(ws, "Total (USD)")
     assert ws[f"F{total}"].value == f"=F{subtotal}-F{discount}"
-    assert ws.auto_filter.ref == f"A1:P{last}"  # P: the figure a line lacks (no list price, no published power)
+    assert ws.auto_filter.ref == f"A1:Q{last}"  # P: spares ordered; Q: the figure a line lacks
+
+
+def test_spare_quantities_are_formulas_of_the_spares_policy_cells_and_their_base_lines(workbook_path, version):
+    ws = openpyxl.load_workbook(workbook_path)["BOM"]
+    lines = list(version.bom_lines.order_by("index"))
+    rows = {(line.category, line.sku, line.spare): row for row, line in enumerate(lines, start=2)}
+    assert ws["P1"].value == "Spares ordered"
+    per_n = find_row(ws, "Spare switches: one per N installed, per model (0: none) — change it here")
+    switch_pct = find_row(ws, "Spare switches (%) — the larger of this and one per N")
+    optic_pct = find_row(ws, "Spare transceivers (%)")
+    assert ws[f"F{per_n}"].value == version.spares["switches_per_spare"] == 20
+    assert ws[f"F{switch_pct}"].value == 0 and ws[f"F{optic_pct}"].value == 2
+    assert find_row(ws, "Spares policy") == find_row(ws, "Currency") + 1
+    spares = [line for line in lines if line.spare]
+    assert {line.category for line in spares} >= {"switch", "transceiver"}
+    for line in spares:
+        base = rows[(line.category, line.sku, False)]
+        spare = rows[(line.category, line.sku, True)]
+        formula = ws[f"D{spare}"].value
+        assert f"D{base}" in formula and formula.startswith("=")
+        if line.category == "switch":
+            assert formula == (f"=MAX(IF($F${per_n}>0,ROUNDUP(D{base}/$F${per_n},0),0),"
+                               f"IF($F${switch_pct}>0,MAX(1,ROUNDUP(D{base}*$F${switch_pct}/100,0)),0))")
+        assert ws[f"P{base}"].value == f"=D{spare}"  # the base line shows the spares ordered of it
+        assert ws[f"P{spare}"].value is None
+    cached = openpyxl.load_workbook(workbook_path, data_only=True)["BOM"]
+    for line in spares:
+        assert cached[f"D{rows[(line.category, line.sku, True)]}"].value == line.qty
+        assert cached[f"P{rows[(line.category, line.sku, False)]}"].value == line.qty
+    summary = openpyxl.load_workbook(workbook_path)["Summary"]
+    text = summary.cell(row=find_row(summary, "Spares (%)", column=1), column=2).value
+    assert "one spare switch per 20 installed, per model" in text
+
+
+def test_libreoffice_moves_the_spares_with_the_policy_cells(workbook_path, version, tmp_path):
+    source = openpyxl.load_workbook(workbook_path)["BOM"]
+    lines = list(version.bom_lines.order_by("index"))
+    switch_lines = [(row, line) for row, line in enumerate(lines, start=2) if line.category == "switch"]
+    (base_row, base), (spare_row, spare) = [item for item in switch_lines if not item[1].spare][0], \
+        [item for item in switch_lines if item[1].spare][0]
+    per_n = find_row(source, "Spare switches: one per N installed, per model (0: none) — change it here")
+    optic_pct = find_row(source, "Spare transceivers (%)")
+    changed = formulas_only(workbook_path, tmp_path / "policy.xlsx", **{f"F{per_n}": 2, f"F{optic_pct}": 0})
+
+    (recalculated,) = recalculate([changed], tmp_path / "lo")
+
+    ws = openpyxl.load_workbook(recalculated, data_only=True)["BOM"]
+    assert ws[f"D{spare_row}"].value == -(-base.qty // 2) != spare.qty  # one per 2 installed
+    assert ws[f"P{base_row}"].value == ws[f"D{spare_row}"].value
+    for row, line in enumerate(lines, start=2):
+        if line.spare and line.category == "transceiver":
+            assert ws[f"D{row}"].value == 0 and ws[f"F{row}"].value == 0  # 0 %: no spare optics, nothing priced
+    spares_total = Decimal(str(ws[f"F{find_row(ws, 'Subtotal: spares')}"].value)).quantize(CENTS)
+    expected = sum((Decimal(str(ws[f"F{row}"].value)) for row, line in enumerate(lines, start=2) if line.spare),
+                   Decimal("0")).quantize(CENTS)
+    assert spares_total == expected and spares_total != version.spares_subtotal
 
 
 def test_libreoffice_recalculates_the_total_to_the_api_total_and_follows_a_changed_quantity(
@@ -203,7 +260,10 @@ def test_libreoffice_recalculates_the_total_to_the_api_total_and_follows_a_chang
     cached = openpyxl.load_workbook(workbook_path, data_only=True)["BOM"]
     assert Decimal(str(cached[f"F{find_row(cached, 'Total (USD)')}"].value)).quantize(CENTS) == api_total
 
-    subtotal = sum((line.qty * line.unit_price for line in lines), Decimal("0")) + 10 * unit_price
+    # the switch model's spares follow its quantity (one per 20 installed, rounded up)
+    spare_switch = next(line for line in lines if line.spare and line.sku == lines[0].sku)
+    more_spares = -(-(old_qty + 10) // version.spares["switches_per_spare"]) - spare_switch.qty
+    subtotal = sum((line.qty * line.unit_price for line in lines), Decimal("0")) + (10 + more_spares) * unit_price
     expected = subtotal - (subtotal * DISCOUNT / 100).quantize(CENTS, rounding=ROUND_HALF_UP)
     ws = openpyxl.load_workbook(recalculated_changed, data_only=True)["BOM"]
     assert ws["F2"].value == pytest.approx(float((old_qty + 10) * unit_price))
@@ -275,7 +335,8 @@ def test_summary_names_customer_project_version_exporter_inputs_figures_and_warn
     assert values["Prices"].startswith("Some list prices are catalog examples")
     # Spares and power by scope: the network's, and apart from it what the servers draw for their optics.
     assert values["Spares (USD)"].startswith("='BOM'!$F$")
-    assert values["Spares (%)"] == "switches 0, transceivers 2, cables 2, fibre cords 2"
+    assert values["Spares (%)"] == (
+        "switches 0, transceivers 2, cables 2, fibre cords 2; one spare switch per 20 installed, per model")
     assert values["Network power, typical (kW)"] == pytest.approx(version.power_typical_w / 1000)
     assert values["In-server power, typical (kW)"] == pytest.approx(version.in_server_typical_w / 1000)
     assert version.in_server_typical_w > 0

@@ -94,9 +94,13 @@ class AddressPoolsSerializer(serializers.Serializer):
 
 
 class SparesSerializer(serializers.Serializer):
-    """Documentation of the `spares` object: percent of each part in use ordered as spares, 0 to 100."""
+    """Documentation of the `spares` object: percent of each part in use ordered as spares, 0 to 100, and
+    one cold spare per switch model per `switches_per_spare` installed (engine.spec.SparesPolicy)."""
 
-    switches = serializers.FloatField(required=False, help_text="default 0")
+    switches = serializers.FloatField(required=False, help_text="percent; default 0 (switches_per_spare applies)")
+    switches_per_spare = serializers.IntegerField(
+        required=False, help_text="one cold spare per switch model per this many installed, rounded up; 0 = none; "
+                                  "default 20")
     transceivers = serializers.FloatField(required=False, help_text="default 2")
     cables = serializers.FloatField(required=False, help_text="default 2")
     fibers = serializers.FloatField(required=False, help_text="fibre cords; default 2")
@@ -163,7 +167,8 @@ class DesignInputsSerializer(AsciiNumbersMixin, serializers.Serializer):
     currency = serializers.ChoiceField(choices=Currency.choices, required=False, help_text="default: the project's")
     spares = SparesField(
         required=False, help_text="spare percent per category (switches, transceivers, cables, fibers); rounded up, "
-                                  "at least one per SKU in use when above 0; defaults 0 / 2 / 2 / 2",
+                                  "at least one per SKU in use when above 0; defaults 0 / 2 / 2 / 2; and "
+                                  "switches_per_spare: one cold spare per switch model per N installed (default 20)",
     )
     networks = NetworksField(required=False, help_text="front-end, storage and out-of-band networks; none by default")
     third_party_optics = serializers.BooleanField(
@@ -400,9 +405,13 @@ class PortSerializer(serializers.ModelSerializer):
 
 
 class BomLineSerializer(serializers.ModelSerializer):
+    spares = serializers.IntegerField(
+        read_only=True, allow_null=True, default=None,
+        help_text="spares of this line's SKU ordered by the spares policy (their own spare line); null on a spare line")
+
     class Meta:
         model = BomLineRecord
-        fields = ["index", "sku", "description", "category", "spare", "scope", "qty", "unit_price", "total",
+        fields = ["index", "sku", "description", "category", "spare", "spares", "scope", "qty", "unit_price", "total",
                   "power_typical_w", "power_max_w", "in_server_typical_w", "in_server_max_w", "rack_units", "network",
                   "price_published", "power_published"]
         read_only_fields = fields

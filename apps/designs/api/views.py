@@ -27,6 +27,7 @@ from ..selectors import (
     design_list_for_project,
     job_get_for_user,
     job_list_for_project,
+    bom_lines_with_spares,
     version_bom_list,
     version_bom_totals,
     version_device_list,
@@ -280,7 +281,7 @@ class VersionBomView(VersionScopedMixin, generics.GenericAPIView):
 
     def get(self, request, *args, **kwargs):
         version = self.version
-        lines = list(version_bom_list(version=version))
+        lines = bom_lines_with_spares(version_bom_list(version=version))
         totals = version_bom_totals(version=version)
         missing = bom_missing(lines)
         totals.update(price_missing=missing["price"], power_missing=missing["power"])

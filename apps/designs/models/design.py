@@ -100,7 +100,8 @@ class DesignVersion(models.Model):
     networks = models.JSONField(_("other networks"), default=dict, blank=True)
     discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2, default=0)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
-    # Spare percentages per category {"switches", "transceivers", "cables", "fibers"}; NULL: before spares.
+    # The spares policy (engine SparesPolicy): percent per category {"switches", "transceivers", "cables", "fibers"}
+    # and "switches_per_spare" (one spare switch per N of a model; absent before that rule); NULL: before spares.
     spares = models.JSONField(_("spares (%)"), null=True, blank=True)
     third_party_optics = models.BooleanField(
         _("third-party optics"), default=False,

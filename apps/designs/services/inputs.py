@@ -43,7 +43,7 @@ from apps.designs.services.networks_input import networks_input_clean, networks_
 from apps.designs.services import layout_input
 from apps.designs.services.roce_input import roce_input_clean
 from apps.designs.engine_text import spec_error_details, spec_error_messages
-from apps.engine.spec import (MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, SPARE_CATEGORIES, AddressPools, DesignSpec,
+from apps.engine.spec import (MAX_ASN, MAX_GPUS, MAX_OVERSUBSCRIPTION, MAX_SWITCHES_PER_SPARE, AddressPools, DesignSpec,
                               SparesPolicy, SpecError)
 from apps.projects.models import Currency, Project
 
@@ -137,15 +137,19 @@ class DesignInputs:
             discount_pct=float(self.discount_pct),
             currency=self.currency,
             name=name,
-            spares=SparesPolicy(**{key: float(value) for key, value in self.spares.items()}),
+            spares=SparesPolicy(**{key: int(value) if key == "switches_per_spare" else float(value)
+                                    for key, value in self.spares.items() if key in SPARE_KEYS}),
             third_party_optics=self.third_party_optics,
             **networks_spec(self.networks, server=self.server, prices=prices),
         )
 
 
 def spares_defaults() -> dict[str, float]:
-    """The engine's default spare percentages per category (SparesPolicy)."""
+    """The engine's default spares policy (SparesPolicy): percentages per category, switches per spare switch."""
     return {f.name: f.default for f in dataclasses.fields(SparesPolicy)}
+
+
+SPARE_KEYS = tuple(f.name for f in dataclasses.fields(SparesPolicy))
 
 
 def design_inputs_from_version(*, version) -> dict[str, Any]:
@@ -313,7 +317,7 @@ def _pools(errors: Errors, data: dict) -> dict:
 
 
 def _spares(errors: Errors, data: dict) -> dict[str, float]:
-    """All four spare percentages: the given ones checked (0 to 100), the defaults for the rest."""
+    """The spares policy: the given percentages (0 to 100) and switches per spare checked, the defaults for the rest."""
     value = data.get("spares")
     spares = spares_defaults()
     if value in (None, ""):
@@ -323,10 +327,18 @@ def _spares(errors: Errors, data: dict) -> dict[str, float]:
         return spares
     for key, raw in value.items():
         name = f"spares.{key}"
-        if key not in SPARE_CATEGORIES:
-            errors.add(name, _("Unknown spares category; use %(keys)s.") % {"keys": ", ".join(SPARE_CATEGORIES)})
+        if key not in SPARE_KEYS:
+            errors.add(name, _("Unknown spares category; use %(keys)s.") % {"keys": ", ".join(SPARE_KEYS)})
             continue
         if raw in (None, ""):
+            continue
+        if key == "switches_per_spare":
+            message = _("One spare switch per 0 (none) to %(max)s installed switches of a model.") % {
+                "max": f"{MAX_SWITCHES_PER_SPARE:,}"}
+            count = _number(errors, {name: raw}, name, None, kind=int, low=0, high=MAX_SWITCHES_PER_SPARE,
+                            low_message=message, high_message=message)
+            if count is not None:
+                spares[key] = count
             continue
         number = _number(
             errors, {name: raw}, name, None, kind=float, low=0, high=100,

@@ -27,7 +27,8 @@ from ..panels import design_panels_render, device_links
 from ..services.design import version_alternative_use
 from ..services.layout_input import cells_text, rows_text
 from ..missing import bom_missing, bom_missing_text, missing_sentence
-from ..selectors import version_bom_list, version_bom_totals, version_latest_job, version_list_for_design
+from ..selectors import (bom_lines_with_spares, version_bom_list, version_bom_totals, version_latest_job,
+                         version_list_for_design)
 from .common import project_design, project_version
 
 CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fiber")
@@ -213,7 +214,12 @@ def spares_row(version: DesignVersion) -> tuple[str, str]:
         return _("Spares (%)"), _("none (generated before spares)")
     names = {"switches": _("switches"), "transceivers": _("transceivers"), "cables": _("cables"),
              "fibers": _("fibre cords")}
-    return _("Spares (%)"), ", ".join(f"{label} {float(version.spares.get(key, 0)):g}" for key, label in names.items())
+    text = ", ".join(f"{label} {float(version.spares.get(key, 0)):g}" for key, label in names.items())
+    if "switches_per_spare" in version.spares:
+        per_spare = int(version.spares["switches_per_spare"] or 0)
+        text += "; " + (_("one spare switch per %(count)s installed, per model") % {"count": per_spare} if per_spare
+                        else _("no spare switches by count"))
+    return _("Spares (%)"), text
 
 
 def layout_text(layout: dict[str, Any]) -> str:
@@ -372,7 +378,7 @@ class VersionDetailView(VersionPageMixin, View):
         version = project_version(project=self.project, pk=version_pk)
         context = self.version_context(version)
         if version.is_ready:
-            lines = list(version_bom_list(version=version))
+            lines = bom_lines_with_spares(version_bom_list(version=version))
             totals = version_bom_totals(version=version)
             missing = bom_missing(lines)
             totals.update(price_missing=missing["price"], power_missing=missing["power"],

@@ -30,6 +30,10 @@ def bom_table(source: DocumentSource) -> Table:
     several_networks = len({line.network for line in source.bom_lines}) > 1
     lines = [line for line in source.bom_lines if not line.spare]
     spares = [line for line in source.bom_lines if line.spare]
+    ordered: dict[tuple, int] = {}  # spares of each base line, by network, category and SKU
+    for line in spares:
+        key = (line.network, line.category, line.sku)
+        ordered[key] = ordered.get(key, 0) + int(line.qty)
     order = {key: i for i, key in enumerate(CATEGORY_ORDER)}
     missing = bom_missing(source.bom_lines)
 
@@ -48,28 +52,46 @@ def bom_table(source: DocumentSource) -> Table:
             description = line.description
             if several_networks:
                 description = f"{description} · {networks.get(line.network, line.network)}"
-            rows.append([line.sku, description, count(line.qty), price(line, line.unit_price),
-                         price(line, line.total)])
+            spare_qty = ordered.get((line.network, line.category, line.sku), 0)
+            rows.append([line.sku, description, count(line.qty), count(spare_qty) if spare_qty else "–",
+                         price(line, line.unit_price), price(line, line.total)])
         subtotal_rows.append(len(rows))
-        rows.append(["", _("Subtotal: %(category)s") % {"category": labels.get(category, category)}, "", "",
+        rows.append(["", _("Subtotal: %(category)s") % {"category": labels.get(category, category)}, "", "", "",
                      total(sum((line.total for line in in_category), Decimal("0")), in_category)])
     if spares:
         for line in spares:
-            rows.append([line.sku, f"{line.description} · {_('spare')}", count(line.qty),
+            rows.append([line.sku, f"{line.description} · {_('spare')}", count(line.qty), "",
                          price(line, line.unit_price), price(line, line.total)])
         subtotal_rows.append(len(rows))
-        rows.append(["", _("Spares subtotal"), "", "", total(sum((line.total for line in spares), Decimal("0")),
-                                                              spares)])
+        rows.append(["", _("Spares subtotal"), "", "", "", total(sum((line.total for line in spares), Decimal("0")),
+                                                                  spares)])
     totals = source.bom_totals
-    rows.append(["", _("Subtotal, spares included") if totals["total_includes_spares"] else _("Subtotal"), "", "",
+    rows.append(["", _("Subtotal, spares included") if totals["total_includes_spares"] else _("Subtotal"), "", "", "",
                  at_least(money(totals["subtotal"]), missing["price"])])
-    rows.append(["", _("Discount (%(pct)s %%)") % {"pct": f"{float(totals['discount_pct']):g}"}, "", "",
+    rows.append(["", _("Discount (%(pct)s %%)") % {"pct": f"{float(totals['discount_pct']):g}"}, "", "", "",
                  ("−" if totals["discount"] else "") + money(totals["discount"])])
-    rows.append(["", _("Total (%(currency)s)") % {"currency": totals["currency"]}, "", "",
+    rows.append(["", _("Total (%(currency)s)") % {"currency": totals["currency"]}, "", "", "",
                  at_least(money(totals["total"], totals["currency"]), missing["price"])])
-    return Table(headers=[_("SKU"), _("Description"), _("Quantity"), _("Unit price"), _("Total")], rows=rows,
-                 numeric=(2, 3, 4), total_rows=3, subtotal_rows=tuple(subtotal_rows),
-                 widths=(17, 41, 10, 15, 17))
+    return Table(headers=[_("SKU"), _("Description"), _("Quantity"), _("Spares"), _("Unit price"), _("Total")],
+                 rows=rows, numeric=(2, 3, 4, 5), total_rows=3, subtotal_rows=tuple(subtotal_rows),
+                 widths=(16, 37, 9, 8, 14, 16))
+
+
+def spares_policy_text(policy: dict | None) -> str:
+    """The spares policy the version was quoted with, as a sentence (apps.engine.spec.SparesPolicy)."""
+    if policy is None:
+        return _("Spares were not computed for this version (generated before spares).")
+    per_spare = int(policy.get("switches_per_spare") or 0)
+    switches = (_("one cold spare of each switch model per %(count)s installed, rounded up") % {"count": per_spare}
+                if per_spare else _("no spare switches by count"))
+    if float(policy.get("switches") or 0):
+        switches += _(" (or %(pct)s %% of them if that is more)") % {"pct": f"{float(policy['switches']):g}"}
+    return _("Spares policy: %(switches)s; %(transceivers)s %% of transceivers, %(cables)s %% of cables and "
+             "%(fibers)s %% of fibre cords, rounded up, at least one per part. The default ratios are ours, not a "
+             "vendor's figure: the right number follows from each part's failure rate and the replacement time of "
+             "the support contract.") % {
+        "switches": switches, "transceivers": f"{float(policy.get('transceivers') or 0):g}",
+        "cables": f"{float(policy.get('cables') or 0):g}", "fibers": f"{float(policy.get('fibers') or 0):g}"}
 
 
 def build(source: DocumentSource) -> Chapter:
@@ -80,6 +102,7 @@ def build(source: DocumentSource) -> Chapter:
                     "the cabling plan, link by link, are in the Excel workbook of this version (Exports on the "
                     "design page).") % {"currency": totals["currency"], "lines": count(totals["lines"])}),
         bom_table(source),
+        Paragraph(spares_policy_text(source.version.spares), style="note"),
     ]
     if breakdown:
         blocks.append(Figure(svg=horizontal_bars_svg(

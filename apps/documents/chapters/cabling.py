@@ -43,12 +43,29 @@ def length_histogram(media: list[dict]) -> tuple[list[str], list[float]]:
     return labels, bins
 
 
+def infiniband_port_names(source: DocumentSource, tiers: dict) -> list:
+    """How an InfiniBand design names its ports (engine.names), with the first link of each tier as it is labelled."""
+    blocks: list = [Paragraph(_(
+        "Ports carry the names the equipment itself shows: a host port is its HCA (mlx5_0, mlx5_1, …, as ibstat "
+        "and ibnetdiscover print it); a Quantum-2 switch port is <ASIC>/<cage>/<port> as MLNX-OS names it (1/1/1 "
+        "and 1/1/2 are the two ports of the twin-port cage 1; a split port adds /1 or /2); a Quantum-X800 port is "
+        "sw<cage>p<port> as NVOS names it. Each cable end is labelled \"near device:port > far device:port\"."))]
+    rows = [[str(tiers.get(row["tier"], row["tier"])), str(row["a_port"]), str(row["b_port"]), str(row["label_a"])]
+            for row in source.example_links]
+    if rows:
+        blocks.append(Table(headers=[_("Tier"), _("A-end port"), _("B-end port"), _("Label (A end)")], rows=rows,
+                            widths=(16, 14, 14, 56)))
+    return blocks
+
+
 def build(source: DocumentSource) -> Chapter:
     media = list(source.summary.get("media") or [])
     tiers = tier_labels()
     blocks: list = [Paragraph(_("Backend links by tier and medium; every link, with its ends, labels and length, is "
                                 "in the cabling sheet of the Excel workbook.")),
                     Paragraph(reach_margin_rule(), style="note")]
+    if source.version.is_infiniband:
+        blocks += infiniband_port_names(source, tiers)
     if media:
         order = {key: i for i, key in enumerate(tiers)}
         media.sort(key=lambda row: (order.get(row.get("tier"), 9), float(row.get("length_m") or 0)))

@@ -59,7 +59,9 @@ class HallGrid:
         self.overflow: dict[str, int] = {}  # pool -> rows placed past the pool's end
         self._network_row: tuple[int, int] | None = None  # (row, free cells used) of the last network row
         self._last_row: dict[str, int] = {}  # pool -> the row its last block ended in
-        self.extra_rows = 0  # rows other networks will add after the backend (engine.networks.cluster says)
+        # Rows to count beside the placement's blocks when shaping the hall (0: the backend alone shapes it, so its
+        # cables are the same with or without the other networks).
+        self.extra_rows = 0
 
     def shape_for(self, blocks: list[int], extra_rows: int = 0) -> None:
         """Fix a derived hall's positions per row from the placement's blocks (racks each), once."""

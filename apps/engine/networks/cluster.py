@@ -91,9 +91,6 @@ def _cluster(spec: DesignSpec, *, progress: Progress | None, address: bool) -> P
     report = progress or (lambda stage, percent: None)
     validate_networks(spec)
     grid = HallGrid(spec.layout)
-    # Rows the other networks will add (the storage nodes' racks, a network row), for a near-square hall.
-    grid.extra_rows = (2 if spec.storage is not None and spec.storage.nodes else 0) + (
-        1 if any(net is not None for net in (spec.frontend, spec.storage, spec.oob)) else 0)
     backend = engine_plan._plan(spec, progress=lambda stage, percent: report(stage, percent * 80 // 100),
                                 address=address, grid=grid)
     report("networks", 80)

@@ -126,7 +126,7 @@ def role_labels() -> dict[str, str]:
     return {
         "server": _("server"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
         "storage": _("storage node"), "nvlink-switch": _("NVLink switch tray"), "patch-panel": _("patch panel"),
-        "cable-manager": _("cable manager"),
+        "cable-manager": _("cable manager"), "power-shelf": _("power shelf"),
     }
 
 
@@ -134,6 +134,7 @@ def network_labels() -> dict[str, str]:
     return {
         "backend": _("backend"), "frontend": _("front-end"), "storage": _("storage"),
         "oob": _("out-of-band management"), "scale-up": _("scale-up (NVLink)"), "cabling": _("structured cabling"),
+        "power": _("rack power"),
     }
 
 

@@ -63,7 +63,7 @@ EMPTY_FILL = "#f3f4f6"
 ZONE_FILLS = {"compute": "#ecfdf5", "network": "#eef2ff", "storage": "#fdf4ff"}
 ROLE_FILLS = {
     "server": "#dcfce7", "leaf": "#dbeafe", "spine": "#ede9fe", "core": "#fde68a", "storage": "#fae8ff",
-    "patch-panel": "#e5e7eb", "cable-manager": "#f3f4f6",
+    "patch-panel": "#e5e7eb", "cable-manager": "#f3f4f6", "power-shelf": "#fecaca", "nvlink-switch": "#c7d2fe",
 }
 DEFAULT_FILL = "#e0f2fe"
 

@@ -168,7 +168,7 @@ def test_estimate_answers_feasibility_size_rough_cost_and_alternatives(client_fo
 
 def test_estimate_puts_errors_on_the_form_field_names_and_is_still_a_200(client_for_member, project, seed):
     response = client_for_member.post(
-        url("design-estimate", project), form_data(seed, gpus="-4", layout_racks_per_row="0", name="")
+        url("design-estimate", project), form_data(seed, gpus="-4", layout_racks_per_row="-1", name="")
     )
     assert response.status_code == 200
     body = response.json()

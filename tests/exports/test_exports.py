@@ -329,8 +329,10 @@ def test_summary_names_customer_project_version_exporter_inputs_figures_and_warn
     assert values["Maximum GPUs this design can grow to"] == version.summary["max_gpus"]
     # Every point the engine raised, the DGX H100's built-in NICs among them, one row each.
     warnings = [row[1] for row in ws.iter_rows(values_only=True) if row[0] == "Engine warning"]
-    assert warnings == version.summary["warnings"] and len(warnings) == 2
-    assert "are built into the 32 NVIDIA DGX H100 servers" in warnings[-1]
+    assert warnings == version.summary["warnings"] and len(warnings) == 3
+    assert "are built into the 32 NVIDIA DGX H100 servers" in warnings[1]
+    # Four 10.2 kW servers a rack: 40.8 kW, above the 20 kW air limit of the default air-cooled site.
+    assert "they need rear-door cooling, but the site offers air" in warnings[-1]
     assert values["Total (USD)"].startswith("='BOM'!$F$")
     assert values["Prices"].startswith("Some list prices are catalog examples")
     # Spares and power by scope: the network's, and apart from it what the servers draw for their optics.

@@ -104,7 +104,7 @@ def near_square_positions(layout: RackLayout, blocks: list[int], extra_rows: int
     if not sizes.shape[0]:
         return max(1, int(layout.row_racks_max or 16))
     # Up to all racks in one row: a row longer than the biggest block only widens a hall of many short blocks.
-    top = int(min(max(int(sizes.sum()), 1), 20_000))
+    top = int(min(max(int(sizes.sum()), 2 * int(layout.row_racks_max or 0), 40), 20_000))
     candidates = np.arange(1, top + 1, dtype=np.int64)
     rows = (-(-sizes[None, :] // candidates[:, None])).sum(axis=1) + extra_rows
     width = position_x(layout, candidates - 1) + layout.rack_width_m + clearance(layout)

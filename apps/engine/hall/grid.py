@@ -58,11 +58,15 @@ class HallGrid:
         self.used_rows: set[int] = set()
         self.overflow: dict[str, int] = {}  # pool -> rows placed past the pool's end
         self._network_row: tuple[int, int] | None = None  # (row, free cells used) of the last network row
+        self._last_row: dict[str, int] = {}  # pool -> the row its last block ended in
+        # Rows to count beside the placement's blocks when shaping the hall (0: the backend alone shapes it, so its
+        # cables are the same with or without the other networks).
+        self.extra_rows = 0
 
     def shape_for(self, blocks: list[int], extra_rows: int = 0) -> None:
         """Fix a derived hall's positions per row from the placement's blocks (racks each), once."""
         if not self.positions:
-            self.positions = geometry.near_square_positions(self.layout, blocks, extra_rows)
+            self.positions = geometry.near_square_positions(self.layout, blocks, extra_rows + self.extra_rows)
 
     def pool(self, kind: str) -> str:
         return kind if kind in self.zone_rows else ""
@@ -106,6 +110,8 @@ class HallGrid:
                 rows[:] = row
                 cols[:] = free[:racks]
                 self._network_row = (row, used + racks)
+                if self._offset.get(pool) is not None and self._last_row.get(pool) == row:
+                    self._offset[pool] = used + racks  # the next block that continues this row starts after these
                 return rows, cols
         k = self._cursor.get(pool, 0)
         # A zone's blocks share rows, and so do network blocks that follow one another: the free cells of the
@@ -135,7 +141,11 @@ class HallGrid:
                 first_free = self.free_positions(row) if not past else np.arange(self.positions, dtype=np.int64)
                 self._offset[pool] = int(np.searchsorted(first_free, free[take - 1], side="right"))
         self._cursor[pool] = k
-        if not pool and kind == "network":
+        self._last_row[pool] = int(rows[-1])
+        if not pool and (kind == "network" or (self._network_row is not None
+                                              and self._network_row[0] == int(rows[-1]))):
+            # A network block makes its last row the network row; a storage block that filled on in the network
+            # row moves its free cells on.
             offset = self._offset.get(pool)
             self._network_row = (int(rows[-1]), offset) if offset else None
         return rows, cols

@@ -32,7 +32,8 @@ def two_tier(project, member, seed, django_capture_on_commit_callbacks):
 
 @pytest.fixture
 def three_tier(project, member, seed, django_capture_on_commit_callbacks):
-    """1,280 GPUs on 64x400G in 3 tiers: 5 scale units in 2 pods (4 + 1), 40 leaves, 40 spines, 20 cores."""
+    """1,280 GPUs on 64x400G in 3 tiers: 5 scale units in 2 pods (4 + 1), 40 leaves, 40 spines, 32 cores (the
+    fewest, 20, would not divide the pods' 1,024 and 256 uplinks: 32 give each core 32 and 8 links)."""
     data = inputs(seed, leaf_switch=seed["th4"].pk, leaf_breakout="1x400G", gpus=1280, tiers="3")
     version = generate(project, member, data, django_capture_on_commit_callbacks, "Three tiers")
     assert (version.summary["pods"], version.summary["scale_units"]) == (2, 5)
@@ -116,7 +117,7 @@ def test_pod_level_draws_each_pod_as_a_box_of_its_leaf_and_spine_groups(three_ti
     assert nodes["spine:p0:pod1"]["parent"] == "box:pod:p0:1"
     assert (nodes["leaf:p0:pod0"]["count"], nodes["spine:p0:pod0"]["count"]) == (32, 32)
     assert (nodes["leaf:p0:pod1"]["count"], nodes["spine:p0:pod1"]["count"]) == (8, 8)
-    assert nodes["core:p0"]["count"] == 20
+    assert nodes["core:p0"]["count"] == 32
     assert nodes["srv:pod1"]["count"] == 32
     assert nodes["core:p0"]["layer"] > nodes["spine:p0:pod0"]["layer"] > nodes["leaf:p0:pod0"]["layer"]
 
@@ -203,8 +204,8 @@ def test_groups_larger_than_a_block_open_in_blocks(three_tier, monkeypatch):
     monkeypatch.setattr(topology_module, "BLOCK", 8)
     topology = Topology(three_tier, level="pod")
     cores = topology.expand("core:p0", expanded=[])
-    assert sorted(nodes_of(cores)) == ["core:p0:b0", "core:p0:b1", "core:p0:b2"]
-    assert [nodes_of(cores)[f"core:p0:b{j}"]["count"] for j in range(3)] == [8, 8, 4]
+    assert sorted(nodes_of(cores)) == ["core:p0:b0", "core:p0:b1", "core:p0:b2", "core:p0:b3"]
+    assert [nodes_of(cores)[f"core:p0:b{j}"]["count"] for j in range(4)] == [8, 8, 8, 8]
     block = Topology(three_tier, level="pod").expand("core:p0:b1", expanded=["core:p0"])
     devices = [n for n in nodes_of(block).values() if n["kind"] == "dev"]
     assert [d["label"] for d in devices] == [f"p0-core-{i:03d}" for i in range(8, 16)]

@@ -89,7 +89,7 @@ def test_schematic_draws_one_scale_unit_in_full_and_one_panel_per_plane(member_c
 def test_schematic_overview_counts_every_link_of_a_three_tier_fabric(member_client, three_tier):
     words = texts(member_client.get(schematic_url(three_tier)).content)
     assert "Pods, scale units, spines and cores" in words
-    assert {"Pod 0", "Pod 1", "20 cores"} <= set(words)
+    assert {"Pod 0", "Pod 1", "32 cores"} <= set(words)
     counts = sum(int(w[1:].replace(",", "")) for w in words if w and w.startswith("×") and w[1:2].isdigit())
     # The overview's edges (every link once) plus SU 0's drawing (its server and spine links).
     su_links = 32 * 8 + 8 * 32

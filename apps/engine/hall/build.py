@@ -137,7 +137,7 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     if fill.rack_scale_switch_trays:
         _nvlink_trays(spec, racks, fill)
     if fill.shelves_below or fill.shelves_above:
-        _power_shelves(racks, fill)
+        _power_shelves(spec, racks, fill)
     # A grid the devices were not placed on (a fresh one) knows neither: the devices' own rows and positions say.
     rows = max(grid.rows, max(grid.used_rows, default=-1) + 1, max((d.row for _n, d in devices), default=-1) + 1)
     positions = max(1, grid.positions or max((d.col for _n, d in devices), default=0) + 1)
@@ -252,8 +252,12 @@ def _nvlink_trays(spec: DesignSpec, racks: list[Rack], fill) -> None:
                                        power_missing=() if tray_w is not None else ("NVLink switch tray",)))
 
 
-def _power_shelves(racks: list[Rack], fill) -> None:
-    """A rack-scale rack's power shelves (1U each, engine.hall.rules.rack_scale_stack): below and above its trays."""
+def _power_shelves(spec: DesignSpec, racks: list[Rack], fill) -> None:
+    """A rack-scale rack's power shelves (1U each, engine.hall.rules.rack_scale_stack): below and above its trays.
+    Their losses are inside the rack system's published power (carried by its compute trays); while that figure
+    is unpublished, a shelf names the system as missing like its trays do, never a silent 0 W."""
+    server = spec.server
+    missing = () if server.scale_up_rack_power_w else (server.name or server.sku or "server",)
     above_first = fill.shelves_below + fill.stack_u - fill.shelves_below - fill.shelves_above + 1
     for rack in racks:
         if rack.kind != "compute":
@@ -261,7 +265,7 @@ def _power_shelves(racks: list[Rack], fill) -> None:
         units = [k + 1 for k in range(fill.shelves_below)] + [above_first + k for k in range(fill.shelves_above)]
         for k, u in enumerate(units):
             rack.items.append(RackItem(device=-1, name=f"ps-{rack.name}-{k + 1}", role=POWER_SHELF, network="power",
-                                       u=u, u_height=1, face="front", model="power shelf"))
+                                       u=u, u_height=1, face="front", model="power shelf", power_missing=missing))
 
 
 def _check_size(grid: HallGrid, racks: int) -> None:

@@ -224,8 +224,8 @@
         return;
       }
       const p = n.renderedPosition();
-      const hw = (n.data("w") * zoom) / 2, hh = (n.data("h") * zoom) / 2;
-      if (p.x + hw < 0 || p.x - hw > w || p.y + hh < 0 || p.y - hh > h) return;
+      const hw = (n.data("w") * zoom) / 2 + 2, hh = (n.data("h") * zoom) / 2 + 2;
+      if (p.x + hw < -40 || p.x - hw > w + 40 || p.y + hh < -40 || p.y - hh > h + 40) return;
       occupy({ x1: p.x - hw, x2: p.x + hw, y1: p.y - hh, y2: p.y + hh });
     });
     const px = LABEL_FONT * zoom;
@@ -234,9 +234,10 @@
     const clear = [];
     edges.forEach((edge) => {
       const m = edge.renderedMidpoint();
-      const half = (String(edge.data("countLabel")).length * px * 0.62 + 4) / 2;
-      const box = { x1: m.x - half, x2: m.x + half, y1: m.y - px * 0.75, y2: m.y + px * 0.75 };
-      if (m.x < -half || m.x > w + half || m.y < 0 || m.y > h) { clear.push(edge); return; }
+      // The label's text, its background padding (2 px) and a margin for the borders around it.
+      const half = (String(edge.data("countLabel")).length * px * 0.62 + 4) / 2 + 4;
+      const box = { x1: m.x - half, x2: m.x + half, y1: m.y - px * 0.75 - 4, y2: m.y + px * 0.75 + 4 };
+      if (box.x2 < 0 || box.x1 > w || box.y2 < 0 || box.y1 > h) { clear.push(edge); return; }
       if (collides(box)) { crowded.push(edge); return; }
       occupy(box);
       clear.push(edge);

@@ -429,7 +429,9 @@
       if (!data) return null;
       const opened = cy.nodes().filter((n) => n.data("group") === id);
       opened.forEach((n) => { state.openedFrom[n.id()] = id; });
-      focusOn(opened);
+      // A network's picture is small: all of it when it fits at a readable zoom, else the opened part.
+      const whole = fitFor(boxesOf(cy.nodes()));
+      if (whole.fits) cy.viewport(whole); else focusOn(opened);
       return data;
     } finally {
       state.busy = false;

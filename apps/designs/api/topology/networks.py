@@ -239,25 +239,28 @@ class _NetworkView:
 
     def _base(self, node_id: str, group: str, col: int) -> dict[str, Any]:
         role = "server" if group in ("server", "storage", "managed") else group
-        return {"id": node_id, "role": role, "layer": LAYER[group], "col": [col], "parent": None, "plane": None,
+        # No column: each tier is one row spread under the next, so a network's switches stand over all its ends.
+        return {"id": node_id, "role": role, "layer": LAYER[group], "col": None, "parent": None, "plane": None,
                 "pod": None, "su": None, "rail": None, "network": self.network, "filters": {}, "expanded": False}
 
     def _group_node(self, node_id: str, group: str, col: int) -> dict[str, Any]:
         count = self.counts[group]
         data = self._base(node_id, group, col)
         data.update(kind="netgroup", label=f"{self.labels[group]}\n{count:,}", title=self.labels[group], count=count,
-                    order=0, expandable=True)
+                    order=col * 10**7, expandable=True)
         return {"data": data}
 
     def _block_node(self, node_id: str, group: str, block: int, chunk: list[int], col: int) -> dict[str, Any]:
         title = _("%(group)s, block %(block)s") % {"group": self.labels[group], "block": block}
         data = self._base(node_id, group, col)
-        data.update(kind="netblock", label=f"{title}\n{len(chunk):,}", title=title, count=len(chunk), order=block,
+        data.update(kind="netblock", label=f"{title}\n{len(chunk):,}", title=title, count=len(chunk),
+                    order=col * 10**7 + block * self.block_size(group),
                     expandable=True, group=f"net:{self.network}:{group}")
         return {"data": data}
 
     def _device_node(self, device_id: int, name: str, group: str, parent: str, col: int) -> dict[str, Any]:
         data = self._base(f"ndev:{device_id}", group, col)
-        data.update(kind="netdev", label=name, title=name, name=name, count=1, order=device_id, expandable=False,
+        data.update(kind="netdev", label=name, title=name, name=name, count=1,
+                    order=col * 10**7 + self.members(group).index(device_id), expandable=False,
                     group=parent, filters={"device": name, "network": self.network})
         return {"data": data}

@@ -10,18 +10,23 @@
  * Only the layers a design has are drawn, each as far below the previous one as its wrapped
  * rows need, so a 2-tier design fills the canvas instead of leaving room for cores.
  *
- * Readable at every zoom (level of detail): labels are LABEL_FONT px in the model and never drawn
- * below MIN_LABEL_PX on screen (cytoscape's min-zoomed-font-size); below that zoom they are not
- * styled at all. The first view must show every label: when its fit is too small to read, the
- * next coarser level is asked for (aggregated nodes carry a short name and a count), and details
- * appear as the user zooms or opens groups. Link counts sit on their edges; a count that would
- * overlap one already placed is hidden until the zoom makes room (declutterCounts).
+ * Readable at every level: labels are LABEL_FONT px in the model and the view never zooms out
+ * below LABEL_ZOOM (MIN_LABEL_PX on screen), so every node in view shows its label; what does not
+ * fit is reached by panning. The first view must fit: when it would not fit at a readable zoom,
+ * the next coarser level is asked for (aggregated nodes carry a short name and a count). The
+ * automatic first view of a large fabric is the overview: every plane side by side with its
+ * first pods or scale units and a range for the rest, every tier, a count on every edge. Link
+ * counts that would overlap one already placed are hidden until the zoom makes room
+ * (declutterCounts).
  *
- * Multi-plane designs are drawn one plane at a time (the plane switcher; the API's `plane`), or
- * all planes at once as the compact plane-level summary; the schematic below draws the planes
- * as side-by-side panels. A tap inside a pod box or an open group selects the box unless the
- * pointer is on an edge's drawn line (pod before edge). Opening a group re-fits the view to it;
- * a switch's ports are listed in the side panel, grouped into downlinks and uplinks.
+ * Multi-plane designs open with every plane side by side (the plane switcher draws one plane at
+ * a time; the API's `plane`); the schematic below draws the planes as side-by-side panels. A tap
+ * inside a pod box or an open group selects the box unless the pointer is on an edge's drawn line
+ * (pod before edge). Opening a group lays its children out in its place in their tiers, keeps the
+ * rest of the picture and its links, and brings the opened part into view (with the groups it links
+ * to when they fit at a readable zoom); a switch's ports are listed in the side panel, grouped into
+ * downlinks and uplinks. The other networks (front-end, storage, OOB) open the same way: a group
+ * into its devices, or into blocks of devices when it has many.
  *
  * What keeps the largest first view quick to draw: pods are boxes drawn behind their groups
  * (plain nodes sized here, not compound nodes), cy.fit() is never called (it measures every
@@ -50,14 +55,16 @@
   const PORT_H = 20;
   const LABEL_FONT = 12;
   const MIN_LABEL_PX = 11;
-  const LABEL_ZOOM = MIN_LABEL_PX / LABEL_FONT;  // below it no label would be drawn anyway
+  // The smallest zoom (a hair above MIN_LABEL_PX / LABEL_FONT, so rounding never hides a label).
+  const LABEL_ZOOM = (MIN_LABEL_PX + 0.05) / LABEL_FONT;
   const TIER_NAMES = [gettext("server–leaf"), gettext("leaf–spine"), gettext("spine–core")];
   const ROLE_NAMES = { server: gettext("server"), leaf: gettext("leaf"), spine: gettext("spine"), core: gettext("core") };
   const POD_SIDES = new Set(["leafpod", "spinepod"]);
 
   const planeSelect = document.getElementById("topology-plane");
-  const state = { level: "auto", plane: config.planes > 1 ? "0" : "all", expanded: [], busy: false, nextOffset: {},
-                  network: "backend" };
+  const networkSelectEl = document.getElementById("topology-network");
+  const state = { level: "auto", plane: "all", expanded: [], busy: false, nextOffset: {}, network: "backend",
+                  openedFrom: {} };
   const api = {
     cy: null, ready: false, firstDrawMs: null, loadStartedMs: performance.now(), level: null, state: state,
     expand: expand, collapse: collapse, reload: reload, select: select, labelSizes: labelSizes, config: config,
@@ -72,7 +79,7 @@
     container: container,
     elements: [],
     layout: { name: "preset" },
-    minZoom: 0.01,
+    minZoom: LABEL_ZOOM,
     maxZoom: 4,
     boxSelectionEnabled: false,
     autoungrabify: true,
@@ -153,7 +160,8 @@
   function decorateEdge(data) {
     // Server-leaf edges show their rail by colour when they carry one rail (see the API's rules).
     if (data.tier === 0) data.colour = data.rail === null || data.rail === undefined ? TIER_COLOURS[0] : railColour(data.rail);
-    else data.colour = config.planes > 1 ? planeColour(data.plane) : TIER_COLOURS[data.tier] || "#64748b";
+    else if (data.plane === null || data.plane === undefined || config.planes < 2) data.colour = TIER_COLOURS[data.tier] || "#64748b";
+    else data.colour = planeColour(data.plane);
     data.width = Math.min(9, 1.2 + Math.log10(Math.max(1, data.count)) * 1.7);
     data.countLabel = data.count > 1 ? "×" + fmt(data.count) : "";
     return { group: "edges", data: data, classes: labelsOn ? "labelled" : "" };
@@ -205,10 +213,19 @@
     };
     const zoom = cy.zoom();
     cy.nodes().forEach((n) => {
-      if (n.isParent() || n.data("kind") === "box") return;
+      if (n.isParent() || n.data("kind") === "box") {
+        // Their title stands above the box (and the box's padding): keep counts off it.
+        const bb = n.renderedBoundingBox({ includeLabels: false, includeOverlays: false });
+        const title = String(n.data("title") || n.data("label") || "").split("\n")[0];
+        const px = (LABEL_FONT + 1) * zoom;
+        const half = (textUnits(title) * px * 0.62 + 8) / 2;
+        const mid = (bb.x1 + bb.x2) / 2;
+        occupy({ x1: mid - half, x2: mid + half, y1: bb.y1 - px * 1.6, y2: bb.y1 + 16 * zoom });
+        return;
+      }
       const p = n.renderedPosition();
-      const hw = (n.data("w") * zoom) / 2, hh = (n.data("h") * zoom) / 2;
-      if (p.x + hw < 0 || p.x - hw > w || p.y + hh < 0 || p.y - hh > h) return;
+      const hw = (n.data("w") * zoom) / 2 + 2, hh = (n.data("h") * zoom) / 2 + 2;
+      if (p.x + hw < -40 || p.x - hw > w + 40 || p.y + hh < -40 || p.y - hh > h + 40) return;
       occupy({ x1: p.x - hw, x2: p.x + hw, y1: p.y - hh, y2: p.y + hh });
     });
     const px = LABEL_FONT * zoom;
@@ -217,9 +234,10 @@
     const clear = [];
     edges.forEach((edge) => {
       const m = edge.renderedMidpoint();
-      const half = (String(edge.data("countLabel")).length * px * 0.62 + 4) / 2;
-      const box = { x1: m.x - half, x2: m.x + half, y1: m.y - px * 0.75, y2: m.y + px * 0.75 };
-      if (m.x < -half || m.x > w + half || m.y < 0 || m.y > h) { clear.push(edge); return; }
+      // The label's text, its background padding (2 px) and a margin for the borders around it.
+      const half = (String(edge.data("countLabel")).length * px * 0.62 + 4) / 2 + 4;
+      const box = { x1: m.x - half, x2: m.x + half, y1: m.y - px * 0.75 - 4, y2: m.y + px * 0.75 + 4 };
+      if (box.x2 < 0 || box.x1 > w || box.y2 < 0 || box.y1 > h) { clear.push(edge); return; }
       if (collides(box)) { crowded.push(edge); return; }
       occupy(box);
       clear.push(edge);
@@ -274,9 +292,12 @@
   function setStatus(text) { statusEl.textContent = text || ""; }
 
   function showCounts(data) {
-    const levelName = levelSelect.querySelector(`option[value="${data.level}"]`);
+    // The other networks have no levels: their name stands in the level's place.
+    const networkName = networkSelectEl && data.network && data.network !== "backend"
+      ? networkSelectEl.querySelector(`option[value="${data.network}"]`) : null;
+    const levelName = networkName || levelSelect.querySelector(`option[value="${data.level}"]`);
     countsEl.textContent = interpolate(gettext("%(level)s · %(nodes)s nodes, %(edges)s edges"), {
-      level: levelName ? levelName.textContent : data.level, nodes: fmt(cy.nodes().length), edges: fmt(cy.edges().length),
+      level: levelName ? levelName.textContent : "", nodes: fmt(cy.nodes().length), edges: fmt(cy.edges().length),
     }, true);
   }
 
@@ -290,9 +311,12 @@
     }
     const pad = 44;
     const width = cy.width(), height = cy.height();
-    const zoom = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), 1.5,
-      (width - 2 * pad) / Math.max(1, x2 - x1), (height - 2 * pad) / Math.max(1, y2 - y1)));
-    return { zoom: zoom, pan: { x: width / 2 - zoom * (x1 + x2) / 2, y: height / 2 - zoom * (y1 + y2) / 2 } };
+    const fits = Math.min(cy.maxZoom(), 1.5,
+      (width - 2 * pad) / Math.max(1, x2 - x1), (height - 2 * pad) / Math.max(1, y2 - y1));
+    const zoom = Math.max(LABEL_ZOOM, fits);
+    // What does not fit at a readable zoom is shown from its start (left, top): the rest is a pan away.
+    const along = (lo, hi, size) => (zoom * (hi - lo) <= size - 2 * pad ? size / 2 - zoom * (lo + hi) / 2 : pad - zoom * lo);
+    return { zoom: zoom, fits: fits >= LABEL_ZOOM, pan: { x: along(x1, x2, width), y: along(y1, y2, height) } };
   }
 
   function fitBoxes(boxes) {
@@ -309,6 +333,16 @@
 
   function fitAll() {
     fitBoxes(boxesOf(cy.nodes()));
+  }
+
+  /* The opened part in view, with the groups it links to when they fit at a readable zoom too (so its
+     links end on screen); else the opened part alone, from its start. */
+  function focusOn(opened) {
+    opened = opened.filter((n) => n.inside());
+    if (opened.empty()) return;
+    const withNeighbours = opened.union(opened.neighborhood().nodes());
+    const wide = fitFor(boxesOf(withNeighbours));
+    cy.viewport(wide.fits ? wide : fitFor(boxesOf(opened)));
   }
 
   /* Elements ready to add, positioned, and the viewport that fits them. */
@@ -339,6 +373,8 @@
     state.expanded = data.expanded || [];
     state.nextOffset = {};
     api.level = data.level;
+    api.network = data.network || "backend";
+    legend(data);
     showCounts(data);
     declutterCounts();
   }
@@ -357,7 +393,7 @@
     let data = await getJSON(config.topologyUrl + "?" + path().toString());
     let prepared = prepare(data);
     while (state.level === "auto" && !state.expanded.length && prepared.viewport
-           && prepared.viewport.zoom < LABEL_ZOOM && data.levels.indexOf(data.level) > 0) {
+           && !prepared.viewport.fits && data.levels.indexOf(data.level) > 0) {
       data = await getJSON(config.topologyUrl + "?" + path(data.levels[data.levels.indexOf(data.level) - 1]).toString());
       prepared = prepare(data);
       state.autoLevel = data.level;
@@ -383,8 +419,28 @@
     }
   }
 
+  /* The other networks open on the server: the view with the group in `expanded` (a few thousand links). */
+  async function expandNetwork(id) {
+    if (state.busy) return null;
+    state.busy = true;
+    try {
+      state.expanded = state.expanded.concat([id]);
+      const data = await reload();
+      if (!data) return null;
+      const opened = cy.nodes().filter((n) => n.data("group") === id);
+      opened.forEach((n) => { state.openedFrom[n.id()] = id; });
+      // A network's picture is small: all of it when it fits at a readable zoom, else the opened part.
+      const whole = fitFor(boxesOf(cy.nodes()));
+      if (whole.fits) cy.viewport(whole); else focusOn(opened);
+      return data;
+    } finally {
+      state.busy = false;
+    }
+  }
+
   async function expand(id, offset) {
     if (id.startsWith("dev:")) return showPorts(id, offset);
+    if (state.network !== "backend") return expandNetwork(id);
     if (state.busy) return null;
     state.busy = true;
     setStatus(gettext("Opening…"));
@@ -414,12 +470,13 @@
         cy.add(present);
       });
       state.expanded = data.expanded || state.expanded;
+      // Children that replace their group can close it again from the side panel.
+      if (data.replaced) nodes.forEach((n) => { state.openedFrom[n.data.id] = id; });
       if (data.next_offset) state.nextOffset[id] = data.next_offset; else delete state.nextOffset[id];
       showCounts(data);
       setStatus("");
-      // Keep the user oriented: fit the view to what was opened (the group, or its children).
-      const opened = cy.collection(nodes.map((n) => cy.getElementById(n.data.id))).union(cy.getElementById(id));
-      if (opened.nonempty()) fitBoxes(boxesOf(opened));
+      // Keep the user oriented: bring what was opened into view (the group, or its children).
+      focusOn(cy.collection(nodes.map((n) => cy.getElementById(n.data.id))).union(cy.getElementById(id)));
       const target = cy.getElementById(id);
       if (target.nonempty()) showNode(target);
       declutterCounts();
@@ -445,6 +502,13 @@
       gone.add(n.id());
       n.descendants().forEach((d) => gone.add(d.id()));
     });
+    // And whatever was opened from inside it (ranges and groups that replaced their group).
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const e of state.expanded) {
+        if (!gone.has(e) && (gone.has(state.openedFrom[e]) || e.startsWith(id + ":"))) { gone.add(e); grew = true; }
+      }
+    }
     state.expanded = state.expanded.filter((e) => !gone.has(e));
     await reload();
     const back = cy.getElementById(id);
@@ -532,6 +596,10 @@
       ? state.expanded.some((e) => e === d.id.replace(/^box:pod:p(\d+):(\d+)$/, "leaf:p$1:pod$2") || e === d.id.replace(/^box:pod:p(\d+):(\d+)$/, "spine:p$1:pod$2"))
       : state.expanded.includes(d.id);
     if (collapsible) actions.append(button(gettext("Collapse"), () => collapse(d.id), "details-collapse"));
+    const from = state.openedFrom[d.id];
+    if (!collapsible && from && state.expanded.includes(from)) {
+      actions.append(button(gettext("Close the group"), () => collapse(from), "details-close-group"));
+    }
     const cables = cablesButton(d.filters);
     if (cables) actions.append(cables);
     if (d.kind === "dev") {
@@ -735,7 +803,9 @@
 
   // Legend ---------------------------------------------------------------------------------
 
-  function legend() {
+  /* The legend of what is drawn: the backend's rails, planes or tiers and device roles; another
+     network's tiers and its own groups of devices (no rails there). */
+  function legend(data) {
     const items = [];
     const chip = (colour, text) => {
       const span = element("span");
@@ -744,6 +814,17 @@
       span.append(c, text);
       return span;
     };
+    if (data && data.network && data.network !== "backend") {
+      const tiers = [...new Set(data.elements.edges.map((e) => e.data.tier))].sort();
+      if (tiers.length) {
+        items.push(element("span", gettext("Tiers:"), "legend-title"));
+        for (const tier of tiers) items.push(chip(TIER_COLOURS[tier] || "#64748b", TIER_NAMES[tier] || String(tier)));
+      }
+      items.push(element("span", gettext("Devices:"), "legend-title"));
+      for (const group of (data.legend && data.legend.groups) || []) items.push(chip(ROLE_FILL[group.role] || "#f1f5f9", group.label));
+      legendEl.replaceChildren(...items);
+      return;
+    }
     items.push(element("span", gettext("Rails:"), "legend-title"));
     for (let rail = 0; rail < config.rails; rail++) items.push(chip(railColour(rail), String(rail)));
     if (config.planes > 1) {
@@ -779,10 +860,6 @@
     planeSelect.value = state.plane;
     planeSelect.addEventListener("change", async () => {
       state.plane = planeSelect.value;
-      // All planes at once only as the compact summary (one group per tier and plane).
-      if (state.plane === "all") state.level = "plane";
-      else if (state.level === "plane") state.level = "auto";
-      levelSelect.value = state.level;
       state.expanded = [];
       await reload({ fit: true });
       showNothing();

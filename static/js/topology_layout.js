@@ -4,8 +4,10 @@
  * column of its plane, pod and scale unit (data.col), so a pod's spines sit above its leaves and
  * servers; no force layout runs. Only the layers present are placed, each below the rows the one
  * above wraps into. A long layer wraps into rows no wider than the canvas at a readable zoom;
- * many pods (or scale units) side by side wrap into bands shaped like the canvas. Pod boxes
- * (kind "box") get a size covering everything in them.
+ * planes, and pods (or scale units) in a plane, that are wider side by side than the canvas at a
+ * readable zoom wrap into bands below one another, each band as tall as the bands nested in it, so
+ * the view can always be read by panning downwards. Pod boxes (kind "box") get a size covering
+ * everything in them.
  *
  * window.fabricwebLayout.computePositions(datas, {width, height, labelZoom}) -> Map id -> {x, y},
  * with .boxes: Map box id -> {w, h}.
@@ -14,7 +16,6 @@
   "use strict";
   const LAYER_GAP = 120;  // between the lowest row of a layer and the highest row of the next
   const BAND_GAP = 110;  // between bands of pods (or scale units)
-  const BAND_MIN_COLUMNS = 12;
   const GAP = 22;
   const COLUMN_GAP = 56;
   const ROW_MAX = 16;  // at most this many nodes in one row of a layer of a column
@@ -105,31 +106,34 @@
       if (layer >= 2) { LAYER_Y[layer] = top + (n - 1) * ROW_STEP; top = LAYER_Y[layer] + LAYER_GAP; }
       else { LAYER_Y[layer] = top; top += (n - 1) * ROW_STEP + LAYER_GAP; }
     }
-    const BAND_H = top - LAYER_GAP + BAND_GAP;
+    const BAND_H = top - LAYER_GAP + BAND_GAP;  // one band of every layer
     const lineWidth = (items) => items.reduce((sum, item) => sum + item.width, 0) + GAP * Math.max(0, items.length - 1);
     const rowWidth = (items) => Math.max(0, ...chunks(items).map(lineWidth));
     const spanWidth = (kids) => kids.reduce((sum, kid) => sum + kid.width, 0) + COLUMN_GAP * Math.max(0, kids.length - 1);
-    const aspect = Math.max(0.5, (canvas.width || 1000) / (canvas.height || 640));
-    /* Many pods (or scale units) side by side make a thin strip: wrap them into bands whose
-       overall shape is closest to the canvas's. */
+    /* Columns wider side by side than the canvas at a readable zoom wrap into bands, as many in each
+       as fit (at least one). */
     function bands(kids) {
-      if (kids.length <= BAND_MIN_COLUMNS) return [kids];
-      const average = spanWidth(kids) / kids.length + COLUMN_GAP;
-      let best = kids.length;
-      let bestScore = Infinity;
-      for (let perBand = BAND_MIN_COLUMNS; perBand <= kids.length; perBand++) {
-        const count = Math.ceil(kids.length / perBand);
-        const score = Math.abs(Math.log((perBand * average) / (LAYER_Y[0] + (count - 1) * BAND_H) / aspect));
-        if (score < bestScore) { bestScore = score; best = perBand; }
+      if (kids.length <= 1 || spanWidth(kids) <= readableWidth) return [kids];
+      let count = 0;
+      let band = [];
+      for (const kid of kids) {
+        if (band.length && spanWidth(band.concat([kid])) > readableWidth) { count++; band = []; }
+        band.push(kid);
       }
+      if (band.length) count++;
+      // As many bands as needed, evenly filled (8 planes: two bands of 4, not 6 and 2).
+      const perBand = Math.ceil(kids.length / count);
       const out = [];
-      for (let i = 0; i < kids.length; i += best) out.push(kids.slice(i, i + best));
+      for (let i = 0; i < kids.length; i += perBand) out.push(kids.slice(i, i + perBand));
       return out;
     }
+    const bandRows = (band) => Math.max(1, ...band.map((kid) => kid.rows));
     function measure(column, depth) {
       const kids = [...column.children.values()].sort((a, b) => a.key - b.key);
       kids.forEach((kid) => measure(kid, depth + 1));
-      column.bands = depth === 1 ? bands(kids) : [kids];
+      column.bands = depth <= 1 ? bands(kids) : [kids];
+      // How many bands of every layer the column takes downwards (its own bands and those nested in them).
+      column.rows = column.bands.reduce((sum, band) => sum + bandRows(band), 0) || 1;
       const kidsWidth = Math.max(0, ...column.bands.map(spanWidth));
       let own = 0;
       for (const layer of [0, 1, 2, 3]) {
@@ -167,11 +171,13 @@
     }
     let lowest = 0;
     function place(column, x0, offset) {
-      column.bands.forEach((band, i) => {
+      let below = 0;
+      column.bands.forEach((band) => {
         let x = x0 + (column.width - spanWidth(band)) / 2;
-        for (const kid of band) { place(kid, x, offset + i * BAND_H); x += kid.width + COLUMN_GAP; }
+        for (const kid of band) { place(kid, x, offset + below * BAND_H); x += kid.width + COLUMN_GAP; }
+        below += bandRows(band);
       });
-      lowest = Math.max(lowest, offset + (column.bands.length - 1) * BAND_H);
+      lowest = Math.max(lowest, offset + Math.max(0, below - 1) * BAND_H);
       const spread = column.children.size > 0;
       for (const layer of [0, 1, 2, 3]) placeRow(column.items[layer], x0, column.width, LAYER_Y[layer] + offset, spread, layer);
     }

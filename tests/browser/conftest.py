@@ -3,6 +3,7 @@
 Every page fixture fails the test on a JavaScript console error or an uncaught exception.
 """
 import os
+import threading
 
 import pytest
 
@@ -51,15 +52,86 @@ def console_errors():
     return ConsoleErrors()
 
 
+class InFlight:
+    """Requests the live server is still answering (a browser that navigated away or closed does not wait
+    for them; their thread still holds a database connection)."""
+
+    def __init__(self):
+        self.count = 0
+        self.condition = threading.Condition()
+
+    def wrap(self, app):
+        def counted(environ, start_response):
+            with self.condition:
+                self.count += 1
+            try:
+                result = app(environ, start_response)
+            except BaseException:
+                self.done()
+                raise
+            return _ClosingResponse(result, self.done)
+
+        return counted
+
+    def done(self):
+        with self.condition:
+            self.count -= 1
+            self.condition.notify_all()
+
+    def wait_idle(self, timeout: float = 60) -> bool:
+        with self.condition:
+            return self.condition.wait_for(lambda: self.count <= 0, timeout)
+
+
+class _ClosingResponse:
+    """A WSGI response that reports when the server closed it (Django closes the request's database
+    connection in that close)."""
+
+    def __init__(self, result, on_close):
+        self.result = result
+        self.on_close = on_close
+        self.closed = False
+
+    def __iter__(self):
+        return iter(self.result)
+
+    def close(self):
+        try:
+            close = getattr(self.result, "close", None)
+            if close is not None:
+                close()
+        finally:
+            if not self.closed:
+                self.closed = True
+                self.on_close()
+
+
+@pytest.fixture(scope="session")
+def live_server_requests(live_server):
+    """The live server's requests in flight, counted (one wrapper for the session)."""
+    in_flight = InFlight()
+    httpd = live_server.thread.httpd
+    httpd.set_app(in_flight.wrap(httpd.get_app()))
+    return in_flight
+
+
 @pytest.fixture
-def page(browser, live_server, console_errors):
+def page(browser, live_server, live_server_requests, console_errors):
+    """A 1440x900 page; at the end it waits for the page's requests, closes its context and waits until the
+    live server has answered every request, so the database flush after the test never meets a request
+    still holding locks (a deadlock under load)."""
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1440, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.on("console", lambda msg: msg.type == "error" and console_errors.append(f"console: {msg.text}"))
     page.on("pageerror", lambda exc: console_errors.append(f"pageerror: {exc}"))
     yield page
+    try:
+        page.wait_for_load_state("networkidle", timeout=10_000)
+    except Exception:  # noqa: BLE001 - a page that never goes idle is still closed below
+        pass
     context.close()
+    assert live_server_requests.wait_idle(120), "the live server is still answering requests"
     console_errors.assert_none()
 
 

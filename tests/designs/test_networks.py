@@ -259,3 +259,39 @@ def test_the_design_form_offers_management_switches_only_and_says_why_in_chinese
     assert "networks_oob_ports" in errors and "48" in " ".join(errors["networks_oob_ports"])
     assert "管理" in " ".join(errors["networks_oob_ports"])
     assert not Design.objects.exists()
+
+
+def test_every_group_of_every_network_opens_into_its_devices_keeping_every_link(member_client, generated,
+                                                                                 monkeypatch):
+    from apps.designs.api.topology import networks as network_module
+
+    url = reverse("api-version-topology", kwargs={"pk": generated.pk})
+    for network in ("frontend", "storage", "oob"):
+        first = member_client.get(url, {"network": network}).json()
+        links = LinkRecord.objects.filter(version=generated, network=network)
+        # The legend names the network's own groups, never the backend's rails.
+        assert first["legend"]["rails"] == [] and first["legend"]["groups"]
+        for node in first["elements"]["nodes"]:
+            group = node["data"]["id"]
+            assert node["data"]["expandable"]
+            opened = member_client.get(url, {"network": network, "expanded": group}).json()
+            assert opened["expanded"] == [group]
+            ids = {n["data"]["id"] for n in opened["elements"]["nodes"]}
+            assert group not in ids
+            devices = [n["data"] for n in opened["elements"]["nodes"] if n["data"].get("group") == group]
+            assert devices and len(devices) == node["data"]["count"] or node["data"]["id"].endswith(":managed")
+            assert all(d["label"] for d in devices)
+            assert sum(e["data"]["count"] for e in opened["elements"]["edges"]) == links.count()
+            assert {e["data"]["source"] for e in opened["elements"]["edges"]} | {
+                e["data"]["target"] for e in opened["elements"]["edges"]} <= ids
+    # A group larger than a block opens into blocks, and a block into its devices.
+    monkeypatch.setattr(network_module, "BLOCK", 8)
+    blocks = member_client.get(url, {"network": "oob", "expanded": "net:oob:server"}).json()
+    block_ids = [n["data"]["id"] for n in blocks["elements"]["nodes"] if n["data"]["kind"] == "netblock"]
+    assert block_ids == [f"net:oob:server:b{b}" for b in range(4)]
+    opened = member_client.get(url, {"network": "oob", "expanded": f"net:oob:server,{block_ids[1]}"}).json()
+    inside = [n["data"] for n in opened["elements"]["nodes"] if n["data"].get("group") == block_ids[1]]
+    assert len(inside) == 8 and all(d["kind"] == "netdev" for d in inside)
+    assert sum(e["data"]["count"] for e in opened["elements"]["edges"]) == LinkRecord.objects.filter(
+        version=generated, network="oob").count()
+    assert member_client.get(url, {"network": "oob", "expanded": "net:oob:nothing"}).status_code == 400

@@ -85,7 +85,7 @@ def test_two_tier_first_view_shows_every_switch_and_servers_per_scale_unit(two_t
     assert_well_formed(view)
 
 
-@pytest.mark.parametrize("level", ["plane", "pod", "su", "device"])
+@pytest.mark.parametrize("level", ["plane", "overview", "pod", "su", "device"])
 def test_every_level_draws_each_link_exactly_once(three_tier, level):
     view = Topology(three_tier, level=level).view(expanded=[])
     assert view["level"] == level
@@ -98,7 +98,7 @@ def test_every_level_draws_each_link_exactly_once(three_tier, level):
     assert_well_formed(view)
 
 
-@pytest.mark.parametrize("level", ["plane", "pod", "su", "device"])
+@pytest.mark.parametrize("level", ["plane", "overview", "pod", "su", "device"])
 def test_grouped_queries_agree_with_resolving_each_link(three_tier, level):
     topology = Topology(three_tier, level=level)
     grouped = {key: (e.count, dict(e.media)) for key, e in topology.base_edges().items()}
@@ -240,7 +240,7 @@ def test_members_get_the_first_view_and_can_choose_a_level(member_client, three_
     response = member_client.get(topology_url(three_tier))
     assert response.status_code == 200
     body = response.json()
-    assert body["level"] == Topology(three_tier).level and body["levels"] == ["plane", "pod", "su", "device"]
+    assert body["level"] == Topology(three_tier).level and body["levels"] == ["plane", "overview", "pod", "su", "device"]
     assert body["counts"]["nodes"] == len(body["elements"]["nodes"])
     pods = member_client.get(topology_url(three_tier), {"level": "pod"}).json()
     assert pods["level"] == "pod"
@@ -305,3 +305,47 @@ def test_openapi_schema_documents_the_topology_routes(member_client):
     assert "/api/versions/{id}/topology/" in paths
     params = {p["name"] for p in paths["/api/versions/{id}/topology/expand/"]["get"]["parameters"]}
     assert {"node", "expanded", "level", "offset", "limit"} <= params
+
+
+@pytest.fixture
+def ten_units(project, member, seed, django_capture_on_commit_callbacks):
+    """5,000 GPUs on SN5600 in 2x400G: 625 servers in 10 scale units of 64 (the last 49), 80 leaves, 64 spines."""
+    version = generate(project, member, inputs(seed, gpus=5000), django_capture_on_commit_callbacks, "5k")
+    assert (version.summary["tiers"], version.summary["scale_units"], version.summary["servers"]) == (2, 10, 625)
+    return version
+
+
+def test_overview_draws_the_first_scale_units_and_a_range_for_the_rest_with_every_link(ten_units):
+    topology = Topology(ten_units)
+    assert topology.level == "overview"
+    view = topology.view(expanded=[])
+    nodes = nodes_of(view)
+    k, last = topology.range_columns, 9
+    rest_id = f"leaf:p0:sus{k - 1}-{last}"
+    assert {n for n in nodes if n.startswith("srv:")} == {f"srv:su{s}" for s in range(k - 1)} | {f"srv:sus{k - 1}-{last}"}
+    assert {n for n in nodes if n.startswith("leaf:")} == {f"leaf:p0:su{s}" for s in range(k - 1)} | {rest_id}
+    rest = nodes[rest_id]
+    assert rest["label"].startswith(f"SUs {k - 1}–{last} leaves")
+    assert rest["count"] == 80 - 8 * (k - 1) and nodes[f"srv:sus{k - 1}-{last}"]["count"] == 625 - 64 * (k - 1)
+    # Columns line up: a range's servers stand under its leaves.
+    assert nodes[f"srv:sus{k - 1}-{last}"]["col"] == rest["col"]
+    assert links_drawn(view) == ten_units.summary["total_links"]
+    assert_well_formed(view)
+    # Opening a range draws its parts in its place, never more than fit side by side: its scale units,
+    # or ranges of them that open in turn; the links that replace its own are drawn between them.
+    expanded, frontier = [], [rest_id]
+    while frontier:
+        node = frontier.pop(0)
+        opened = Topology(ten_units).expand(node, expanded=expanded)
+        expanded.append(node)
+        assert opened["replaced"] is True
+        parts = [n["data"]["id"] for n in opened["elements"]["nodes"]]
+        assert 1 < len(parts) <= k
+        frontier += [part for part in parts if ":sus" in part]
+    whole = Topology(ten_units).view(expanded=expanded)
+    assert {n for n in nodes_of(whole) if n.startswith("leaf:")} == {f"leaf:p0:su{s}" for s in range(10)}
+    assert links_drawn(whole) == ten_units.summary["total_links"]
+    assert_well_formed(whole)
+    # A plane opened from the plane level shows the same columns.
+    plane = Topology(ten_units, level="plane").expand("leaf:p0", expanded=[])
+    assert [n["data"]["id"] for n in plane["elements"]["nodes"]][-1] == rest_id

@@ -112,3 +112,16 @@ def test_design_name_is_escaped_in_the_schematic(member_client, three_tier):
 
 def test_non_member_gets_404_on_the_schematic(outsider_client, three_tier):
     assert outsider_client.get(schematic_url(three_tier)).status_code == 404
+
+
+@pytest.mark.parametrize("design", ["four_planes", "three_tier"])
+def test_generated_schematic_paints_no_line_over_a_label_and_no_box_over_a_box(member_client, request, design):
+    from tests.designs import svg_geometry
+
+    version = request.getfixturevalue(design)
+    shapes = svg_geometry.painted(member_client.get(schematic_url(version)).content)
+    assert [s for s in shapes if "count" in s.classes]
+    assert svg_geometry.covered_labels(shapes) == []
+    assert svg_geometry.overlapping_boxes(shapes) == []
+    assert svg_geometry.overlapping_labels(shapes) == []
+    assert svg_geometry.counts_on_boxes(shapes) == []

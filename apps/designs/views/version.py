@@ -64,6 +64,7 @@ def level_labels() -> dict[str, str]:
     """Which groups the topology starts from (the same words mean counts elsewhere, hence the context)."""
     return {
         "auto": pgettext("topology level", "Automatic"), "plane": pgettext("topology level", "Planes"),
+        "overview": pgettext("topology level", "Overview"),
         "pod": pgettext("topology level", "Pods"), "su": pgettext("topology level", "Scale units"),
         "device": pgettext("topology level", "Switches"),
     }

@@ -5,15 +5,19 @@ package puts it together with expansion.py, serialization.py and views.py.
 
 Rules:
 - Every device has a chain of groups from its plane down to itself; a port adds one more link:
-    servers  srv > srv:pod{k} (3 tiers) > srv:su{s} > [srv:su{s}:b{j}] > dev:{id}
-    leaves   leaf:p{p} > leaf:p{p}:pod{k} (3 tiers) > leaf:p{p}:su{s} > dev:{id}
-    spines   spine:p{p} > spine:p{p}:pod{k} (3 tiers) > [...:b{j}] > dev:{id}
+    servers  srv > [srv:pods{a}-{b}] > srv:pod{k} (3 tiers) > srv:su{s} > [srv:su{s}:b{j}] > dev:{id}
+             (2 tiers: srv > [srv:sus{a}-{b}] > srv:su{s} > ...)
+    leaves   leaf:p{p} > [leaf:p{p}:pods{a}-{b} or :sus{a}-{b}] > leaf:p{p}:pod{k} (3 tiers) > leaf:p{p}:su{s} > dev:{id}
+    spines   spine:p{p} > [spine:p{p}:pods{a}-{b}] > spine:p{p}:pod{k} (3 tiers) > [...:b{j}] > dev:{id}
     cores    core:p{p} > [core:p{p}:b{j}] > dev:{id}
     ports    ... > dev:{id} > port:{device id}:{port name}
   A block (b{j}) holds BLOCK consecutive devices of a group larger than BLOCK, so no expansion
-  draws more than BLOCK devices at once.
-- A level names the group each chain starts from in the first view: "plane", "pod" (3 tiers),
-  "su" or "device". "auto" picks the finest level whose estimated element count fits
+  draws more than BLOCK devices at once. A range (pods{a}-{b}, sus{a}-{b}) holds the pods (3 tiers)
+  or scale units (2 tiers) of a plane after the first range_columns() - 1 of them, so a plane opens
+  into a row that fits the screen ("Pods 5-63" beside pods 0 to 4) and the range opens into the rest.
+- A level names the group each chain starts from in the first view: "plane", "overview" (the
+  first pods or scale units of every plane side by side and a range for the rest, with every
+  tier), "pod" (3 tiers), "su" or "device". "auto" picks the finest level whose estimated element count fits
   ELEMENT_BUDGET and whose estimated node count fits READABLE_NODES, so that the first view
   fits a meeting-room screen with every label at a readable size: a 65,536-GPU fabric (196,608
   links) opens at plane level (servers, leaves, spines and cores with their counts) and its pods
@@ -37,6 +41,7 @@ Rules:
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -56,7 +61,8 @@ READABLE_NODES = 40
 PORT_PAGE = 256
 PORT_PAGE_MAX = 1024
 MAX_EXPANDED = 200
-LEVELS = ("plane", "pod", "su", "device")
+LEVELS = ("plane", "overview", "pod", "su", "device")
+RANGE_KINDS = frozenset({"srvrange", "leafrange", "spinerange"})
 LAYER = {"server": 0, "leaf": 1, "spine": 2, "core": 3}
 CACHE_SECONDS = 24 * 3600
 
@@ -64,9 +70,9 @@ CACHE_SECONDS = 24 * 3600
 COMPOUND_KINDS = frozenset({"srvpod", "srvsu", "srvblk", "leafsu", "spineblk", "coreblk", "dev"})
 POD_SIDE_KINDS = frozenset({"leafpod", "spinepod"})
 GROUP_ROLE = {
-    "srv": "server", "srvpod": "server", "srvsu": "server", "srvblk": "server",
-    "leafplane": "leaf", "leafpod": "leaf", "leafsu": "leaf",
-    "spineplane": "spine", "spinepod": "spine", "spineblk": "spine",
+    "srv": "server", "srvpod": "server", "srvsu": "server", "srvblk": "server", "srvrange": "server",
+    "leafplane": "leaf", "leafpod": "leaf", "leafsu": "leaf", "leafrange": "leaf",
+    "spineplane": "spine", "spinepod": "spine", "spineblk": "spine", "spinerange": "spine",
     "coreplane": "core", "coreblk": "core",
 }
 
@@ -91,12 +97,42 @@ class Ref:
     block: int | None = None
     device: int | None = None
     port: str | None = None
+    last: int | None = None  # a range's last pod or scale unit (its first is `pod` or `su`)
 
 
 def _int(text: str, prefix: str) -> int:
     if not text.startswith(prefix) or not text[len(prefix):].isdigit():
         raise ValueError(text)
     return int(text[len(prefix):])
+
+
+def _range(text: str) -> tuple[str, int, int] | None:
+    """("pod" or "su", first, last) of a range part such as pods5-63 or sus5-19; None if it is not one."""
+    for prefix, unit in (("pods", "pod"), ("sus", "su")):
+        if text.startswith(prefix) and "-" in text:
+            first, _sep, last = text[len(prefix):].partition("-")
+            if first.isdigit() and last.isdigit() and int(first) < int(last):
+                return unit, int(first), int(last)
+            raise ValueError(text)
+    return None
+
+
+def _range_ref(kind: str, plane: int | None, text: str) -> Ref | None:
+    found = _range(text)
+    if found is None:
+        return None
+    unit, first, last = found
+    return Ref(kind, plane=plane, pod=first if unit == "pod" else None, su=first if unit == "su" else None, last=last)
+
+
+RANGE_COLUMNS = 5
+
+
+def range_columns(planes: int) -> int:
+    """How many columns a plane opens into before a range holds the rest: 4 pods or scale units and a
+    range fit the canvas side by side at a readable zoom (several planes with theirs do not: the page
+    then starts from the planes, and each opens into its columns)."""
+    return RANGE_COLUMNS
 
 
 def parse_node(node_id: str) -> Ref:
@@ -106,6 +142,8 @@ def parse_node(node_id: str) -> Ref:
     if head == "srv":
         if len(parts) == 1:
             return Ref("srv")
+        if len(parts) == 2 and (ref := _range_ref("srvrange", None, parts[1])) is not None:
+            return ref
         if parts[1].startswith("pod") and len(parts) == 2:
             return Ref("srvpod", pod=_int(parts[1], "pod"))
         su = _int(parts[1], "su")
@@ -118,6 +156,8 @@ def parse_node(node_id: str) -> Ref:
         rest = parts[2:]
         if not rest:
             return Ref(f"{head}plane", plane=plane)
+        if head in ("leaf", "spine") and len(rest) == 1 and (ref := _range_ref(f"{head}range", plane, rest[0])):
+            return ref
         if head == "leaf" and len(rest) == 1 and rest[0].startswith("pod"):
             return Ref("leafpod", plane=plane, pod=_int(rest[0], "pod"))
         if head == "leaf" and len(rest) == 1:
@@ -212,7 +252,136 @@ class TopologyBase:
     # Census ---------------------------------------------------------------------------------
 
     def levels(self) -> tuple[str, ...]:
+        """The levels this view can start from (no pods in 2 tiers). Where no plane has more pods or
+        scale units than its columns, the overview draws what the pod or scale-unit level does."""
         return LEVELS if self.tiers == 3 else tuple(level for level in LEVELS if level != "pod")
+
+    # Ranges of pods (3 tiers) or scale units (2 tiers) -------------------------------------
+
+    @property
+    def unit(self) -> str:
+        return "pod" if self.tiers == 3 else "su"
+
+    @cached_property
+    def range_columns(self) -> int:
+        return range_columns(self.planes_drawn)
+
+    @cached_property
+    def server_units(self) -> list[int]:
+        return self._server_pods() if self.tiers == 3 else sorted(self.census["server"])
+
+    @cached_property
+    def _leaf_units(self) -> dict[int, list[int]]:
+        units: dict[int, set[int]] = {}
+        for (plane, su), group in self.census["leaf"].items():
+            units.setdefault(plane, set()).add(group.pod if self.tiers == 3 else su)
+        return {plane: sorted(keys) for plane, keys in units.items()}
+
+    @cached_property
+    def _spine_units(self) -> dict[int, list[int]]:
+        units: dict[int, set[int]] = {}
+        for (plane, pod) in self.census["spine"]:
+            if pod is not None:
+                units.setdefault(plane, set()).add(pod)
+        return {plane: sorted(keys) for plane, keys in units.items()}
+
+    def leaf_units(self, plane: int) -> list[int]:
+        return self._leaf_units.get(plane, [])
+
+    def spine_units(self, plane: int) -> list[int]:
+        return self._spine_units.get(plane, [])
+
+    def range_of(self, units: list[int]) -> tuple[int, int] | None:
+        """The outermost range: the units after the first range_columns - 1 (None: each unit stands alone)."""
+        k = self.range_columns
+        if k < 2 or len(units) <= k:
+            return None
+        return units[k - 1], units[-1]
+
+    def _spans(self, units: list[int], key: int) -> list[tuple[int, int]]:
+        """Index spans [start, stop) of the ranges holding `key`, outermost first: the units after the first
+        range_columns - 1, then that span cut into range_columns parts, and so on down to a few units."""
+        k = self.range_columns
+        n = len(units)
+        if k < 2 or n <= k:
+            return []
+        i = units.index(key)
+        if i < k - 1:
+            return []
+        spans = []
+        lo, hi = k - 1, n
+        while hi - lo > 1:
+            spans.append((lo, hi))
+            if hi - lo <= k:
+                break
+            size = math.ceil((hi - lo) / k)
+            part = (i - lo) // size
+            lo, hi = lo + part * size, min(hi, lo + (part + 1) * size)
+        return spans
+
+    def _range_id(self, prefix: str, units: list[int], span: tuple[int, int]) -> str:
+        return f"{prefix}:{self.unit}s{units[span[0]]}-{units[span[1] - 1]}"
+
+    def _unit_or_range(self, prefix: str, units: list[int], key: int) -> list[str]:
+        """The chain's ids for one pod or scale unit: the ranges it lies in, outermost first, then itself."""
+        return [self._range_id(prefix, units, span) for span in self._spans(units, key)] + [
+            f"{prefix}:{self.unit}{key}"]
+
+    def _range_place(self, ref: Ref) -> tuple[str, list[int], tuple[int, int]]:
+        """(prefix, units, span) of a range node; ValueError when it is not one of this view's ranges."""
+        first = ref.pod if ref.pod is not None else ref.su
+        if (ref.pod is not None) != (self.tiers == 3):
+            raise ValueError(ref)
+        if ref.plane is not None and ref.plane not in self.plane_numbers:
+            raise ValueError(ref)
+        if ref.kind == "srvrange":
+            prefix, units = "srv", self.server_units
+        elif ref.kind == "leafrange":
+            prefix, units = f"leaf:p{ref.plane}", self.leaf_units(ref.plane)
+        else:
+            if self.tiers != 3:
+                raise ValueError(ref)
+            prefix, units = f"spine:p{ref.plane}", self.spine_units(ref.plane)
+        if first not in units:
+            raise ValueError(ref)
+        for span in self._spans(units, first):
+            if units[span[0]] == first and units[span[1] - 1] == ref.last:
+                return prefix, units, span
+        raise ValueError(ref)
+
+    def range_units(self, ref: Ref) -> list[int]:
+        """The pods or scale units of a range node (ValueError when it is not this view's range)."""
+        _prefix, units, (lo, hi) = self._range_place(ref)
+        return units[lo:hi]
+
+    def range_chain(self, ref: Ref) -> list[str]:
+        """The ranges from the outermost down to this one (inclusive)."""
+        prefix, units, span = self._range_place(ref)
+        spans = self._spans(units, units[span[0]])
+        return [self._range_id(prefix, units, s) for s in spans[:spans.index(span) + 1]]
+
+    def range_children(self, ref: Ref) -> list[str]:
+        """A range's parts: its units when they are few, else range_columns ranges (or units) of its units."""
+        prefix, units, (lo, hi) = self._range_place(ref)
+        k = self.range_columns
+        if hi - lo <= k:
+            return [f"{prefix}:{self.unit}{units[i]}" for i in range(lo, hi)]
+        size = math.ceil((hi - lo) / k)
+        return [f"{prefix}:{self.unit}{units[a]}" if min(hi, a + size) - a == 1
+                else self._range_id(prefix, units, (a, min(hi, a + size))) for a in range(lo, hi, size)]
+
+    def range_id_of(self, node_id: str) -> str:
+        """The id a pod or scale unit group is drawn as at the overview level: its range or itself."""
+        ref = parse_node(node_id)
+        if ref.kind in ("srvpod", "srvsu"):
+            key = ref.pod if ref.kind == "srvpod" else ref.su
+            return self._unit_or_range("srv", self.server_units, key)[0]
+        if ref.kind in ("leafpod", "leafsu"):
+            key = ref.pod if ref.kind == "leafpod" else ref.su
+            return self._unit_or_range(f"leaf:p{ref.plane}", self.leaf_units(ref.plane), key)[0]
+        if ref.kind == "spinepod":
+            return self._unit_or_range(f"spine:p{ref.plane}", self.spine_units(ref.plane), ref.pod)[0]
+        return node_id
 
     def _devices(self):
         return DeviceRecord.objects.filter(version=self.version, pk__gte=self.first_id, pk__lte=self.last_id)
@@ -281,6 +450,11 @@ class TopologyBase:
         spine_groups = len(c["spine"])
         if level == "plane":
             return 1 + 3 * planes + 3 * planes
+        if level == "overview":
+            if self.range_columns < 2:
+                return self.estimate("pod" if self.tiers == 3 else "su")
+            k = self.range_columns
+            return k + 3 * planes * k + planes + 4 * planes * k
         if level == "pod":
             return pods + 3 * planes * pods + planes + planes * pods + 2 * planes * pods
         if level == "su":
@@ -305,6 +479,11 @@ class TopologyBase:
         cores = 1 if c["core"] else 0
         if level == "plane":
             return 1 + planes * (2 + cores)
+        if level == "overview":
+            if self.range_columns < 2:
+                return self.estimate_nodes("pod" if self.tiers == 3 else "su")
+            k = self.range_columns
+            return k + planes * k * (3 if self.tiers == 3 else 2) + planes * cores
         if level == "pod":
             return pods + 3 * planes * pods + planes * cores
         if level == "su":
@@ -313,8 +492,18 @@ class TopologyBase:
         share = max(1, self.planes // planes)
         return sus + sum(int(switches.get(r) or 0) // share for r in ("leaf", "spine", "core"))
 
+    @cached_property
+    def has_ranges(self) -> bool:
+        """Whether some plane has more pods or scale units than fit side by side (range_columns)."""
+        return any(self.range_of(units) for units in [self.server_units]
+                   + [self.leaf_units(p) for p in self.plane_numbers])
+
     def auto_level(self) -> str:
+        # Finer levels than the overview would put more pods or scale units side by side than fit.
+        finest = LEVELS.index("overview") if self.has_ranges else len(LEVELS)
         for level in reversed(self.levels()):
+            if LEVELS.index(level) > finest:
+                continue
             if self.estimate(level) <= ELEMENT_BUDGET and self.estimate_nodes(level) <= READABLE_NODES:
                 return level
         return "plane"
@@ -330,22 +519,27 @@ class TopologyBase:
         if dev.role == "server":
             chain = ["srv"]
             if three:
-                chain.append(f"srv:pod{dev.pod}")
-            chain.append(f"srv:su{dev.su}")
+                chain += self._unit_or_range("srv", self.server_units, dev.pod)
+                chain.append(f"srv:su{dev.su}")
+            else:
+                chain += self._unit_or_range("srv", self.server_units, dev.su)
             block = self._block_of(c["server"][dev.su], dev.index)
             if block is not None:
                 chain.append(f"srv:su{dev.su}:b{block}")
         elif dev.role == "leaf":
             chain = [f"leaf:p{dev.plane}"]
+            units = self.leaf_units(dev.plane)
             if three:
-                chain.append(f"leaf:p{dev.plane}:pod{dev.pod}")
-            chain.append(f"leaf:p{dev.plane}:su{dev.su}")
+                chain += self._unit_or_range(f"leaf:p{dev.plane}", units, dev.pod)
+                chain.append(f"leaf:p{dev.plane}:su{dev.su}")
+            else:
+                chain += self._unit_or_range(f"leaf:p{dev.plane}", units, dev.su)
         elif dev.role == "spine":
             chain = [f"spine:p{dev.plane}"]
             top = f"spine:p{dev.plane}"
             if three:
                 top = f"spine:p{dev.plane}:pod{dev.pod}"
-                chain.append(top)
+                chain += self._unit_or_range(f"spine:p{dev.plane}", self.spine_units(dev.plane), dev.pod)
             block = self._block_of(c["spine"][(dev.plane, dev.pod if three else None)], dev.index)
             if block is not None:
                 chain.append(f"{top}:b{block}")
@@ -369,15 +563,21 @@ class TopologyBase:
             return self.device_chain(self.dev(ref.device))
         if kind == "srv":
             return ["srv"]
+        if kind in RANGE_KINDS:
+            top = "srv" if kind == "srvrange" else f"{GROUP_ROLE[kind]}:p{ref.plane}"
+            return [top, *self.range_chain(ref)]
         if kind == "srvpod":
             if not three or ref.pod not in self._server_pods():
                 raise ValueError(node_id)
-            return ["srv", node_id]
+            return ["srv", *self._unit_or_range("srv", self.server_units, ref.pod)]
         if kind in ("srvsu", "srvblk"):
             group = c["server"].get(ref.su)
             if group is None:
                 raise ValueError(node_id)
-            chain = ["srv"] + ([f"srv:pod{group.pod}"] if three else []) + [f"srv:su{ref.su}"]
+            if three:
+                chain = ["srv", *self._unit_or_range("srv", self.server_units, group.pod), f"srv:su{ref.su}"]
+            else:
+                chain = ["srv", *self._unit_or_range("srv", self.server_units, ref.su)]
             if kind == "srvblk":
                 if group.count <= BLOCK or ref.block * BLOCK >= group.count:
                     raise ValueError(node_id)
@@ -390,16 +590,20 @@ class TopologyBase:
         if kind == "leafpod":
             if not three or ref.pod not in self._pods_of_plane(ref.plane):
                 raise ValueError(node_id)
-            return [f"leaf:p{ref.plane}", node_id]
+            return [f"leaf:p{ref.plane}", *self._unit_or_range(f"leaf:p{ref.plane}", self.leaf_units(ref.plane), ref.pod)]
         if kind == "leafsu":
             group = c["leaf"].get((ref.plane, ref.su))
             if group is None:
                 raise ValueError(node_id)
-            return [f"leaf:p{ref.plane}"] + ([f"leaf:p{ref.plane}:pod{group.pod}"] if three else []) + [node_id]
+            units = self.leaf_units(ref.plane)
+            if three:
+                return [f"leaf:p{ref.plane}", *self._unit_or_range(f"leaf:p{ref.plane}", units, group.pod), node_id]
+            return [f"leaf:p{ref.plane}", *self._unit_or_range(f"leaf:p{ref.plane}", units, ref.su)]
         if kind == "spinepod":
             if not three or (ref.plane, ref.pod) not in c["spine"]:
                 raise ValueError(node_id)
-            return [f"spine:p{ref.plane}", node_id]
+            return [f"spine:p{ref.plane}", *self._unit_or_range(f"spine:p{ref.plane}", self.spine_units(ref.plane),
+                                                                 ref.pod)]
         if kind == "spineblk":
             key = (ref.plane, ref.pod)
             if (ref.pod is not None) != three or key not in c["spine"]:
@@ -407,7 +611,7 @@ class TopologyBase:
             group = c["spine"][key]
             if group.count <= BLOCK or ref.block * BLOCK >= group.count:
                 raise ValueError(node_id)
-            top = [f"spine:p{ref.plane}"] + ([f"spine:p{ref.plane}:pod{ref.pod}"] if three else [])
+            top = self.group_chain(f"spine:p{ref.plane}:pod{ref.pod}") if three else [f"spine:p{ref.plane}"]
             return [*top, node_id]
         if kind == "coreblk":
             group = c["core"].get(ref.plane)
@@ -419,6 +623,9 @@ class TopologyBase:
     def _base_kinds(self) -> frozenset[str]:
         return {
             "plane": frozenset({"srv", "leafplane", "spineplane", "coreplane"}),
+            "overview": frozenset({"srvrange", "leafrange", "spinerange", "coreplane"}
+                                  | ({"srvpod", "leafpod", "spinepod"} if self.tiers == 3
+                                     else {"srvsu", "leafsu", "spineplane"})),
             "pod": frozenset({"srvpod", "leafpod", "spinepod", "coreplane"}),
             "su": frozenset({"srvsu", "leafsu", "spinepod" if self.tiers == 3 else "spineplane", "coreplane"}),
             "device": frozenset({"srvsu", "dev"}),
@@ -465,6 +672,10 @@ class TopologyBase:
             return Q(pk=ref.device)
         role = GROUP_ROLE[kind]
         q = Q(role=role)
+        if kind in RANGE_KINDS:
+            field_name = "pod" if ref.pod is not None else "su"
+            q &= Q(**{f"{field_name}__gte": ref.pod if ref.pod is not None else ref.su, f"{field_name}__lte": ref.last})
+            return q & Q(plane=ref.plane) if ref.plane is not None else q
         if kind in ("srvpod",):
             q &= Q(pod=ref.pod)
         if kind in ("srvsu", "srvblk"):
@@ -515,9 +726,14 @@ class TopologyBase:
         return None
 
     def base_nodes(self) -> list[str]:
+        if self.level == "overview":
+            finer = self._base_nodes_at("pod" if self.tiers == 3 else "su")
+            return list(dict.fromkeys(self.range_id_of(node_id) for node_id in finer))
+        return self._base_nodes_at(self.level)
+
+    def _base_nodes_at(self, level: str) -> list[str]:
         c = self.census
         three = self.tiers == 3
-        level = self.level
         spine_top = (lambda p, k: f"spine:p{p}:pod{k}") if three else (lambda p, k: f"spine:p{p}")
         if level == "plane":
             ids = ["srv"] + [f"leaf:p{p}" for p in self.plane_numbers] + [f"spine:p{p}" for p in self.plane_numbers]
@@ -552,8 +768,10 @@ class TopologyBase:
 
     def base_edges(self) -> dict[tuple, EdgeAcc]:
         """Every link merged between the first view's nodes, with GROUP BY queries on the link rows."""
-        level = self.level
         three = self.tiers == 3
+        # The overview groups as the pod (3 tiers) or scale-unit level does, then draws each in its range.
+        overview = self.level == "overview"
+        level = ("pod" if three else "su") if overview else self.level
         columns = ["tier", "plane", "rail", "medium_kind", "length_m"]
         links = self._links()
         if level == "pod":
@@ -602,6 +820,8 @@ class TopologyBase:
                     ends = (f"srv:su{leaf.su}", f"dev:{leaf.id}")
                 else:
                     ends = (f"dev:{row['a_id']}", f"dev:{row['b_device_id']}")
+            if overview:
+                ends = (self.range_id_of(ends[0]), self.range_id_of(ends[1]))
             _edge_add(edges, ends[0], ends[1], tier, plane, row["rail"], pod, row["medium_kind"], row["length_m"],
                       row["n"], split_rail=self.split_rail(tier, ends[1]))
         return edges

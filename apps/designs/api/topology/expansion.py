@@ -33,7 +33,9 @@ class ExpansionMixin:
         c = self.census
         three = self.tiers == 3
         if kind == "srv":
-            ids = [f"srv:pod{k}" for k in self._server_pods()] if three else [f"srv:su{s}" for s in sorted(c["server"])]
+            ids = self._with_ranges("srv", self.server_units)
+        elif kind in aggregation.RANGE_KINDS:
+            ids = self.range_children(ref)
         elif kind == "srvpod":
             ids = [f"srv:su{s}" for s, g in sorted(c["server"].items()) if g.pod == ref.pod]
         elif kind in ("srvsu", "spinepod", "coreplane") or (kind == "spineplane" and not three):
@@ -45,15 +47,12 @@ class ExpansionMixin:
         elif kind in ("srvblk", "spineblk", "coreblk", "leafsu"):
             ids = [f"dev:{d.id}" for d in self.fetch_devices(self.subtree_condition(node_id))]
         elif kind == "leafplane":
-            if three:
-                ids = [f"leaf:p{ref.plane}:pod{k}" for k in self._pods_of_plane(ref.plane)]
-            else:
-                ids = [f"leaf:p{ref.plane}:su{s}" for (p, s) in sorted(c["leaf"]) if p == ref.plane]
+            ids = self._with_ranges(f"leaf:p{ref.plane}", self.leaf_units(ref.plane))
         elif kind == "leafpod":
             ids = [f"leaf:p{ref.plane}:su{s}" for (p, s), g in sorted(c["leaf"].items())
                    if p == ref.plane and g.pod == ref.pod]
         elif kind == "spineplane":
-            ids = [f"spine:p{ref.plane}:pod{k}" for (p, k) in sorted(c["spine"]) if p == ref.plane]
+            ids = self._with_ranges(f"spine:p{ref.plane}", self.spine_units(ref.plane))
         elif kind == "dev":
             # The backend's ports only: a server's front-end, storage and BMC ports are other networks' rows.
             ports = PortRecord.objects.filter(device_id=ref.device, pk__gte=self.first_id,
@@ -70,6 +69,10 @@ class ExpansionMixin:
         else:
             raise ValueError(node_id)
         return ids, len(ids)
+
+    def _with_ranges(self, prefix: str, units: list[int]) -> list[str]:
+        """A plane's (or all servers') pods or scale units as drawn: the first ones, then their range."""
+        return list(dict.fromkeys(self._unit_or_range(prefix, units, key)[0] for key in units))
 
     @cached_property
     def port_info(self) -> dict[str, dict]:

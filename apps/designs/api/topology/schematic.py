@@ -8,8 +8,9 @@ Rules (the drawing is in drawing.py):
   multiply it.
 - The overview has one panel per plane (small multiples in the plane's colour): cores on top
   (3 tiers), then per pod (3 tiers) or per scale unit (2 tiers) the spine, leaf and server
-  groups with their device counts, and the link count on every edge. At most MAX_COLUMNS columns
-  are drawn; the rest are summed into one "more" column, so counts still add up.
+  groups with their device counts, and the link count on every edge. At most columns_per_plane()
+  columns are drawn per plane (fewer as planes grow, so the panels stay readable side by side); the
+  rest are summed into one "more" column, so counts still add up.
 - Counts come from the version's device and link rows (GROUP BY), never from estimates; with
   `plane` only that plane's switches and links are counted (servers reach every plane).
 """
@@ -22,7 +23,18 @@ from django.db.models import Count, Q
 
 from .aggregation import TopologyBase
 
-MAX_COLUMNS = 8
+MAX_COLUMNS = 7
+
+
+def columns_per_plane(planes: int) -> int:
+    """How many pods or scale units each plane's panel draws before summing the rest into "more"."""
+    if planes <= 1:
+        return MAX_COLUMNS
+    if planes == 2:
+        return 4
+    if planes <= 4:
+        return 3
+    return 2
 
 
 @dataclass
@@ -178,9 +190,10 @@ def overview(topology: TopologyBase) -> Overview:
                     col.spine_links += n
     for (plane, _key), col in sorted(columns.items()):
         panels[plane].columns.append(col)
+    limit = columns_per_plane(len(planes))
     for panel in panels.values():
-        if len(panel.columns) > MAX_COLUMNS:
-            kept, rest = panel.columns[:MAX_COLUMNS - 1], panel.columns[MAX_COLUMNS - 1:]
+        if len(panel.columns) > limit:
+            kept, rest = panel.columns[:limit - 1], panel.columns[limit - 1:]
             more = Column(rest[0].key, more=len(rest))
             for col in rest:
                 for name in ("servers", "leaves", "spines", "sus", "server_links", "spine_links", "core_links"):

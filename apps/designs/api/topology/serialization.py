@@ -75,6 +75,24 @@ class SerializationMixin:
             count = sum(g.count for g in c["server"].values())
             title, order, col = _("All servers"), 0, self._server_col(None, None)
             filters: dict[str, Any] = {"tier": 0}
+        elif kind in aggregation.RANGE_KINDS:
+            first = ref.pod if three else ref.su
+            units = set(self.range_units(ref))
+            if kind == "srvrange":
+                groups = [g for su, g in c["server"].items() if (g.pod if three else su) in units]
+                col = self._server_col(first, None) if three else self._server_col(None, first)
+                filters = {"tier": 0}
+            elif kind == "leafrange":
+                groups = [g for (p, su), g in c["leaf"].items() if p == ref.plane and (g.pod if three else su) in units]
+                col, filters = [ref.plane, first], {"plane": ref.plane}
+            else:
+                groups = [g for (p, k), g in c["spine"].items() if p == ref.plane and k in units]
+                col, filters = [ref.plane, first], {"plane": ref.plane, "tier": 1}
+            count, order = sum(g.count for g in groups), min(g.lo for g in groups)
+            title = _range_title(kind, three, first, ref.last) + (
+                self._plane_suffix(ref.plane) if kind != "srvrange" else "")
+            base["pod"] = base["su"] = None
+            base["first"], base["last"] = first, ref.last
         elif kind == "srvpod":
             groups = [g for g in c["server"].values() if g.pod == ref.pod]
             count = sum(g.count for g in groups)
@@ -223,6 +241,15 @@ class SerializationMixin:
                 break
         data["filters"] = filters
         return data
+
+
+def _range_title(kind: str, three: bool, first: int, last: int) -> str:
+    values = {"first": first, "last": last}
+    if kind == "srvrange":
+        return (_("Pods %(first)s–%(last)s servers") if three else _("SUs %(first)s–%(last)s servers")) % values
+    if kind == "leafrange":
+        return (_("Pods %(first)s–%(last)s leaves") if three else _("SUs %(first)s–%(last)s leaves")) % values
+    return _("Pods %(first)s–%(last)s spines") % values
 
 
 def _count_text(role: str, count: int) -> str:

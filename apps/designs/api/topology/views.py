@@ -23,7 +23,7 @@ from . import Topology
 from .drawing import schematic_svg
 from .schematic import overview, scale_unit_picture
 from .aggregation import LEVELS, MAX_EXPANDED, PORT_PAGE, PORT_PAGE_MAX, TopologyError, first_view_cache_key
-from .networks import network_view
+from .networks import NetworkNodeError, network_view
 
 NETWORKS = ("backend", "frontend", "storage", "oob")
 
@@ -84,7 +84,7 @@ LEVEL_PARAMETER = OpenApiParameter(
 NETWORK_PARAMETER = OpenApiParameter(
     "network", str, enum=list(NETWORKS),
     description="Which of the cluster's networks: backend (default; levels and expansion apply), frontend, "
-                "storage or oob (one node per group of devices).",
+                "storage or oob (one node per group of devices; `expanded` opens groups into devices or blocks).",
 )
 PLANE_PARAMETER = OpenApiParameter(
     "plane", str, description="One plane's view (0-based): its switches, the servers and that plane's links; "
@@ -115,7 +115,10 @@ class VersionTopologyView(VersionScopedMixin, generics.GenericAPIView):
             if network not in ((self.version.summary or {}).get("networks") or {}):
                 raise ApiValidationError({"network": [_("This design has no %(network)s network.") % {
                     "network": network}]})
-            return Response(network_view(self.version, network))
+            try:
+                return Response(network_view(self.version, network, _expanded_param(request)))
+            except NetworkNodeError as exc:
+                raise ApiValidationError({"expanded": [_("Unknown node %(node)s.") % {"node": exc.args[0]}]}) from None
         expanded = _expanded_param(request)
         level = request.query_params.get("level") or "auto"
         plane = _plane_param(request)

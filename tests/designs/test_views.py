@@ -489,3 +489,20 @@ def test_the_design_form_offers_third_party_optics_off_by_default_and_the_versio
     assert version.third_party_optics is True
     page = client_for_member.get(url("version-detail", project, version_pk=version.pk))
     assert "third-party optics allowed" in page.content.decode()
+
+
+def test_the_headline_counts_the_switches_and_the_transceivers_of_the_bill_of_materials(
+        client_for_member, project, ready_version):
+    from apps.designs.selectors import version_bom_list
+
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    kpis = {k["key"]: k for k in page.context["kpis"]}
+    lines = list(version_bom_list(version=ready_version))
+    optics = sum(line.qty for line in lines if line.category == "transceiver" and not line.spare)
+    spares = sum(line.qty for line in lines if line.category == "transceiver" and line.spare)
+
+    assert kpis["switches"]["value"] == 8 + 4 and kpis["switches"]["detail"] == "leaf 8 · spine 4"
+    assert kpis["optics"]["value"] == optics > 0
+    assert kpis["optics"]["detail"] == (f"plus {spares:,} spares" if spares else "")
+    body = page.content.decode()
+    assert 'data-kpi="switches"' in body and 'data-kpi="optics"' in body

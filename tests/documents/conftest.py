@@ -42,7 +42,7 @@ class Built:
     files: dict[str, Path] = field(default_factory=dict)
 
 
-def _version(owner, name="Fabric A", **extra):
+def _version(owner, name="Fabric A", customer=CUSTOMER, **extra):
     from apps.catalog.models import ServerModel, SwitchModel
     from apps.designs.models import DesignVersion
     from apps.designs.services.design import design_create
@@ -53,7 +53,7 @@ def _version(owner, name="Fabric A", **extra):
 
     call_command("load_seed_catalog", verbosity=0, stdout=io.StringIO())
     project = ProjectFactory(members=[])
-    project.customer = Customer.objects.create(name=CUSTOMER)
+    project.customer = Customer.objects.create(name=customer)
     project.owner = owner
     project.review_two_people = False
     project.save()
@@ -139,7 +139,8 @@ def cluster_documents(django_db_setup, django_db_blocker) -> Rendered:
         atomic.__enter__()
         try:
             call_command("load_seed_catalog", verbosity=0, stdout=io.StringIO())
-            version = _version(UserFactory(username="pages"), name="Cluster", networks=cluster_networks())
+            version = _version(UserFactory(username="pages"), name="Cluster", customer=CUSTOMER + " (cluster)",
+                               networks=cluster_networks())
             rendered = Rendered(scratch=scratch)
             for language in ("en", "zh-hans"):
                 with translation.override(language):

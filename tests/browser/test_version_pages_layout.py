@@ -105,8 +105,8 @@ def test_chinese_topology_labels_fit_inside_their_nodes(page, login, engineer, e
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_live_check_alternatives_headers_and_figures_read_on_one_line_inside_their_card(page, login, engineer, engineer_project, seed_catalog,
-                                                       language):
+def test_live_check_alternatives_headers_and_figures_read_on_one_line_inside_their_card(
+        page, login, engineer, engineer_project, seed_catalog, language):
     from apps.catalog.models import ServerModel, SwitchModel
 
     profile_set_language(user=engineer, language=language)

@@ -43,8 +43,8 @@ def switch_text(hw: dict[str, Any]) -> str:
     if hw.get("cages"):
         parts.append(_("%(cages)s %(form)s cages of %(gbps)s Gb/s") % {
             "cages": count(hw["cages"]), "form": hw.get("form_factor") or "", "gbps": count(hw.get("cage_gbps"))})
-    parts.append(_("%(ports)s ports of %(gbps)s Gb/s") % {"ports": count(hw.get("ports")), "gbps": count(hw.get("gbps"))}
-                 + (f" ({hw['breakout']})" if hw.get("breakout") else ""))
+    ports = _("%(ports)s ports of %(gbps)s Gb/s") % {"ports": count(hw.get("ports")), "gbps": count(hw.get("gbps"))}
+    parts.append(ports + (f" ({hw['breakout']})" if hw.get("breakout") else ""))
     if hw.get("uplinks"):
         parts.append(_("%(ports)s uplinks of %(gbps)s Gb/s") % {"ports": count(hw["uplinks"]),
                                                                 "gbps": count(hw.get("uplink_gbps"))})

@@ -16,9 +16,9 @@ from django.views import View
 from apps.designs.fabric_text import roce_not_applicable
 from apps.designs.services.roce_input import roce_input_clean, roce_settings_from_stored
 from apps.designs.views.common import project_version
+from apps.designs.views.version import VersionPageMixin
 from apps.engine.roce import RoceSettings
 from apps.engine.spec import SpecError
-from apps.projects.views import ProjectScopedViewMixin
 
 from .forms import roce_form_build, roce_form_data, roce_form_settings
 from .selectors import roce_review_get
@@ -36,8 +36,11 @@ def _settings_of(version) -> RoceSettings:
         return RoceSettings()
 
 
-class RoceSettingsView(ProjectScopedViewMixin, View):
+class RoceSettingsView(VersionPageMixin, View):
+    """The RoCE settings form under the design's own header and tab bar."""
+
     template_name = "designs/analysis/roce_settings.html"
+    panel_slots = ("header", "nav")
 
     def get(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)
@@ -65,7 +68,6 @@ class RoceSettingsView(ProjectScopedViewMixin, View):
 
     def _render(self, version, form):
         return render(self.request, self.template_name, {
-            "project": self.project, "design": version.design, "version": version, "form": form,
-            "can_manage": self.can_manage(),
+            **self.version_context(version), "form": form, "tab": "roce",
             "not_applicable": roce_not_applicable() if version.is_infiniband else "",
         })

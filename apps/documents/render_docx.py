@@ -1,8 +1,11 @@
 """The design document as an editable Word file (python-docx, https://python-docx.readthedocs.io/).
 
 Rules:
-- The same chapters and blocks as the PDF: Heading 1 per chapter (each on a new page), Heading 2 for
-  sections, Word tables, bulleted lists, pictures.
+- The same chapters and blocks as the PDF: Heading 1 per chapter, Heading 2 for sections, Word tables,
+  bulleted lists, pictures.
+- Pagination by keeping, not by hard breaks: the contents page and the first chapter start pages; later
+  chapters follow on. Headings, lead lines and pictures keep with what follows; table rows do not split and
+  header rows repeat; a short table (KEEP_TOGETHER_ROWS) stays on one page; a picture is never taller than PICTURE_MAX_HEIGHT, so it fits a page with its caption.
 - Texts are python-docx text runs: nothing a user typed becomes a field, a hyperlink or markup.
 - Pictures: the SVG of the PDF rasterised by CairoSVG to PNG (Word's own SVG support is not in the
   file format python-docx writes), in Noto Sans CJK SC so Chinese labels draw.
@@ -32,6 +35,8 @@ LATIN_FONT = "Noto Sans"
 CJK_FONT = "Noto Sans CJK SC"
 RASTER_WIDTH_PX = 1600
 PICTURE_WIDTH = Mm(165)
+PICTURE_MAX_HEIGHT = Mm(165)  # a picture, its heading and caption fit on a page with room for a short table
+KEEP_TOGETHER_ROWS = 20  # a table this short moves to the next page whole instead of leaving a few rows there
 TEXT_WIDTH_MM = 178  # A4 less 16 mm margins
 
 
@@ -78,6 +83,14 @@ def _png(svg: str) -> bytes | None:
         return None
 
 
+def _no_row_split(row, *, header: bool = False) -> None:
+    """A table row stays on one page; a header row repeats at the top of every page the table spans."""
+    properties = row._tr.get_or_add_trPr()
+    properties.append(OxmlElement("w:cantSplit"))
+    if header:
+        properties.append(OxmlElement("w:tblHeader"))
+
+
 def _table(word: Any, headers: list[str], rows: list[list[str]], *, numeric: tuple[int, ...] = (),
            bold_rows: set[int] | None = None, header_row: bool = True, widths: tuple[int, ...] = ()) -> None:
     bold_rows = bold_rows or set()
@@ -87,16 +100,24 @@ def _table(word: Any, headers: list[str], rows: list[list[str]], *, numeric: tup
     if widths:
         table.autofit = False
     if header_row:
-        cells = table.add_row().cells
+        row = table.add_row()
+        _no_row_split(row, header=True)
         for i, header in enumerate(headers):
-            cells[i].text = ""
-            run = cells[i].paragraphs[0].add_run(str(header))
+            row.cells[i].text = ""
+            paragraph = row.cells[i].paragraphs[0]
+            paragraph.paragraph_format.keep_with_next = True  # never a header row alone at a page's foot
+            run = paragraph.add_run(str(header))
             run.bold = True
             run.font.size = Pt(8)
-    for r, row in enumerate(rows):
-        cells = table.add_row().cells
-        for i, value in enumerate(row):
-            paragraph = cells[i].paragraphs[0]
+            if i in numeric:
+                paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT
+    keep = len(rows) <= KEEP_TOGETHER_ROWS
+    for r, values in enumerate(rows):
+        row = table.add_row()
+        _no_row_split(row)
+        for i, value in enumerate(values):
+            paragraph = row.cells[i].paragraphs[0]
+            paragraph.paragraph_format.keep_with_next = keep and r < len(rows) - 1
             run = paragraph.add_run(str(value))
             run.font.size = Pt(8)
             run.bold = r in bold_rows
@@ -109,7 +130,19 @@ def _table(word: Any, headers: list[str], rows: list[list[str]], *, numeric: tup
                 column.width = width  # the table grid, which LibreOffice reads
                 for cell in column.cells:
                     cell.width = width  # the cells, which Word reads
-    word.add_paragraph()
+    gap = word.add_paragraph()  # the space after the table, kept small
+    gap.paragraph_format.space_after = Pt(0)
+    gap.paragraph_format.line_spacing = Pt(6)
+
+
+def _picture_size(png: bytes) -> dict[str, Any]:
+    """The picture's width, or its height when the full width would make it taller than PICTURE_MAX_HEIGHT."""
+    import struct
+
+    width, height = struct.unpack(">II", png[16:24])  # the PNG's IHDR chunk
+    if width and height and PICTURE_WIDTH * height / width > PICTURE_MAX_HEIGHT:
+        return {"height": PICTURE_MAX_HEIGHT}
+    return {"width": PICTURE_WIDTH}
 
 
 def _block(word: Any, block: Block) -> None:
@@ -119,13 +152,15 @@ def _block(word: Any, block: Block) -> None:
         if block.style == "lead":
             run.bold = True
             run.font.size = Pt(11)
+            paragraph.paragraph_format.keep_with_next = True  # a lead line introduces what follows
         elif block.style == "note":
             run.font.size = Pt(8)
             run.font.color.rgb = RGBColor(0x5B, 0x66, 0x75)
         elif block.style == "warning":
             run.font.color.rgb = RGBColor(0xB9, 0x1C, 0x1C)
     elif isinstance(block, Heading):
-        word.add_heading(block.text, level=2)
+        heading = word.add_heading(block.text, level=2)
+        heading.paragraph_format.keep_with_next = True
     elif isinstance(block, Bullets):
         for item in block.items:
             word.add_paragraph(item, style="List Bullet")
@@ -134,12 +169,15 @@ def _block(word: Any, block: Block) -> None:
     elif isinstance(block, Table):
         first_total = len(block.rows) - block.total_rows
         bold = {r for r in range(len(block.rows)) if r >= first_total} | set(block.subtotal_rows)
-        _table(word, block.headers, block.rows, numeric=block.numeric, bold_rows=bold, widths=block.widths)
+        _table(word, block.headers, block.rows, numeric=block.numeric, bold_rows=bold,
+               widths=block.column_widths())
     elif isinstance(block, Figure):
         png = _png(block.svg)
         if png is not None:
-            word.add_picture(io.BytesIO(png), width=PICTURE_WIDTH)
-            word.paragraphs[-1].alignment = WD_ALIGN_PARAGRAPH.CENTER
+            word.add_picture(io.BytesIO(png), **_picture_size(png))
+            picture = word.paragraphs[-1]
+            picture.alignment = WD_ALIGN_PARAGRAPH.CENTER
+            picture.paragraph_format.keep_with_next = True  # the caption stays under its picture
         caption = word.add_paragraph()
         run = caption.add_run(block.caption)
         run.italic = True
@@ -182,7 +220,11 @@ def document_docx_write(*, document: Document, target: Any) -> None:
            "\n".join(f"{i}. {chapter.title}" for i, chapter in enumerate(numbered, start=1)))
     for i, chapter in enumerate(numbered, start=1):
         heading = word.add_heading(f"{i}. {chapter.title}", level=1)
-        heading.paragraph_format.page_break_before = True
+        # Chapters follow on from each other (a hard page break left near-empty pages after short chapter
+        # ends); the heading keeps with its first block and a wide gap above marks the new chapter.
+        heading.paragraph_format.page_break_before = i == 1
+        heading.paragraph_format.keep_with_next = True
+        heading.paragraph_format.space_before = Pt(28)
         for block in chapter.blocks:
             _block(word, block)
     word.save(target)

@@ -8,6 +8,8 @@ Rules:
   design and version, set from the cover by CSS `string-set`, so it is text, not CSS) and "page n / N".
 - The table of contents takes its page numbers from `target-counter`; each chapter starts a page and
   is a PDF bookmark.
+- Tables have fixed column widths from their contents (model.column_widths): a header wraps between its words
+  inside its column, numbers never wrap.
 - Chinese text is set in Noto Sans CJK SC (Debian's fonts-noto-cjk), embedded as a subset; the English
   document names it as the fallback for Chinese names of customers and designs.
 """
@@ -53,7 +55,9 @@ th, td { border: 0.5pt solid #c7cfd9; padding: 1mm 1.5mm; text-align: left; vert
 thead th { background: #eef2f7; }
 thead { display: table-header-group; }
 tr { break-inside: avoid; }
-td.num, th.num { text-align: right; white-space: nowrap; }
+th { overflow-wrap: break-word; hyphens: manual; }
+td.num { text-align: right; white-space: nowrap; }
+th.num { text-align: right; }
 tr.total td, tr.subtotal td { font-weight: bold; }
 tr.total td { background: #eef2f7; }
 table.kv th { width: 38%; background: #f7f9fb; font-weight: normal; color: #3d4756; }
@@ -82,7 +86,7 @@ def _table(block: Table) -> str:
         cells = "".join(f'<td{" class=num" if i in numeric else ""}>{escape(cell)}</td>' for i, cell in enumerate(row))
         body.append(f"<tr{cls}>{cells}</tr>")
     caption = f"<caption>{escape(block.caption)}</caption>" if block.caption else ""
-    columns = "".join(f'<col style="width: {width}%">' for width in block.widths)
+    columns = "".join(f'<col style="width: {width}%">' for width in block.column_widths())
     columns = f"<colgroup>{columns}</colgroup>" if columns else ""
     return f"<table>{caption}{columns}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 

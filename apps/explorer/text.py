@@ -20,11 +20,13 @@ def bar_label(name: str) -> str:
 def _switch(ref: Mapping[str, Any] | None) -> str:
     if not ref:
         return ""
-    return f"{ref.get('sku', '')} {ref.get('breakout', '')}".strip()
+    # The switch by its model ("Arista 7060DX5-64S"), as the catalog and the design form name it; the SKU only
+    # for a part without a model name.
+    return f"{ref.get('name') or ref.get('sku', '')} {ref.get('breakout', '')}".strip()
 
 
 def candidate_label(item: Mapping[str, Any]) -> str:
-    """e.g. "2 tiers, 4 planes, 1:1 — leaf DCS-7060DX5-64S 1x400G, spine Z9864F-ON 2x400G"."""
+    """e.g. "2 tiers, 4 planes, 1:1 — leaf Arista 7060DX5-64S 1x400G, spine Dell Z9864F-ON 2x400G"."""
     tiers, planes = item["tiers"], item["planes"]
     parts = [ngettext("%(n)s tier", "%(n)s tiers", tiers) % {"n": tiers}]
     if planes > 1:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from apps.catalog.selectors import server_list
+from apps.designs.selectors import version_list_for_project
 from apps.designs.views.common import project_design
 from apps.projects.views import ProjectScopedViewMixin
 
@@ -52,10 +53,19 @@ class ExplorerView(ExplorerMixin, View):
         })
 
     def _initial(self) -> dict:
-        latest = self.design.versions.order_by("-number").first() if self.design is not None else None
+        """The request the explorer starts from: the design's latest version, else the project's most recently
+        changed version; the catalog's first server at 1,024 GPUs only for a project with no version yet."""
+        if self.design is not None:
+            latest = self.design.versions.order_by("-number").first()
+        else:
+            latest = version_list_for_project(project=self.project).select_related("leaf_switch").order_by(
+                "-created_at", "-pk").first()
         if latest is not None:
+            ratio = f"{float(latest.oversubscription or 1):g}"
+            oversubscriptions = [ratio] if ratio in dict(ExploreForm.base_fields["oversubscriptions"].choices) \
+                else ["1"]
             return {"gpus": latest.gpus, "server": latest.server_id, "fabric": latest.leaf_switch.fabric,
-                    "oversubscriptions": ["1"]}
+                    "oversubscriptions": oversubscriptions}
         server = server_list(active_only=True).first()
         return {"gpus": 1024, "server": server.pk if server is not None else None, "oversubscriptions": ["1"]}
 

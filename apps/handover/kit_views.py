@@ -25,6 +25,8 @@ from .kit import (
     work_order_header,
     work_orders_csv,
 )
+from apps.designs.views.version import VersionPageMixin as DesignPageMixin
+
 from .views import VersionPageMixin
 
 
@@ -45,10 +47,15 @@ class KitMixin(VersionPageMixin):
         return {"project": self.project, "design": version.design, "version": version}
 
 
-class KitView(KitMixin, View):
+class KitView(KitMixin, DesignPageMixin, View):
+    """The install kit under the design's own header and tab bar."""
+
+    panel_slots = ("header", "nav")
+
     def get(self, request, project_pk, version_pk):
         version, _check = self.version_and_check(version_pk)
-        return render(request, "handover/kit.html", {**self.base(version), "racks": version_racks(version=version)})
+        return render(request, "handover/kit.html", {**self.version_context(version), "tab": "kit",
+                                                     "racks": version_racks(version=version)})
 
 
 class KitWorkOrdersView(KitMixin, View):

@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from apps.engine.simulation import FAILURES, PRECISIONS, PRESETS, ROUTINGS, ZERO
 
@@ -20,7 +21,9 @@ FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "switch_latency_ns", "nic_latenc
 
 
 class PerformanceForm(forms.Form):
-    model = forms.ChoiceField(label=_("Model"), choices=[(k, p.name) for k, p in PRESETS.items()])
+    # The training model (Llama 3 70B...), not a product model: its own context, so Chinese says 训练模型.
+    model = forms.ChoiceField(label=pgettext_lazy("training job", "Model"),
+                              choices=[(k, p.name) for k, p in PRESETS.items()])
     routing = forms.ChoiceField(label=_("Routing"), choices=[(k, ROUTING_LABELS[k]) for k in ROUTINGS])
     precision = forms.ChoiceField(label=_("Precision"), choices=[(k, k.upper()) for k in PRECISIONS])
     zero = forms.ChoiceField(label=_("Data-parallel sharding"), choices=[(k, ZERO_LABELS[k]) for k in ZERO])

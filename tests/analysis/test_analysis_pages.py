@@ -253,3 +253,10 @@ def test_roce_section_names_the_second_nos_and_says_when_the_nic_has_no_host_scr
     html = page(browser_client, version)
     assert 'id="roce-nic-unsupported"' in html
     assert "Host scripts are not supported for this NIC (Broadcom Thor2 400G)" in html
+
+
+def test_the_roce_settings_page_keeps_the_designs_header_and_tab_bar(browser_client, version):
+    html = browser_client.get(settings_url(version)).content.decode()
+
+    assert 'class="tabs"' in html and 'id="tab-overview"' in html and 'id="tab-topology"' in html
+    assert 'id="tab-roce-settings"' in html and 'id="version-switch"' in html

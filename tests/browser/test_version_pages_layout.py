@@ -105,8 +105,8 @@ def test_chinese_topology_labels_fit_inside_their_nodes(page, login, engineer, e
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_live_check_alternatives_read_on_one_line_each(page, login, engineer, engineer_project, seed_catalog,
-                                                       language):
+def test_live_check_alternatives_headers_and_figures_read_on_one_line_inside_their_card(
+        page, login, engineer, engineer_project, seed_catalog, language):
     from apps.catalog.models import ServerModel, SwitchModel
 
     profile_set_language(user=engineer, language=language)
@@ -117,9 +117,16 @@ def test_live_check_alternatives_read_on_one_line_each(page, login, engineer, en
     page.fill("input[name=gpus]", "5000")
     expect(page.locator("#estimate-alternatives tbody tr").nth(2)).to_be_visible()
     heights = page.evaluate(
-        """() => [...document.querySelectorAll('#estimate-alternatives th, #estimate-alternatives td:first-child')]
+        """() => [...document.querySelectorAll('#estimate-alternatives th, #estimate-alternatives td.num')]
                  .map((c) => [c.textContent.trim(), [...c.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim())
                  .map((n) => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length; })])"""
     )
     wrapped = [text for text, rects in heights if any(count > 1 for count in rects)]
     assert wrapped == [], wrapped
+    spill = page.evaluate(
+        """() => { const card = document.querySelector('#estimate-alternatives').closest('.card, .estimate-panel')
+                   .getBoundingClientRect();
+                   return [...document.querySelectorAll('#estimate-alternatives, #estimate-alternatives td')]
+                     .map((e) => e.getBoundingClientRect().right - card.right).filter((d) => d > 0.5); }"""
+    )
+    assert spill == [], "the alternatives spill out of their card"

@@ -542,3 +542,20 @@ def test_a_version_quoted_before_the_switch_rule_still_opens_and_a_new_version_f
                                  {"from": ready_version.pk}).context["form"]
     assert form["spares_switches_per_spare"].value() == "20"
     assert form["spares_transceivers"].value() == "2"
+
+
+def test_the_headline_counts_the_switches_and_the_transceivers_of_the_bill_of_materials(
+        client_for_member, project, ready_version):
+    from apps.designs.selectors import version_bom_list
+
+    page = client_for_member.get(url("version-detail", project, version_pk=ready_version.pk))
+    kpis = {k["key"]: k for k in page.context["kpis"]}
+    lines = list(version_bom_list(version=ready_version))
+    optics = sum(line.qty for line in lines if line.category == "transceiver" and not line.spare)
+    spares = sum(line.qty for line in lines if line.category == "transceiver" and line.spare)
+
+    assert kpis["switches"]["value"] == 8 + 4 and kpis["switches"]["detail"] == "leaf 8 · spine 4"
+    assert kpis["optics"]["value"] == optics > 0
+    assert kpis["optics"]["detail"] == (f"plus {spares:,} spares" if spares else "")
+    body = page.content.decode()
+    assert 'data-kpi="switches"' in body and 'data-kpi="optics"' in body

@@ -42,7 +42,7 @@ class Built:
     files: dict[str, Path] = field(default_factory=dict)
 
 
-def _version(owner):
+def _version(owner, name="Fabric A", customer=CUSTOMER, **extra):
     from apps.catalog.models import ServerModel, SwitchModel
     from apps.designs.models import DesignVersion
     from apps.designs.services.design import design_create
@@ -53,15 +53,15 @@ def _version(owner):
 
     call_command("load_seed_catalog", verbosity=0, stdout=io.StringIO())
     project = ProjectFactory(members=[])
-    project.customer = Customer.objects.create(name=CUSTOMER)
+    project.customer = Customer.objects.create(name=customer)
     project.owner = owner
     project.review_two_people = False
     project.save()
     data = {"server": ServerModel.objects.get(sku="DGXH-G640F+P2EDI36").pk,
             "leaf_switch": SwitchModel.objects.get(sku="920-9N42F-00RI-7C0").pk, "leaf_breakout": "2x400G",
-            "gpus": 256, "currency": "EUR"}
+            "gpus": 256, "currency": "EUR", **extra}
     with TestCase.captureOnCommitCallbacks(execute=True):
-        job = design_create(project=project, user=owner, name="Fabric A", data=data)
+        job = design_create(project=project, user=owner, name=name, data=data)
     job.refresh_from_db()
     assert job.status == "succeeded", job.error
     version = DesignVersion.objects.get(pk=job.version_id)
@@ -100,6 +100,57 @@ def documents(django_db_setup, django_db_blocker) -> Built:
                                                 path_or_stream=str(built.files[f"{language}.docx"]))
             assert len(built.chapter_titles["en"]) == len(CHAPTERS)
             yield built
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+def cluster_networks() -> dict:
+    """A whole cluster on the seed catalog: front-end, storage fabric and out-of-band management beside the backend."""
+    from apps.catalog.models import SwitchModel
+
+    sn5600 = SwitchModel.objects.get(sku="920-9N42F-00RI-7C0").pk
+    return {"frontend": {"switch": sn5600, "breakout": "2x400G", "ports_per_server": 2},
+            "storage": {"mode": "fabric", "switch": sn5600, "breakout": "2x400G", "nodes": 8, "ports_per_node": 2,
+                        "ports_per_server": 2},
+            "oob": {"ports": 48, "gbps": 1}}
+
+
+@dataclass
+class Rendered:
+    """A whole-cluster version's documents (Document objects) and their files, in both languages."""
+
+    documents: dict = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)
+    scratch: Path = Path()
+    cache: dict = field(default_factory=dict)  # the tests' derived files (page images, Word as PDF)
+
+
+@pytest.fixture(scope="module")
+def cluster_documents(django_db_setup, django_db_blocker) -> Rendered:
+    from apps.documents.document import document_build
+    from apps.documents.render_docx import document_docx_write
+    from apps.documents.render_pdf import document_pdf_write
+    from tests.factories import UserFactory
+
+    scratch = Path(tempfile.mkdtemp(prefix="document-pages-"))
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            call_command("load_seed_catalog", verbosity=0, stdout=io.StringIO())
+            version = _version(UserFactory(username="pages"), name="Cluster", customer=CUSTOMER + " (cluster)",
+                               networks=cluster_networks())
+            rendered = Rendered(scratch=scratch)
+            for language in ("en", "zh-hans"):
+                with translation.override(language):
+                    document = document_build(version=version)
+                rendered.documents[language] = document
+                rendered.files[f"{language}.pdf"] = scratch / f"{language}.pdf"
+                rendered.files[f"{language}.docx"] = scratch / f"{language}.docx"
+                document_pdf_write(document=document, target=str(rendered.files[f"{language}.pdf"]))
+                document_docx_write(document=document, target=str(rendered.files[f"{language}.docx"]))
+            yield rendered
         finally:
             transaction.set_rollback(True)
             atomic.__exit__(None, None, None)

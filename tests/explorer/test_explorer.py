@@ -184,3 +184,28 @@ def test_explore_api_queries_do_not_grow_with_the_catalog_or_the_designs(member_
     extra.save()
     after = _queries(member_client, url, data)
     assert after == before <= 25
+
+
+def test_the_explorer_starts_from_the_projects_latest_version_without_a_design(
+        client_for_member, project, member, seed, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        design_create(project=project, user=member, name="Hall C", data=inputs(seed, gpus=512, oversubscription=2))
+
+    form = client_for_member.get(page_url(project)).context["form"]
+
+    assert form.initial["gpus"] == 512 and form.initial["server"] == seed["dgx_h100"].pk
+    assert form.initial["fabric"] == "ethernet" and form.initial["oversubscriptions"] == ["2"]
+
+
+def test_a_project_without_designs_starts_from_the_catalog_default(client_for_member, project, seed):
+    form = client_for_member.get(page_url(project)).context["form"]
+
+    assert form.initial["gpus"] == 1024
+
+
+def test_candidates_name_their_switches_by_model_not_sku(explored, seed):
+    models = {seed["sn5600"].model, seed["th4"].model}
+    labels = [candidate["label"] for candidate in explored["candidates"]]
+
+    assert all(seed["sn5600"].sku not in label and seed["th4"].sku not in label for label in labels)
+    assert any(any(model in label for model in models) for label in labels)

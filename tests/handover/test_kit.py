@@ -74,3 +74,10 @@ def test_kit_and_inventory_pages_speak_chinese(client_for_member, version):
         inventory = client_for_member.get(kit_url("inventory", version), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "安装套件" in kit and "Install kit of" not in kit
     assert "主机预检" in inventory and "标记为赢单" in inventory and "Mark won" not in inventory
+
+
+def test_the_install_kit_keeps_the_designs_header_and_tab_bar(client_for_member, version):
+    kit = client_for_member.get(kit_url("kit", version)).content.decode()
+
+    assert 'class="tabs"' in kit and 'id="tab-overview"' in kit and 'id="tab-topology"' in kit
+    assert 'id="tab-kit"' in kit and 'id="version-switch"' in kit

@@ -47,7 +47,7 @@ def test_the_project_form_creates_a_project_reviewed_by_two_people_unless_untick
 def test_the_submitter_cannot_approve_and_is_not_offered_to(two_people, version, owner):
     version_review_act(version=version, user=owner, action="submit")
     review = api_client_for(owner).get(review_url(version)).json()
-    assert "approve" not in review["actions"] and "reject" in review["actions"]
+    assert review["actions"] == ["reopen"]
     with pytest.raises(ValidationError) as error:
         version_review_act(version=version, user=owner, action="approve")
     assert "another person approves it" in error.value.message_dict["action"][0]
@@ -73,3 +73,15 @@ def test_another_person_approves_and_the_record_shows_both(two_people, version, 
 def test_without_the_setting_one_person_may_submit_and_approve(project, version, owner):
     version_review_act(version=version, user=owner, action="submit")
     assert version_review_act(version=version, user=owner, action="approve").state == "approved"
+
+
+def test_the_submitter_cannot_reject_their_own_version_but_can_withdraw_it(two_people, version, owner):
+    version_review_act(version=version, user=owner, action="submit")
+
+    response = api_client_for(owner).post(review_url(version), {"action": "reject", "note": "Redo the spines"},
+                                          format="json")
+
+    assert response.status_code == 400 and "another person rejects it" in str(response.json()["action"])
+    assert VersionReview.objects.get(version=version).state == "in_review"
+    withdrawn = api_client_for(owner).post(review_url(version), {"action": "reopen"}, format="json")
+    assert withdrawn.json()["state"] == "draft"

@@ -161,6 +161,7 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
     ]
     if switches.get("core"):
         kpis.append({"key": "core", "label": _("Core switches"), "value": switches.get("core"), "format": "int"})
+    kpis += [_switches_kpi(s), _optics_kpi(s)]
     kpis += [
         {"key": "links", "label": _("Links"), "value": s.get("total_links"), "format": "int",
          "detail": " · ".join(f"{label} {links.get(key, 0):,}" for key, label in tier_labels().items()
@@ -181,6 +182,33 @@ def version_kpis(version: DesignVersion) -> list[dict[str, Any]]:
                  "format": "text", "detail": wiring["detail"], "state": {True: "ok", False: "bad"}.get(
                      wiring["as_stated"], "unknown")})
     return kpis
+
+
+def _switches_kpi(s: dict[str, Any]) -> dict[str, Any]:
+    """All backend switches; the whole cluster's in the detail when there are other networks."""
+    switches = s.get("switches") or {}
+    total = sum(int(v or 0) for v in switches.values())
+    detail = " · ".join(f"{label} {int(switches.get(role) or 0):,}" for role, label in (
+        ("leaf", _("leaf")), ("spine", _("spine")), ("core", _("core"))) if switches.get(role))
+    others = {k: v for k, v in (s.get("networks") or {}).items() if k != "backend"}
+    if others:
+        cluster = total + sum(int(n or 0) for net in others.values() for n in (net.get("switches") or {}).values())
+        detail += " · " + _("whole cluster %(n)s") % {"n": f"{cluster:,}"}
+    return {"key": "switches", "label": _("Switches (backend)") if others else _("Switches"), "value": total,
+            "format": "int", "detail": detail}
+
+
+def _optics_kpi(s: dict[str, Any]) -> dict[str, Any]:
+    """Transceivers on the bill of materials (every network), spares in the detail."""
+    lines = list(s.get("bom") or [])
+    for key, net in (s.get("networks") or {}).items():
+        if key != "backend":
+            lines += net.get("bom") or []
+    optics = [line for line in lines if line.get("category") == "transceiver"]
+    used = sum(int(line.get("qty") or 0) for line in optics if not line.get("spare"))
+    spare = sum(int(line.get("qty") or 0) for line in optics if line.get("spare"))
+    return {"key": "optics", "label": _("Transceivers"), "value": used, "format": "int",
+            "detail": _("plus %(n)s spares") % {"n": f"{spare:,}"} if spare else ""}
 
 
 def _spares_detail(version: DesignVersion) -> str:
@@ -223,15 +251,49 @@ def spares_row(version: DesignVersion) -> tuple[str, str]:
     return _("Spares (%)"), text
 
 
-def layout_text(layout: dict[str, Any]) -> str:
-    """The stored `layout` input as one line: "rack_power_kw 45, hall rows 20, reserved 3:5-6, network rows 9-10"."""
-    parts = [f"{key} {value}" for key, value in layout.items() if key != "hall"]
+def layout_rows(layout: dict[str, Any]) -> list[tuple[str, str]]:
+    """The stored `layout` input in the design form's own words: ("Rack width (m)", "0.6"), ("Cooling", "Air")."""
+    from apps.designs.forms import DesignInputsForm
+
+    fields = DesignInputsForm.base_fields
+    special = {"servers_per_rack": _("as many as the rack's height and power budget allow"),
+               "rack_power_kw": _("no budget"), "hall_rows": _("as many as the racks need"),
+               "hall_positions": _("the racks per row")}
+    rows: list[tuple[str, str]] = []
+
+    def add(key: str, value: Any) -> None:
+        field = fields.get(f"layout_{key}")
+        if field is None or value in (None, ""):
+            return
+        if isinstance(value, bool):
+            text = _("yes") if value else _("no")
+        elif getattr(field, "choices", None) and not isinstance(value, (int, float)):
+            text = str(dict(field.choices).get(value, value))
+        elif isinstance(value, (int, float)) and not value and key in special:
+            text = str(special[key])
+        elif isinstance(value, float):
+            text = f"{value:g}"
+        else:
+            text = str(value)
+        rows.append((str(field.label), text))
+
+    for key, value in layout.items():
+        if key != "hall":
+            add(key, value)
     hall = layout.get("hall") or {}
-    parts += [f"hall {key} {hall[key]}" for key in ("rows", "positions") if hall.get(key) not in (None, "")]
+    for key in ("rows", "positions"):
+        add(f"hall_{key}", hall.get(key))
     if hall.get("reserved"):
-        parts.append(f"reserved {cells_text(hall['reserved'])}")
-    parts += [f"{kind} rows {rows_text(rows)}" for kind, rows in (hall.get("zones") or {}).items() if rows]
-    return ", ".join(parts)
+        add("hall_reserved", cells_text(hall["reserved"]))
+    for kind, zone_rows in (hall.get("zones") or {}).items():
+        if zone_rows:
+            add(f"hall_zones_{kind}", rows_text(zone_rows))
+    return rows
+
+
+def layout_text(layout: dict[str, Any]) -> str:
+    """The stored `layout` input as one line in words: "Racks per row: 16; Cooling: Air; Reserved cells: 3:5-6"."""
+    return "; ".join(f"{label}: {value}" for label, value in layout_rows(layout))
 
 
 def version_inputs(version: DesignVersion) -> list[tuple[str, Any]]:

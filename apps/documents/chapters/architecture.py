@@ -1,4 +1,5 @@
-"""Architecture: the scale-up domains, the backend fabric with its schematic, the other networks when present.
+"""Architecture: the scale-up domains, the backend fabric with its schematic, the other networks when present
+(their figures in a table, then a diagram per network: apps.documents.network_diagram).
 
 The schematic is the topology page's own picture (apps.designs.api.topology: `schematic_document`),
 the one its "SVG" button exports, drawn for the whole fabric.
@@ -12,10 +13,11 @@ from django.utils.translation import gettext_lazy
 
 from apps.designs.missing import at_least
 from apps.designs.scaleup_text import scale_up_notes, scale_up_rows, split_rows
-from apps.designs.views.version import network_rows, structure_rows
+from apps.designs.views.version import network_labels, network_rows, structure_rows
 
 from ..formatting import count, decimal, money
 from ..model import Bullets, Chapter, Figure, Heading, KeyValues, Paragraph, Table
+from ..network_diagram import network_svg
 from ..source import DocumentSource
 from .summary import architecture_sentence
 
@@ -34,6 +36,27 @@ def schematic_svg(source: DocumentSource) -> str | None:
     except TopologyError:
         logger.warning("no schematic for version %s", source.version.pk, exc_info=True)
         return None
+
+
+def network_figures(source: DocumentSource) -> list:
+    """A diagram per other network (tiers, counts, link counts); a converged one says where it runs."""
+    nets = (source.version.summary or {}).get("networks") or {}
+    spec = source.version.spec or {}
+    labels = network_labels()
+    blocks: list = []
+    for key in ("frontend", "storage", "oob"):
+        net = nets.get(key)
+        if not net:
+            continue
+        svg = network_svg(key=key, title=str(labels[key]), net=net, net_spec=spec.get(key) or {})
+        if svg is None:
+            blocks.append(Paragraph(_("%(network)s: converged onto the front-end network, no switches of its "
+                                      "own.") % {"network": labels[key]}))
+            continue
+        blocks.append(Figure(svg=svg, width_mm=150, caption=_(
+            "%(network)s: its switch tiers with their counts and models, the endpoints it connects and the "
+            "number of links between each pair of tiers.") % {"network": labels[key]}))
+    return blocks
 
 
 def build(source: DocumentSource) -> Chapter:
@@ -66,6 +89,7 @@ def build(source: DocumentSource) -> Chapter:
                    at_least(decimal(row["power_kw"]), row["power_parts"])] for row in networks],
             numeric=(1, 2, 3, 4), total_rows=1,
         ))
+        blocks += network_figures(source)
     else:
         blocks.append(Paragraph(_("This design has the backend fabric only: no front-end, storage or out-of-band "
                                   "management network was asked for.")))

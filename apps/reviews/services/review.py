@@ -7,8 +7,12 @@ States: draft (no VersionReview row yet means draft), in review, approved, rejec
     approve   in review             approved    the project owner or staff; with the project's
                                                 "review by two people" (the default for new projects),
                                                 not the person who submitted it
-    reject    in review             rejected    the project owner or staff (a note saying why is required)
+    reject    in review             rejected    the project owner or staff (a note saying why is required);
+                                                with "review by two people", not the person who submitted it
     reopen    in review, rejected   draft       any member (withdraw, or rework after a rejection)
+
+With "review by two people" the submitter's own way out of "in review" is to withdraw (reopen): judging
+one's own submission, approving or rejecting, is another person's job.
 
 Rules:
 - Only a generated ("ready") version is reviewed: anything else is an error on ``version``.
@@ -75,7 +79,7 @@ def review_actions_allowed(*, state: str, user: Any, version: DesignVersion,
     return [
         action for action, transition in TRANSITIONS.items()
         if state in transition.sources and (can_manage or not transition.managers_only)
-        and not (action == ReviewAction.APPROVE and own_submission)
+        and not (action in (ReviewAction.APPROVE, ReviewAction.REJECT) and own_submission)
     ]
 
 
@@ -139,12 +143,14 @@ def version_review_act(
         if source not in transition.sources:
             raise _not_applicable(action, source, version)
         now = timezone.now()
+        if action in (ReviewAction.APPROVE, ReviewAction.REJECT) and project.review_two_people \
+                and review.submitted_by_id == user.pk:
+            message = (_("You submitted %(version)s for review: in this project another person approves it.")
+                       if action == ReviewAction.APPROVE else
+                       _("You submitted %(version)s for review: in this project another person rejects it; "
+                         "withdraw it to rework it yourself."))
+            raise ValidationError({"action": [message % {"version": version_label(version)}]})
         if action == ReviewAction.APPROVE:
-            if project.review_two_people and review.submitted_by_id == user.pk:
-                raise ValidationError({"action": [
-                    _("You submitted %(version)s for review: in this project another person approves it.")
-                    % {"version": version_label(version)}
-                ]})
             _supersede_approved(version=version, user=user, supersede=supersede, at=now)
         review.state = transition.target
         review.changed_by = user

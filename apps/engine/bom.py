@@ -40,6 +40,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from .cabling import Cabling
+from .messages import Message, message
 from .model import (SCOPE_BOTH, SCOPE_IN_SERVER, SCOPE_NETWORK, SCOPE_SPARE, BomLine, Sizing, power_missing,
                     price_missing)
 from .spec import SPARE_CATEGORIES, CableAssembly, DesignSpec, FiberCord, Optic, SparesPolicy, SwitchHw
@@ -194,3 +195,12 @@ def _item_description(item: object) -> str:
     if isinstance(item, FiberCord):
         return item.name or f"{item.fiber} {item.connector} cord {item.length_m:g} m"
     return str(item)
+
+
+def price_notes(lines: list) -> list[Message]:
+    """A review point when parts of the BOM have no list price (their 0 is left out of the money totals)."""
+    missing = [line for line in lines if not line.spare and not line.price_published]
+    if not missing:
+        return []
+    return [message("warning.price_not_published", skus=", ".join(dict.fromkeys(line.sku for line in missing)),
+                    count=sum(line.qty for line in missing))]

@@ -17,7 +17,7 @@ from itertools import repeat
 import numpy as np
 
 from .addressing import assign, check_pools
-from .bom import bill, switch_sku
+from .bom import bill, price_notes, switch_sku
 from .cabling import cable_links
 from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
@@ -219,15 +219,6 @@ def power_notes(lines: list) -> list[Message]:
     if not missing:
         return []
     return [message("warning.power_not_published", skus=", ".join(line.sku for line in missing),
-                    count=sum(line.qty for line in missing))]
-
-
-def price_notes(lines: list) -> list[Message]:
-    """A review point when parts of the BOM have no list price (their 0 is left out of the money totals)."""
-    missing = [line for line in lines if not line.spare and not line.price_published]
-    if not missing:
-        return []
-    return [message("warning.price_not_published", skus=", ".join(dict.fromkeys(line.sku for line in missing)),
                     count=sum(line.qty for line in missing))]
 
 

@@ -88,8 +88,8 @@ FRONTEND_SPINES = {"DCS-7050CX3-32S", "S5232F-ON", "N9K-C9336C-FX2"}
     ("switch_class=frontend", FRONTEND_LEAVES | FRONTEND_SPINES),
     ("vendor=huawei", {"02353EGM"}),
     ("vendor=Arista&fabric=ethernet", {"DCS-7060X6-64PE", "DCS-7060DX5-64S", "DCS-7050CX3-32S", "DCS-7050SX3-48YC8"}),
-    ("fabric=infiniband", {"MQM9700-NS2F"}),
-    ("power_published=false", MANAGEMENT | FRONTEND_LEAVES | FRONTEND_SPINES),
+    ("fabric=infiniband", {"MQM9700-NS2F", "Q3400-RA"}),  # Quantum-2 NDR and Quantum-X800 XDR
+    ("power_published=false", MANAGEMENT | FRONTEND_LEAVES | FRONTEND_SPINES | {"Q3400-RA"}),
     ("uplink_gbps=100", MANAGEMENT | FRONTEND_LEAVES),
 ])
 def test_api_filters_switches_by_vendor_class_fabric_and_published_power(user_client, query, expected):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bom import discount_of
+from ..bom import discount_of, price_notes
 from ..model import BomLine, Plan
 from ..spec import DesignSpec
 from .model import HallPlan, RackItem
@@ -88,8 +88,6 @@ def apply_structured_bom(spec: DesignSpec, plan: Plan) -> None:
     lines = structured_lines(spec, hall)
     if not lines:
         return
-    from ..plan import price_notes  # plan imports this module
-
     plan.bom.extend(lines)
     plan.notes.extend(price_notes(lines))
     plan.warnings[:] = [note.text for note in plan.notes]

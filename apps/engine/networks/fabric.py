@@ -25,11 +25,11 @@ from math import gcd
 import numpy as np
 
 from ..addressing import assign, check_pools
-from ..bom import bill
+from ..bom import bill, price_notes
 from ..cabling import cable_links
 from ..model import TIER_NAMES, Device
 from ..names import lanes_per_port
-from ..plan import interconnects, make_devices, power_notes, price_notes, review_notes
+from ..plan import interconnects, make_devices, power_notes, review_notes
 from ..hall.grid import HallGrid
 from ..hall.rules import height, network_switches_per_rack
 from ..racks import Placement, raw_lengths

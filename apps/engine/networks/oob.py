@@ -43,7 +43,8 @@ from ..hall.rules import height, network_switches_per_rack
 from ..racks import rack_name
 from ..spec import DesignSpec, InfeasibleSpec, parse_cidr
 from ..bom import switch_sku
-from ..plan import power_notes, price_notes
+from ..bom import price_notes
+from ..plan import power_notes
 from .model import DEVICE_PREFIX, PORT_BASE, NetworkLinks, NetworkPlan
 from .spec import OobSpec
 

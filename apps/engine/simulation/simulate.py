@@ -32,6 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..model import Plan
+from ..roce.host import QPS_PER_CONNECTION
 from ..spec import DesignSpec, InfeasibleSpec, SpecError
 from . import nccl
 from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
@@ -49,8 +50,12 @@ ASSUMPTIONS = (
     "of flows finish; packets, queues and congestion control are not modelled.",
     "ECMP hashes the RoCE 5-tuple with a random source port at every switch; hash-aware source ports place "
     "flows round-robin over each switch's next hops; spraying splits every flow evenly over the leaf's uplinks.",
-    "Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP); GPU i of a server uses NIC i x ports / "
-    "GPUs; All-to-All crosses NVLink to the NIC on the destination's rail (PXN).",
+    "Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP) on the job's servers in a scheduler's "
+    "(seeded random) order unless plan order is chosen; GPU i of a server uses NIC i x ports / GPUs; All-to-All "
+    "crosses NVLink to the NIC on the destination's rail (PXN).",
+    "Rings follow rank order, one rail-aligned ring per GPU of a server, each hop on NCCL's 2 channels per NIC x "
+    "NCCL_IB_QPS_PER_CONNECTION queue pairs, each queue pair its own ECMP flow; a ring channel moves at the rate "
+    "of its slowest link (the traffic analysis uses the same rings).",
     "Latency and the algorithm NCCL would choose follow NCCL's own tuning model (Simple protocol); NVLS and "
     "CollNet in-network reduction are not offered.",
     "Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the "
@@ -189,7 +194,7 @@ def _scale_up_time(collective: str, size: float, n: int, domain: ScaleUpDomain) 
 def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: str, size: int, groups: np.ndarray,
                    calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
                    parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
-                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None):
+                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None, qps: int = 1):
     n = int(groups.shape[1])
     srv = pl.rank_server[groups]
     dom = pl.domain[groups]
@@ -205,14 +210,15 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         network = "scale-up"
     else:
         if collective in ("all-reduce", "all-gather", "reduce-scatter"):
-            flows = ring_flows(groups, pl.domain, pl.rank_nic, factor * size)
+            flows = ring_flows(groups, pl.domain, pl.rank_nic, factor * size, qps=qps)
         elif collective == "all-to-all":
             flows = all_to_all_flows(groups, pl.rank_server, pl.rank_nic, float(size),
                                      nic_ports=model.fabric.nic_ports, max_flows=max_flows,
                                      rng=np.random.default_rng([seed, 0xA2A]), rank_domain=pl.rank_domain)
         else:
             flows = pair_flows(groups, pl.domain, pl.rank_nic, float(size))
-        phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed)
+        phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed, flow_of=flows.flow_of,
+                            share=flows.share)
         net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
                   if hop_latency else None)
         ring_bw = phase.seconds
@@ -322,6 +328,8 @@ def simulate(plan: Plan, workload: Any, *, progress: Progress | None = None,
     domain = scale_up_domain(spec)
     gps = max(1, int(spec.server.gpus))
     job = workload_from_dict(workload, design_gpus=plan.servers * gps, domain=domain)
+    if job.qps is None:  # the design's own NCCL setting (roce/host.py); NCCL's default 1 on InfiniBand
+        job = replace(job, qps=1 if spec.infiniband else QPS_PER_CONNECTION)
     notes: list[str] = []
     if not domain.limiting:
         notes.append(f"The server has no published scale-up bandwidth here: it is taken as a {domain.gpus}-GPU "
@@ -349,7 +357,7 @@ def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, repo
         return run_collective(m, pl, key=job.collective, collective=job.collective, size=job.bytes, groups=groups,
                               calls=1, routing=job.routing, algorithm=job.algorithm, domain=domain,
                               gpus_per_server=gps, seed=job.seed, max_flows=max_flows, keep_phase=keep,
-                              hop_latency=job.hop_latency)
+                              hop_latency=job.hop_latency, qps=job.qps)
 
     head, phase = once(model, True)
     report("simulating", 50)
@@ -400,7 +408,7 @@ def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective
         out = run_collective(model, pl, key=c.key, collective=c.collective, size=c.bytes, groups=c.groups,
                              calls=c.calls, routing=job.routing, algorithm="auto", domain=domain,
                              gpus_per_server=gps, parallelism=c.parallelism, seed=job.seed, max_flows=max_flows,
-                             keep_phase=True, hop_latency=job.hop_latency)
+                             keep_phase=True, hop_latency=job.hop_latency, qps=job.qps)
         results.append(out[0])
         phases[c.key] = out[1]
         if report:

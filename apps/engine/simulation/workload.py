@@ -8,12 +8,15 @@
         pick, the default) | ring | tree (All-Reduce) | pat (All-Gather, Reduce-Scatter) | pairwise
         (All-to-All); optional "sizes": [bytes, ...] for the nccl-tests table (default powers of 4
         from 1 MiB to 16 GiB), "seed", "failures": ["spine", ...], "switch_latency_ns" and
-        "nic_latency_ns" (both or neither: a network step then costs its path's hops, nccl.py).
+        "nic_latency_ns" (both or neither: a network step then costs its path's hops, nccl.py),
+        "placement": scheduler (default: the job's servers in a seeded random order, as the traffic
+        analysis' headline) | plan, "qps_per_connection": NCCL_IB_QPS_PER_CONNECTION (default the
+        design's own setting: 4 on RoCE, roce/host.py; 1 on InfiniBand, NCCL's default).
 
     {"model": "llama3-70b", "seq_len": 8192, "global_batch": 1024, "micro_batch": 1,
      "precision": "bf16", "tp": 8, "pp": 4, "cp": 1, "ep": 1, "dp": 156, "zero": "zero1",
      "gpus": 4992, "routing": "ecmp", "mfu": 0.4, "gpu_tflops": 989, "overlap": 1.0,
-     "failures": ["spine"], "placement": "plan"}
+     "failures": ["spine"], "placement": "scheduler"}
         every key but "model" optional. Defaults: TP = the scale-up domain for a dense model (1 for
         MoE), PP by model size (1 up to 20 B parameters, 4 up to 100 B, 8 up to 250 B, else 16),
         CP 1, EP the largest power of two <= min(experts, 64) that divides DP x CP, DP = the
@@ -57,9 +60,10 @@ class CollectiveJob:
     sizes: tuple[int, ...] = DEFAULT_SIZES
     seed: int = 0
     failures: tuple[str, ...] = ()
-    placement: str = "plan"
+    placement: str = "scheduler"
     switch_latency_ns: float | None = None
     nic_latency_ns: float | None = None
+    qps: int | None = None  # NCCL_IB_QPS_PER_CONNECTION; None: the design's own setting
 
     @property
     def hop_latency(self) -> tuple[float, float] | None:
@@ -94,10 +98,11 @@ class TrainingJob:
     overlap: float = 1.0  # share of the compute time the DP collectives may hide behind
     seed: int = 0
     failures: tuple[str, ...] = ()
-    placement: str = "plan"
+    placement: str = "scheduler"
     defaults: tuple[str, ...] = field(default=())  # the fields that took their default
     switch_latency_ns: float | None = None
     nic_latency_ns: float | None = None
+    qps: int | None = None  # NCCL_IB_QPS_PER_CONNECTION; None: the design's own setting
 
     @property
     def hop_latency(self) -> tuple[float, float] | None:
@@ -179,7 +184,7 @@ def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain) ->
 def _collective(data: dict, design_gpus: int) -> CollectiveJob:
     errors: dict[str, list[str]] = {}
     known = {"collective", "bytes", "ranks", "routing", "algorithm", "sizes", "seed", "failures", "placement",
-             "switch_latency_ns", "nic_latency_ns"}
+             "switch_latency_ns", "nic_latency_ns", "qps_per_connection"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     collective = _choice(errors, data, "collective", "all-reduce", COLLECTIVES)
@@ -197,15 +202,17 @@ def _collective(data: dict, design_gpus: int) -> CollectiveJob:
         sizes = list(DEFAULT_SIZES)
     seed = _int(errors, data, "seed", 0, 0, 2**32 - 1)
     failures = _failures(errors, data)
-    placement = _choice(errors, data, "placement", "plan", PLACEMENTS)
+    placement = _choice(errors, data, "placement", "scheduler", PLACEMENTS)
     switch_ns, nic_ns = _latencies(errors, data)
+    qps = _int(errors, data, "qps_per_connection", None, 1, 64)
     if design_gpus < 2:
         errors["ranks"] = ["the design has fewer than 2 GPUs"]
     if errors:
         raise SpecError(errors)
     return CollectiveJob(collective=collective, bytes=int(size), ranks=int(ranks), routing=routing,
                          algorithm=algorithm, sizes=tuple(sorted(set(int(s) for s in sizes))), seed=int(seed),
-                         failures=failures, placement=placement, switch_latency_ns=switch_ns, nic_latency_ns=nic_ns)
+                         failures=failures, placement=placement, switch_latency_ns=switch_ns, nic_latency_ns=nic_ns,
+                         qps=qps)
 
 
 def default_pp(model: ModelPreset) -> int:
@@ -217,7 +224,7 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     errors: dict[str, list[str]] = {}
     known = {"model", "seq_len", "global_batch", "micro_batch", "precision", "tp", "pp", "cp", "ep", "dp", "zero",
              "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement", "switch_latency_ns",
-             "nic_latency_ns"}
+             "nic_latency_ns", "qps_per_connection"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     model = PRESETS.get(data.get("model"))
@@ -278,12 +285,13 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     overlap = _float(errors, clean, "overlap", 1.0, 0.0, 1.0)
     seed = _int(errors, clean, "seed", 0, 0, 2**32 - 1)
     failures = _failures(errors, clean)
-    placement = _choice(errors, clean, "placement", "plan", PLACEMENTS)
+    placement = _choice(errors, clean, "placement", "scheduler", PLACEMENTS)
     switch_ns, nic_ns = _latencies(errors, clean)
+    qps = _int(errors, clean, "qps_per_connection", None, 1, 64)
     if errors:
         raise SpecError(errors)
     return TrainingJob(model=model, parallelism=Parallelism(tp=tp, pp=pp, dp=dp, cp=cp, ep=ep), seq_len=seq_len,
                        global_batch=batch, micro_batch=micro, precision=precision, zero=zero, routing=routing,
                        mfu=mfu, gpu_tflops=tflops, overlap=overlap, seed=seed, failures=failures,
                        placement=placement, defaults=tuple(defaults), switch_latency_ns=switch_ns,
-                       nic_latency_ns=nic_ns)
+                       nic_latency_ns=nic_ns, qps=qps)

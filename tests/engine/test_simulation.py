@@ -258,3 +258,37 @@ def test_rings_follow_rank_order_so_the_scheduler_placement_changes_the_ring():
     visited = rank_server[hops.src_rank[hops.ring == 0]].tolist()
     assert visited == [2, 0, 3, 1]  # rank order, not server order
     assert rank_server[hops.dst_rank[hops.ring == 0]].tolist() == [0, 3, 1, 2]
+
+
+def test_the_traffic_analysis_and_the_performance_model_tell_one_ring_story():
+    """The design document's traffic chapter and its performance chapter use one ring model: the traffic
+    analysis' effective bandwidth of Ring All-Reduce is the performance model's ring bandwidth over line rate."""
+    from apps.engine.traffic import analyze
+
+    fabric = plan(_spec(2048))
+    report = analyze(fabric, pattern="all-reduce", seed=0).patterns["all-reduce"]
+    assert report.placement == "scheduler"
+    size = 1 << 34
+    ideal = 2 * (2047 / 2048) * size * 8 / (8 * NIC_GBPS * 1e9)
+    for routing in ("ecmp", "hash-aware"):
+        r = simulate(fabric, {"collective": "all-reduce", "bytes": size, "ranks": "all", "routing": routing,
+                              "algorithm": "ring", "seed": 0})
+        assert ideal / r.collectives[0].bandwidth_s == pytest.approx(
+            report.strategies[routing].effective_bandwidth, rel=0.01)
+    assert report.strategies["ecmp"].effective_bandwidth < report.strategies["hash-aware"].effective_bandwidth < 1
+
+
+def test_a_sampled_all_to_all_stays_close_to_the_whole_collective_and_states_its_error():
+    over = plan(_spec(1024, oversubscription=3.0))
+    work = {"collective": "all-to-all", "bytes": 1 << 30, "ranks": "all", "routing": "ecmp"}
+    whole = simulate(over, work, max_flows=10_000_000).collectives[0]
+    sample = simulate(over, work, max_flows=20_000).collectives[0]
+    assert not whole.sampled and "pairwise-exchange steps" in sample.sampled and "upper bound" in sample.sampled
+    assert sample.bandwidth_s == pytest.approx(whole.bandwidth_s, rel=0.1)
+
+
+def test_a_run_past_its_time_limit_stops():
+    from apps.engine.simulation import SimulationTimeLimit
+
+    with pytest.raises(SimulationTimeLimit):
+        simulate(plan(_spec(512)), {"model": "llama3-70b", "failures": ["spine"]}, time_limit_s=0.0)

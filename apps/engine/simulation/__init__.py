@@ -30,11 +30,11 @@ Compared with published measurements (how far apart, and why):
 from .network import FAILURES, ROUTINGS, FabricModel
 from .presets import PRESETS, ModelPreset
 from .scaleup import ScaleUpDomain, scale_up_domain
-from .simulate import DEFAULT_MAX_FLOWS, SimulationResult, simulate, simulate_alternatives
+from .simulate import DEFAULT_MAX_FLOWS, SimulationResult, SimulationTimeLimit, simulate, simulate_alternatives
 from .workload import ALGORITHMS, COLLECTIVES, PRECISIONS, ZERO, workload_from_dict
 
 __all__ = [
     "ALGORITHMS", "COLLECTIVES", "DEFAULT_MAX_FLOWS", "FAILURES", "PRECISIONS", "PRESETS", "ROUTINGS", "ZERO",
-    "FabricModel", "ModelPreset", "ScaleUpDomain", "SimulationResult", "scale_up_domain", "simulate",
+    "FabricModel", "ModelPreset", "ScaleUpDomain", "SimulationResult", "SimulationTimeLimit", "scale_up_domain", "simulate",
     "simulate_alternatives", "workload_from_dict",
 ]

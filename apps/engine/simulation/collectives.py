@@ -143,7 +143,10 @@ def all_to_all_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.n
     """Every rank sends size / n to every other rank of its group; a send to another server leaves through
     the sender server's NIC on the destination's rail (PXN), so one flow per (source server, destination
     rank) carries the g ranks' shares: g x size / n. Above max_flows, whole pairwise-exchange steps are
-    sampled (source server i to the group's server i + e), evenly spaced from a random start."""
+    sampled (source server i to the group's server i + e), evenly spaced from a random start, and each
+    sampled flow carries the bytes of the (ns - 1) / m steps it stands for: every NIC still sends its whole
+    share, exact under spraying; under ECMP fewer, larger flows per link make the sample pessimistic
+    (simulate.run_collective states the spraying time beside it as the bound)."""
     ng, n = groups.shape
     grp, ranks, server = _sort_members(groups, rank_server)
     servers = server.reshape(ng, n)  # uniform groups: each server holds g ranks of the group
@@ -174,7 +177,9 @@ def all_to_all_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.n
         server_domain[rank_server] = rank_domain
         keep = server_domain[s_srv.ravel()] != rank_domain[d.ravel()]
         src, dst = src[keep], dst[keep]
-    return Flows(src, dst, np.full(len(src), per * size / n), total, sampled)
+    # the sampled steps stand for all of them: each sampled flow carries the bytes of (ns - 1) / m steps
+    scale = (ns - 1) / len(steps)
+    return Flows(src, dst, np.full(len(src), per * size / n * scale), total, sampled)
 
 
 def pair_flows(pairs: np.ndarray, rank_server: np.ndarray, rank_nic: np.ndarray, size: float) -> Flows:

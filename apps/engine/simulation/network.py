@@ -74,12 +74,14 @@ class FabricModel:
                 self.nic_map[moved] = base + (self.nic_map[moved] - base + 1) % ports
 
     def phase(self, src_nic: np.ndarray, dst_nic: np.ndarray, flow_bytes: np.ndarray, *, routing: str,
-              seed: int = 0, flow_of: np.ndarray | None = None, share: np.ndarray | None = None) -> "Phase":
+              seed: int = 0, flow_of: np.ndarray | None = None, share: np.ndarray | None = None,
+              fabric_derate: float = 1.0) -> "Phase":
         """Route the flows with `routing` and time them with max-min fair sharing.
 
         Without `flow_of`, every (src, dst) pair is a flow carrying flow_bytes[i]. With it, the pairs are
         sub-flows (queue pairs of ring channels, rings.py): sub-flow i carries share[i] of the rate of
-        coupled flow flow_of[i], whose bytes are flow_bytes[flow_of[i]]; each sub-flow is routed on its own."""
+        coupled flow flow_of[i], whose bytes are flow_bytes[flow_of[i]]; each sub-flow is routed on its own.
+        `fabric_derate` divides the switch-to-switch capacities (an expected hashing imbalance, simulate.py)."""
         if routing not in ROUTINGS:
             raise ValueError(f"routing must be one of {ROUTINGS}")
         src = self.nic_map[np.asarray(src_nic, dtype=np.int64)]
@@ -110,6 +112,11 @@ class FabricModel:
         flow_ok = np.bincount(flow_of[~ok], minlength=n_flows) == 0
         flow, coef = flow_of[sub], coef * share[sub]
         capacity = self.capacity if routing != "spray" else self.spray_capacity
+        if fabric_derate != 1.0:
+            capacity = capacity.copy()
+            n_dirs = len(self.capacity)
+            switch_dirs = np.r_[np.repeat(self.fabric.tier >= 1, 2), np.ones(len(capacity) - n_dirs, dtype=bool)]
+            capacity[switch_dirs] /= fabric_derate
         timed = phase_time(flow, link, coef, capacity, np.where(flow_ok, fbytes, 0.0))
         carried = np.bincount(link, weights=coef * fbytes[flow] * 8 / 1e9, minlength=len(capacity))
         if routing == "spray":  # a bundle's load spreads over its members in proportion to capacity

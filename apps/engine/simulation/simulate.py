@@ -35,6 +35,7 @@ from ..model import Plan
 from ..roce.host import QPS_PER_CONNECTION
 from ..spec import DesignSpec, InfeasibleSpec, SpecError
 from . import nccl
+from ..traffic.reference import balls_into_bins
 from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
 from .network import FabricModel
 from .presets import gpu_peak_tflops
@@ -42,7 +43,7 @@ from .scaleup import ScaleUpDomain, scale_up_domain
 from .workload import CollectiveJob, TrainingJob, workload_from_dict
 
 Progress = Callable[[str, int], None]
-DEFAULT_MAX_FLOWS = 2_000_000
+DEFAULT_MAX_FLOWS = 150_000
 TOP_LINKS = 2000  # busiest link directions kept with a result (the topology overlay reads them)
 
 ASSUMPTIONS = (
@@ -194,7 +195,8 @@ def _scale_up_time(collective: str, size: float, n: int, domain: ScaleUpDomain) 
 def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: str, size: int, groups: np.ndarray,
                    calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
                    parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
-                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None, qps: int = 1):
+                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None, qps: int = 1,
+                   cache: dict | None = None):
     n = int(groups.shape[1])
     srv = pl.rank_server[groups]
     dom = pl.domain[groups]
@@ -217,8 +219,18 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
                                      rng=np.random.default_rng([seed, 0xA2A]), rank_domain=pl.rank_domain)
         else:
             flows = pair_flows(groups, pl.domain, pl.rank_nic, float(size))
-        phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed, flow_of=flows.flow_of,
-                            share=flows.share)
+        key_ = (collective == "all-to-all", id(groups), len(flows.src), routing, qps)
+        if cache is not None and key_ in cache:
+            # same flows as a collective already timed: a flow-level phase scales with its bytes
+            base, base_bytes = cache[key_]
+            phase = _scaled(base, float(flows.bytes.sum()) / base_bytes if base_bytes else 0.0)
+        else:
+            phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed,
+                                flow_of=flows.flow_of, share=flows.share)
+            if cache is not None:
+                cache[key_] = (phase, float(flows.bytes.sum()))
+        if flows.sampled and routing != "spray":
+            phase = _sampled_estimate(model, flows, phase, routing, seed)
         net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
                   if hop_latency else None)
         ring_bw = phase.seconds
@@ -247,6 +259,39 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         sampled=flows.sampled if flows is not None else "", unroutable=phase.unroutable if phase else 0,
         waves=phase.timed.waves if phase else 0)
     return (result, phase) if keep_phase else result
+
+
+def _scaled(phase, ratio: float):
+    return replace(phase, timed=replace(phase.timed, seconds=phase.timed.seconds * ratio),
+                    link_gbits=phase.link_gbits * ratio)
+
+
+def _sampled_estimate(model: FabricModel, flows, phase, routing: str, seed: int):
+    """A sampled All-to-All under ECMP or hash-aware routing. The sample has far fewer flows per link than
+    the whole collective, so hashing it would overstate the imbalance. The whole collective is the
+    spraying time of the sample (exact for ideal balance: every NIC sends its whole share) with the
+    switch-to-switch links derated by the expected worst / mean link load of its flows hashed onto a
+    leaf's uplinks: n = the collective's flows
+    per source leaf, k = uplinks per leaf, worst / mean = 1 + sqrt(2 ln k / (n / k)) (the normal limit of
+    balls into bins, reference.py) for ECMP, 1 for hash-aware round robin. The sample's own hashed time is
+    stated beside it as an upper bound."""
+    f = model.fabric
+    leaves = np.unique(f.nic_leaf[flows.src])
+    k = float(max(1.0, f.up1_count[leaves].mean())) if len(leaves) else 1.0
+    n = flows.total / max(1, len(leaves))
+    factor = 1.0
+    if routing == "ecmp" and k > 1:
+        mean = n / k
+        factor = 1.0 + float(np.sqrt(2 * np.log(k) / mean)) if mean >= 50 else \
+            balls_into_bins(int(round(n)), int(round(k))).expected_max_over_mean
+    spray = model.phase(flows.src, flows.dst, flows.bytes, routing="spray", seed=seed, fabric_derate=factor)
+    estimate = min(phase.seconds, spray.seconds)
+    flows.sampled += (f"; {routing} from the whole collective's {n:,.0f} flows per leaf over {k:.0f} uplinks: "
+                      f"spraying over switch links derated by {factor:.3f} (expected worst / mean link), {estimate:.4g} s; hashing the "
+                      f"sample alone gives {phase.seconds:.4g} s, an upper bound")
+    spray.timed.seconds = estimate
+    spray.link_gbits = phase.link_gbits
+    return spray
 
 
 def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int, gpus_per_server: int,
@@ -319,11 +364,22 @@ def _check_whole_servers(gpus: int, per_server: int, field_name: str) -> None:
         raise SpecError({field_name: [f"{gpus:,} GPUs is not a whole number of {per_server}-GPU servers"]})
 
 
+class SimulationTimeLimit(Exception):
+    """The run went past its time limit (checked at every progress report, between collectives)."""
+
+
 def simulate(plan: Plan, workload: Any, *, progress: Progress | None = None,
-             max_flows: int = DEFAULT_MAX_FLOWS) -> SimulationResult:
-    """Run WORKLOAD (a dict, see workload.py) on the plan. SpecError (field messages) on bad input."""
+             max_flows: int = DEFAULT_MAX_FLOWS, time_limit_s: float | None = None) -> SimulationResult:
+    """Run WORKLOAD (a dict, see workload.py) on the plan. SpecError (field messages) on bad input;
+    SimulationTimeLimit once `time_limit_s` has passed (a web run never holds a worker longer)."""
     started = time.perf_counter()
-    report = progress or (lambda stage, percent: None)
+    outer = progress or (lambda stage, percent: None)
+
+    def report(stage: str, percent: int) -> None:
+        if time_limit_s is not None and time.perf_counter() - started > time_limit_s:
+            raise SimulationTimeLimit(f"the performance model took more than {time_limit_s:g} s")
+        outer(stage, percent)
+
     spec = plan.spec
     domain = scale_up_domain(spec)
     gps = max(1, int(spec.server.gpus))
@@ -403,15 +459,15 @@ def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: s
 
 def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective], keep: bool = False,
               report=None, span=(0, 100)):
-    results, phases = [], {}
+    results, phases, cache = [], {}, {}
     for i, c in enumerate(steps):
         out = run_collective(model, pl, key=c.key, collective=c.collective, size=c.bytes, groups=c.groups,
                              calls=c.calls, routing=job.routing, algorithm="auto", domain=domain,
                              gpus_per_server=gps, parallelism=c.parallelism, seed=job.seed, max_flows=max_flows,
-                             keep_phase=True, hop_latency=job.hop_latency, qps=job.qps)
+                             keep_phase=True, hop_latency=job.hop_latency, qps=job.qps, cache=cache)
         results.append(out[0])
         phases[c.key] = out[1]
-        if report:
+        if report is not None:
             report("simulating", span[0] + (span[1] - span[0]) * (i + 1) // len(steps))
     return (results, phases) if keep else results
 
@@ -441,7 +497,7 @@ def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, 
     scenarios = []
     for i, failure in enumerate(job.failures):
         fm = FabricModel(model.plan, failure)
-        rs = _run_step(fm, job, pl, domain, gps, max_flows, steps)
+        rs = _run_step(fm, job, pl, domain, gps, max_flows, steps, report=lambda stage, percent: report(stage, 60))
         scenarios.append(Scenario(failure=failure, device=fm.failure.device, collectives=rs,
                                   step=_step(job, rs, overlappable, tflops), unroutable=sum(r.unroutable for r in rs)))
         report("simulating", 60 + 35 * (i + 1) // len(job.failures))

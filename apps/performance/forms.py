@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from apps.engine.simulation import FAILURES, PRECISIONS, PRESETS, ROUTINGS, ZERO
 
@@ -20,7 +21,8 @@ FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "switch_latency_ns", "nic_latenc
 
 
 class PerformanceForm(forms.Form):
-    model = forms.ChoiceField(label=_("Model"), choices=[(k, p.name) for k, p in PRESETS.items()])
+    model = forms.ChoiceField(label=pgettext_lazy("training model", "Model"),
+                              choices=[(k, p.name) for k, p in PRESETS.items()])
     routing = forms.ChoiceField(label=_("Routing"), choices=[(k, ROUTING_LABELS[k]) for k in ROUTINGS])
     precision = forms.ChoiceField(label=_("Precision"), choices=[(k, k.upper()) for k in PRECISIONS])
     zero = forms.ChoiceField(label=_("Data-parallel sharding"), choices=[(k, ZERO_LABELS[k]) for k in ZERO])
@@ -43,6 +45,11 @@ class PerformanceForm(forms.Form):
                                          widget=forms.CheckboxSelectMultiple,
                                          choices=[(k, FAILURE_LABELS[k]) for k in FAILURES])
     alternatives = forms.BooleanField(label=_("Also run on the design's alternatives"), required=False)
+
+    def __init__(self, *args, tiers: int | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if tiers is not None and tiers < 3:  # no core switch to fail in a 2-tier fabric
+            self.fields["failures"].choices = [(k, v) for k, v in self.fields["failures"].choices if k != "core"]
 
     def workload(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -38,5 +38,7 @@ class PerformanceRun(models.Model):
 
     @property
     def subject(self) -> str:
-        """What was run: the model preset or the collective."""
-        return str(self.workload.get("model") or self.workload.get("collective") or "")
+        """What was run: the model's published name (not its key) or the collective."""
+        from .presentation import model_name
+
+        return model_name(self.workload)

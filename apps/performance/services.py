@@ -26,6 +26,7 @@ from apps.designs.services.queue import queue_check
 from apps.engine import plan as engine_plan
 from apps.engine.simulation import (SimulationTimeLimit, scale_up_domain, simulate, simulate_alternatives,
                                     workload_from_dict)
+from apps.engine.simulation.presets import gpu_memory_gb
 from apps.engine.spec import SpecError
 from apps.engine.specio import spec_from_dict
 
@@ -41,7 +42,10 @@ def workload_clean(*, version: DesignVersion, workload: Any) -> dict[str, Any]:
     """The workload if the engine accepts it for this version, else ValidationError by field."""
     spec = spec_from_dict(version.spec)
     try:
-        workload_from_dict(workload, design_gpus=spec.servers * spec.server.gpus, domain=scale_up_domain(spec))
+        tiers = (version.summary or {}).get("tiers")
+        workload_from_dict(workload, design_gpus=spec.servers * spec.server.gpus, domain=scale_up_domain(spec),
+                           tiers=tiers if isinstance(tiers, int) else None,
+                           gpu_memory_gb=gpu_memory_gb(f"{spec.server.name} {spec.server.sku}"))
     except SpecError as exc:
         raise ValidationError(exc.errors) from None
     return dict(workload)

@@ -292,3 +292,34 @@ def test_a_run_past_its_time_limit_stops():
 
     with pytest.raises(SimulationTimeLimit):
         simulate(plan(_spec(512)), {"model": "llama3-70b", "failures": ["spine"]}, time_limit_s=0.0)
+
+
+def _dgx(gpus: int, tiers="auto"):
+    from apps.engine.specio import spec_from_dict
+
+    return plan(spec_from_dict({"gpus": gpus, "server": {"sku": "DGXH-G640F+P2EDI36"}, "tiers": tiers,
+                                "leaf": {"sku": "DCS-7060DX5-64S", "breakout": "1x400G"}}))
+
+
+@pytest.mark.parametrize(("work", "field", "words"), [
+    ({"model": "llama3-405b", "tp": 1, "pp": 1}, "tp", "more than the GPU's 80 GB"),  # 1.6 TB of model state
+    ({"model": "llama3-70b", "micro_batch": 1024}, "micro_batch", "activations per layer"),
+    ({"model": "llama3-70b", "seq_len": 1 << 20}, "seq_len", "raise CP"),
+])
+def test_jobs_that_cannot_fit_a_gpu_are_refused_on_their_field(work, field, words):
+    with pytest.raises(SpecError) as exc:
+        simulate(_dgx(1024), work)
+    assert words in exc.value.errors[field][0]
+
+
+def test_published_llama3_405b_parallelism_fits_an_h100():
+    r = simulate(_dgx(1024), {"model": "llama3-405b", "tp": 8, "pp": 16, "global_batch": 128})
+    assert r.step is not None
+
+
+def test_a_2_tier_fabric_offers_no_core_failure():
+    fabric = plan(_spec(512))
+    assert fabric.tiers == 2
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric, {"model": "llama3-8b", "failures": ["core"]})
+    assert "no core switch" in exc.value.errors["failures"][0]

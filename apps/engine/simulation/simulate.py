@@ -38,7 +38,7 @@ from . import nccl
 from ..traffic.reference import balls_into_bins
 from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
 from .network import FabricModel
-from .presets import gpu_peak_tflops
+from .presets import gpu_memory_gb, gpu_peak_tflops
 from .scaleup import ScaleUpDomain, scale_up_domain
 from .workload import CollectiveJob, TrainingJob, workload_from_dict
 
@@ -383,7 +383,8 @@ def simulate(plan: Plan, workload: Any, *, progress: Progress | None = None,
     spec = plan.spec
     domain = scale_up_domain(spec)
     gps = max(1, int(spec.server.gpus))
-    job = workload_from_dict(workload, design_gpus=plan.servers * gps, domain=domain)
+    job = workload_from_dict(workload, design_gpus=plan.servers * gps, domain=domain, tiers=plan.tiers,
+                             gpu_memory_gb=gpu_memory_gb(f"{spec.server.name} {spec.server.sku}"))
     if job.qps is None:  # the design's own NCCL setting (roce/host.py); NCCL's default 1 on InfiniBand
         job = replace(job, qps=1 if spec.infiniband else QPS_PER_CONNECTION)
     notes: list[str] = []

@@ -170,15 +170,73 @@ def _failures(errors: dict, data: dict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
-def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain) -> CollectiveJob | TrainingJob:
-    """Parse and check WORKLOAD.json against a design; SpecError with field messages on bad input."""
+def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain, tiers: int | None = None,
+                       gpu_memory_gb: float | None = None) -> CollectiveJob | TrainingJob:
+    """Parse and check WORKLOAD.json against a design; SpecError with field messages on bad input.
+    `tiers`: the fabric's tiers (no core switch to fail below 3); `gpu_memory_gb`: the GPU's memory for
+    the memory check (skipped when None)."""
     if not isinstance(data, dict):
         raise SpecError({"workload": ["must be a JSON object with \"collective\" or \"model\""]})
+    if tiers is not None and tiers < 3 and "core" in (data.get("failures") or []):
+        raise SpecError({"failures": [f"a {tiers}-tier fabric has no core switch to fail"]})
     if "collective" in data:
         return _collective(data, design_gpus)
     if "model" in data:
-        return _training(data, design_gpus, domain)
+        job = _training(data, design_gpus, domain)
+        if gpu_memory_gb:
+            _memory_check(job, gpu_memory_gb)
+        return job
     raise SpecError({"workload": ["give \"collective\" (one collective) or \"model\" (a training job)"]})
+
+
+# Bytes per parameter in mixed-precision training with Adam (ZeRO paper, Rajbhandari et al. 2020, section 3.1):
+# BF16 weights 2 + BF16 gradients 2 + FP32 master weights, momentum and variance 12.
+WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2, 2, 12
+# Activations of one transformer layer for one micro-batch with sequence parallelism and selective
+# recomputation: 34 s b h / TP bytes (Korthikanti et al. 2022, "Reducing Activation Recomputation in
+# Large Transformer Models", Table 2); context parallelism divides s.
+ACTIVATION_BYTES_PER_SBH = 34
+# The longest sequence per context-parallel rank accepted: Llama 3 trained its 128K-token context with
+# CP 16 (Llama 3 Herd of Models, section 3.3.2), 8K tokens per rank; 128K per rank is 16x that.
+MAX_TOKENS_PER_CP_RANK = 131_072
+
+
+def memory_per_gpu(job: "TrainingJob") -> tuple[float, float]:
+    """(model state, activations) bytes per GPU: parameters, gradients and optimizer state of the GPU's
+    shard (ZeRO-1 shards the optimizer over DP x CP, FSDP everything), and the activations the first
+    pipeline stage holds under 1F1B (min(PP, micro-batches) micro-batches of its L / PP layers)."""
+    m, p = job.model, job.parallelism
+    dense = m.params_b * 1e9 - m.expert_params
+    params = dense / (p.tp * p.pp) + m.expert_params / (p.ep * p.tp * p.pp)
+    shard = p.dp * p.cp
+    if job.zero == "none":
+        state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES)
+    elif job.zero == "zero1":
+        state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES / shard)
+    else:
+        state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES) / shard
+    micro_batches = max(1, job.global_batch // (p.dp * job.micro_batch))
+    layer = ACTIVATION_BYTES_PER_SBH * job.seq_len * job.micro_batch * m.hidden / (p.tp * p.cp)
+    activations = layer * -(-m.layers // p.pp) * min(p.pp, micro_batches)
+    return state, activations
+
+
+def _memory_check(job: "TrainingJob", gpu_memory_gb: float) -> None:
+    state, activations = memory_per_gpu(job)
+    p = job.parallelism
+    limit = gpu_memory_gb * 1e9
+    errors: dict[str, list[str]] = {}
+    if state > limit:
+        errors["tp"] = [f"the model's parameters, gradients and optimizer state need {state / 1e9:,.0f} GB per GPU "
+                        f"at TP {p.tp} x PP {p.pp} (EP {p.ep}, {job.zero}), more than the GPU's "
+                        f"{gpu_memory_gb:g} GB: raise TP, PP or EP, or shard with FSDP"]
+    layer = ACTIVATION_BYTES_PER_SBH * job.seq_len * job.micro_batch * job.model.hidden / (p.tp * p.cp)
+    if layer > limit:
+        errors["micro_batch"] = [f"one micro-batch of {job.micro_batch:,} x {job.seq_len:,} tokens needs "
+                                 f"{layer / 1e9:,.0f} GB of activations per layer per GPU, more than the GPU's "
+                                 f"{gpu_memory_gb:g} GB: lower the micro-batch or raise TP / CP"]
+    if errors:
+        raise SpecError(errors)
 
 
 def _collective(data: dict, design_gpus: int) -> CollectiveJob:
@@ -277,6 +335,9 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
         errors["global_batch"] = [f"must be a multiple of DP x micro_batch = {dp * micro:,}"]
     if seq_len is not None and cp and seq_len % cp:
         errors["cp"] = [f"CP {cp} must divide the sequence length {seq_len:,}"]
+    elif seq_len is not None and cp and seq_len // cp > MAX_TOKENS_PER_CP_RANK:
+        errors["seq_len"] = [f"{seq_len:,} tokens over CP {cp} is {seq_len // cp:,} tokens per GPU, above "
+                             f"{MAX_TOKENS_PER_CP_RANK:,}: raise CP (Llama 3 trained 128K tokens with CP 16)"]
     precision = _choice(errors, clean, "precision", "bf16", PRECISIONS)
     zero = _choice(errors, clean, "zero", "zero1", ZERO)
     routing = _choice(errors, clean, "routing", "ecmp", ROUTINGS)

@@ -57,8 +57,9 @@ ASSUMPTIONS = (
     "Rings follow rank order, one rail-aligned ring per GPU of a server, each hop on NCCL's 2 channels per NIC x "
     "NCCL_IB_QPS_PER_CONNECTION queue pairs, each queue pair its own ECMP flow; a ring channel moves at the rate "
     "of its slowest link (the traffic analysis uses the same rings).",
-    "Latency and the algorithm NCCL would choose follow NCCL's own tuning model (Simple protocol); NVLS and "
-    "CollNet in-network reduction are not offered.",
+    "Latency and the algorithm and protocol NCCL would choose (Ring / Tree / PAT, LL / LL128 / Simple) follow "
+    "NCCL 2.30.7's tuning model (src/graph/tuning.cc); NVLS, NVLSTree and CollNet in-network reduction are not "
+    "offered.",
     "Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the "
     "stated overlap; pipeline bubbles are not modelled.",
 )
@@ -83,6 +84,7 @@ class CollectiveResult:
     algbw_gbps: float
     busbw_gbps: float
     net_step_us: float | None = None  # a network step from the path's hops; None: NCCL's figure
+    protocol: str = "simple"  # NCCL protocol: ll, ll128 or simple
     flows: int = 0
     flows_total: int = 0
     sampled: str = ""
@@ -237,15 +239,17 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         if domain.gbps_per_gpu:  # the scale-up hops of the same rings, in parallel with the network
             ring_bw = max(ring_bw, factor * size / max(1, servers) * 8 / (domain.gbps_per_gpu * 1e9))
         per_server = max(1, n // servers)
+        proto = "simple"
         if algorithm == "auto":
-            algo, _ = nccl.choose(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
-                                  gpus_per_server=min(per_server, gpus_per_server), net_step_us=net_us)
+            algo, proto, _ = nccl.choose_protocol(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
+                                                  gpus_per_server=min(per_server, gpus_per_server),
+                                                  net_step_us=net_us)
         else:
             algo = algorithm
         if collective == "send-recv":
-            algo = "p2p"
-        bw = nccl.bandwidth_s(algo, ring_bw)
-        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us)
+            algo, proto = "p2p", "simple"
+        bw = nccl.bandwidth_s(algo, ring_bw, proto, servers=servers)
+        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us, protocol=proto)
         network = "scale-out"
     t = bw + lat
     algbw = size * 8 / t / 1e9 if t > 0 else 0.0
@@ -254,7 +258,7 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         key=key, collective=collective, parallelism=parallelism, network=network, bytes=int(size), ranks=n,
         groups=int(groups.shape[0]), calls=int(calls), algorithm=algo, routing=routing if not inside else "nvlink",
         time_s=t, step_s=t * calls, bandwidth_s=bw, latency_s=lat, algbw_gbps=algbw, busbw_gbps=busbw,
-        net_step_us=net_us if not inside else None,
+        net_step_us=net_us if not inside else None, protocol=proto if not inside else "simple",
         flows=int(len(flows.src)) if flows is not None else 0, flows_total=flows.total if flows is not None else 0,
         sampled=flows.sampled if flows is not None else "", unroutable=phase.unroutable if phase else 0,
         waves=phase.timed.waves if phase else 0)
@@ -305,7 +309,7 @@ def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int
             alg = s * 8 / t / 1e9
             rows.append(SizeRow(s, result.algorithm, t, alg, alg * nccl.busbw_factor(result.collective, result.ranks)))
         return rows
-    ring_per_byte = (result.bandwidth_s if result.algorithm != "tree" else result.bandwidth_s * nccl.TREE_DERATE)
+    ring_per_byte = result.bandwidth_s / nccl.bandwidth_s(result.algorithm, 1.0, result.protocol, servers=servers)
     ring_per_byte /= result.bytes
     for s in sizes:
         if algorithm == "auto":

@@ -99,7 +99,10 @@ def test_training_step_reports_collectives_and_exposed_time(fabric_512):
     keys = [c.key for c in r.collectives]
     assert keys == ["ep-dispatch", "ep-combine", "pp-send-recv", "dp-reduce-scatter", "dp-all-gather"]
     step = r.step
-    assert step.compute_s > 0 and step.step_s == pytest.approx(step.compute_s + step.exposed_s)
+    assert step.compute_s > 0 and step.step_s == pytest.approx(step.compute_s + step.exposed_s + step.bubble_s)
+    # 1F1B with PP 8 and 512 / (DP 64) = 8 micro-batches: a bubble of (PP - 1) / m of the stage's time
+    assert step.micro_batches == 8 and step.bubble_share == pytest.approx(7 / 8)
+    assert step.mfu == pytest.approx(step.flops / (512 * 989e12 * step.step_s))
     assert 0 < step.comm_share < 1
     critical = sum(c.step_s for c in r.collectives if not c.key.startswith("dp-"))
     assert step.exposed_s >= critical * (1 - 1e-9)
@@ -334,3 +337,18 @@ def test_small_all_reduce_latency_follows_nccl_2_30_tuning_model(gpus, low_us, h
     row = r.tables["all-reduce"][0]
     assert low_us < row.time_s * 1e6 < high_us
     assert r.collectives[0].protocol == "ll"
+
+
+def test_interleaving_and_expert_overlap_shorten_the_step(fabric_512):
+    base = {"model": "deepseek-v3", "tp": 1, "pp": 8, "ep": 64, "gpu_tflops": 989, "global_batch": 1024}
+    plain = simulate(fabric_512, base).step
+    interleaved = simulate(fabric_512, {**base, "pp_schedule": "interleaved", "virtual_stages": 2}).step
+    hidden = simulate(fabric_512, {**base, "ep_overlap": 1.0}).step
+    assert interleaved.bubble_share == pytest.approx(plain.bubble_share / 2)
+    assert interleaved.step_s < plain.step_s and hidden.exposed_s < plain.exposed_s
+
+
+def test_a_global_batch_that_cannot_fill_the_pipeline_is_refused(fabric_512):
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, {"model": "llama3-70b", "tp": 8, "pp": 4, "global_batch": 32})
+    assert "cannot fill 4 pipeline stages" in exc.value.errors["global_batch"][0]

@@ -60,8 +60,9 @@ ASSUMPTIONS = (
     "Latency and the algorithm and protocol NCCL would choose (Ring / Tree / PAT, LL / LL128 / Simple) follow "
     "NCCL 2.30.7's tuning model (src/graph/tuning.cc); NVLS, NVLSTree and CollNet in-network reduction are not "
     "offered.",
-    "Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the "
-    "stated overlap; pipeline bubbles are not modelled.",
+    "Step time = compute (at the stated compute efficiency) + exposed communication + pipeline bubble ((PP - 1) / "
+    "(v m) for 1F1B or interleaved); data-parallel collectives hide behind compute up to the stated overlap, "
+    "expert All-to-All up to the stated expert overlap; the achieved MFU is reported.",
 )
 
 
@@ -114,6 +115,10 @@ class StepResult:
     overlap: float
     flops: float
     tokens: int
+    bubble_s: float = 0.0  # pipeline bubble
+    bubble_share: float = 0.0  # (PP - 1) / (v m)
+    mfu: float | None = None  # achieved model FLOPs utilisation of the whole step
+    micro_batches: int = 1
 
 
 @dataclass(slots=True)
@@ -444,6 +449,13 @@ def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, repo
 
 def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: set[str], tflops: float | None
           ) -> StepResult:
+    """compute = FLOPs / (GPUs x peak x compute efficiency): the efficiency while computing (`mfu` input), not a
+    measured end-to-end MFU, which already includes communication and bubbles and would count them twice.
+    Exposed = TP / CP / PP / EP time on the critical path (EP less the `ep_overlap` share hidden behind compute,
+    as DualPipe does) + the DP time beyond `overlap` x compute. Pipeline bubble (Megatron-LM, Narayanan et al.
+    2021): (PP - 1) / (v m) of the per-stage time (compute and critical communication) for 1F1B (v = 1) and
+    the interleaved schedule with v virtual stages per GPU, m micro-batches. The achieved MFU is FLOPs /
+    (GPUs x peak x step)."""
     p = job.parallelism
     m = job.model
     tokens = job.global_batch * job.seq_len
@@ -451,15 +463,25 @@ def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: s
     compute = flops / (p.gpus * tflops * 1e12 * job.mfu) if tflops else None
     comm = sum(c.step_s for c in collectives)
     hideable = sum(c.step_s for c in collectives if c.key in overlappable)
+    expert = sum(c.step_s for c in collectives if c.parallelism == "ep")
     critical = comm - hideable
+    if compute is not None:
+        hidden_ep = min(job.ep_overlap * expert, compute)
+        critical -= hidden_ep
+    micro_batches = max(1, job.global_batch // (p.dp * job.micro_batch))
+    bubble_share = (p.pp - 1) / (job.virtual_stages * micro_batches) if p.pp > 1 else 0.0
+    per_stage = (compute or 0.0) + critical
+    bubble = per_stage * bubble_share
     exposed = critical + (max(0.0, hideable - job.overlap * compute) if compute is not None else hideable)
-    step = compute + exposed if compute is not None else None
+    step = compute + exposed + bubble if compute is not None else None
+    achieved = flops / (p.gpus * tflops * 1e12 * step) if step and tflops else None
     return StepResult(
         comm_s=comm, exposed_s=exposed, compute_s=compute, step_s=step,
         comm_share=exposed / step if step else None,
         scale_up_s=sum(c.step_s for c in collectives if c.network == "scale-up"),
         scale_out_s=sum(c.step_s for c in collectives if c.network == "scale-out"),
-        overlappable_s=hideable, overlap=job.overlap, flops=flops, tokens=tokens)
+        overlappable_s=hideable, overlap=job.overlap, flops=flops, tokens=tokens, bubble_s=bubble,
+        bubble_share=bubble_share, mfu=achieved, micro_batches=micro_batches)
 
 
 def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective], keep: bool = False,
@@ -511,7 +533,9 @@ def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, 
                 "precision": job.precision, "zero": job.zero, "routing": job.routing, "mfu": job.mfu,
                 "gpu_tflops": tflops, "overlap": job.overlap, "placement": job.placement, "seed": job.seed,
                 "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
-                "nic_latency_ns": job.nic_latency_ns, "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
+                "nic_latency_ns": job.nic_latency_ns, "pp_schedule": job.pp_schedule,
+                "virtual_stages": job.virtual_stages, "ep_overlap": job.ep_overlap, "qps_per_connection": job.qps,
+                "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
                 "gpus": p.gpus, "defaults": list(job.defaults)}
     return SimulationResult(kind="training", workload=workload, gpus=p.gpus, servers=pl.servers, routing=job.routing,
                             scale_up=_domain_dict(domain), collectives=results, step=step, tables=tables,

@@ -45,6 +45,7 @@ ALGORITHMS = {"all-reduce": ("auto", "ring", "tree"), "all-gather": ("auto", "ri
 PRECISIONS = ("bf16", "fp8")
 ZERO = ("zero1", "fsdp", "none")
 PLACEMENTS = ("plan", "scheduler")
+PP_SCHEDULES = ("1f1b", "interleaved")
 MAX_BYTES = 1 << 42
 DEFAULT_SIZES = tuple(1 << k for k in range(20, 35, 2))  # 1 MiB .. 16 GiB
 MAX_SIZES = 24
@@ -103,6 +104,9 @@ class TrainingJob:
     switch_latency_ns: float | None = None
     nic_latency_ns: float | None = None
     qps: int | None = None  # NCCL_IB_QPS_PER_CONNECTION; None: the design's own setting
+    pp_schedule: str = "1f1b"  # 1f1b | interleaved
+    virtual_stages: int = 1  # model chunks per GPU (interleaved schedule)
+    ep_overlap: float = 0.0  # share of the expert All-to-All hidden behind compute (DualPipe-style)
 
     @property
     def hop_latency(self) -> tuple[float, float] | None:
@@ -282,7 +286,7 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     errors: dict[str, list[str]] = {}
     known = {"model", "seq_len", "global_batch", "micro_batch", "precision", "tp", "pp", "cp", "ep", "dp", "zero",
              "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement", "switch_latency_ns",
-             "nic_latency_ns", "qps_per_connection"}
+             "nic_latency_ns", "qps_per_connection", "pp_schedule", "virtual_stages", "ep_overlap"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     model = PRESETS.get(data.get("model"))
@@ -349,10 +353,22 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     placement = _choice(errors, clean, "placement", "scheduler", PLACEMENTS)
     switch_ns, nic_ns = _latencies(errors, clean)
     qps = _int(errors, clean, "qps_per_connection", None, 1, 64)
+    schedule = _choice(errors, clean, "pp_schedule", "1f1b", PP_SCHEDULES)
+    virtual = _int(errors, clean, "virtual_stages", 2 if schedule == "interleaved" else 1, 1, 64)
+    if schedule == "1f1b" and virtual not in (None, 1):
+        errors["virtual_stages"] = ["1F1B runs one model chunk per GPU: choose the interleaved schedule"]
+    elif virtual and pp and model.layers < pp * virtual:
+        errors["virtual_stages"] = [f"PP {pp} x {virtual} chunks is more than the model's {model.layers} layers"]
+    ep_overlap = _float(errors, clean, "ep_overlap", 0.0, 0.0, 1.0)
+    if batch is not None and dp and micro and pp > 1 and batch // (dp * micro) < pp and "global_batch" not in errors:
+        errors["global_batch"] = [f"{batch // (dp * micro):,} micro-batches per step cannot fill {pp} pipeline "
+                                  f"stages: the global batch must be at least DP x micro-batch x PP = "
+                                  f"{dp * micro * pp:,}"]
     if errors:
         raise SpecError(errors)
     return TrainingJob(model=model, parallelism=Parallelism(tp=tp, pp=pp, dp=dp, cp=cp, ep=ep), seq_len=seq_len,
                        global_batch=batch, micro_batch=micro, precision=precision, zero=zero, routing=routing,
                        mfu=mfu, gpu_tflops=tflops, overlap=overlap, seed=seed, failures=failures,
                        placement=placement, defaults=tuple(defaults), switch_latency_ns=switch_ns,
-                       nic_latency_ns=nic_ns, qps=qps)
+                       nic_latency_ns=nic_ns, qps=qps, pp_schedule=schedule, virtual_stages=virtual,
+                       ep_overlap=ep_overlap)

@@ -229,15 +229,15 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         key_ = (collective == "all-to-all", id(groups), len(flows.src), routing, qps)
         if cache is not None and key_ in cache:
             # same flows as a collective already timed: a flow-level phase scales with its bytes
-            base, base_bytes = cache[key_]
+            base, base_bytes, flows.sampled = cache[key_]
             phase = _scaled(base, float(flows.bytes.sum()) / base_bytes if base_bytes else 0.0)
         else:
             phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed,
                                 flow_of=flows.flow_of, share=flows.share)
+            if flows.sampled and routing != "spray":
+                phase = _sampled_estimate(model, flows, phase, routing, seed)
             if cache is not None:
-                cache[key_] = (phase, float(flows.bytes.sum()))
-        if flows.sampled and routing != "spray":
-            phase = _sampled_estimate(model, flows, phase, routing, seed)
+                cache[key_] = (phase, float(flows.bytes.sum()), flows.sampled)
         net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
                   if hop_latency else None)
         ring_bw = phase.seconds

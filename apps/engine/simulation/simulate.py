@@ -17,9 +17,15 @@ Rules:
   arXiv 2204.02311, appendix B); exposed = TP + CP + EP + PP time (on the critical path) +
   max(0, DP time - overlap x compute) (the DP collectives overlap with the backward pass and the
   next forward, as ZeRO / FSDP buckets do); step = compute + exposed; communication share =
-  exposed / step. Pipeline bubbles and compute-communication contention are not modelled.
-- Sampling: only All-to-All flows are sampled, above `max_flows` per collective (whole
-  pairwise-exchange steps, collectives.py); the result names every sampled collective.
+  exposed / step; pipeline bubbles and the achieved MFU as _step states. Compute-communication
+  contention is not modelled.
+- Sampling: only All-to-All flows are sampled, above `max_flows` (150,000) per collective (whole
+  pairwise-exchange steps carrying the bytes of the steps they stand for, collectives.py); under
+  ECMP the whole collective's imbalance is estimated from its real flow count (_sampled_estimate)
+  and the sample's hashed time is stated as an upper bound; the result names every sampled collective.
+- Work is bounded: rings are a few coupled flows, max-min filling widens its band after 24 levels,
+  waves end at a quarter of the flows, identical collectives of a step share one phase, and
+  `time_limit_s` stops a run between collectives (web runs: 120 s).
 - Link utilisation is of the collective that takes the most time per step on the scale-out
   fabric: bytes each link direction carries / (capacity x that collective's bandwidth time).
 """

@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.designs.models import DesignVersion, Job
 
+from .text import model_name
+
 
 class PerformanceRun(models.Model):
     version = models.ForeignKey(DesignVersion, on_delete=models.CASCADE, related_name="performance_runs")
@@ -39,6 +41,4 @@ class PerformanceRun(models.Model):
     @property
     def subject(self) -> str:
         """What was run: the model's published name (not its key) or the collective."""
-        from .presentation import model_name
-
         return model_name(self.workload)

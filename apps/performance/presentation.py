@@ -6,30 +6,9 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from apps.engine.simulation import PRESETS
-
 from .models import PerformanceRun
-from .text import (ALGORITHM_LABELS, ASSUMPTIONS, COLLECTIVE_LABELS, FAILURE_LABELS, NETWORK_LABELS, ROUTING_LABELS,
-                   collective_label, label, result_notes)
-
-def binary_bytes(n) -> str:
-    """A byte count as people read it: 1 KiB = 1,024 bytes, 1 MiB, 1 GiB, 1 TiB (nccl-tests prints sizes so)."""
-    value = float(n or 0)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(value) < 1024:
-            return f"{value:.0f} {unit}" if unit == "B" or value == int(value) else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.0f} TiB" if value == int(value) else f"{value:.1f} TiB"
-
-
-def model_name(workload: dict[str, Any]) -> str:
-    """The training model's published name (Llama 3 70B), never its key, or the collective's name."""
-    key = workload.get("model")
-    if key:
-        preset = PRESETS.get(key)
-        return workload.get("model_name") or (preset.name if preset else str(key))
-    return label(COLLECTIVE_LABELS, workload.get("collective", ""))
-
+from .text import (ALGORITHM_LABELS, ASSUMPTIONS, FAILURE_LABELS, NETWORK_LABELS, ROUTING_LABELS, binary_bytes,
+                   collective_label, label, model_name, result_notes)
 
 def _rates(row: dict[str, Any]) -> dict[str, Any]:
     """algbw and busbw in GB/s (nccl-tests' unit) beside Gb/s (the network's)."""

@@ -16,13 +16,12 @@ from apps.engine.simulation import FAILURES, PRECISIONS, PRESETS, ROUTINGS, ZERO
 
 from .text import FAILURE_LABELS, ROUTING_LABELS, ZERO_LABELS
 
-INT_FIELDS = ("tp", "pp", "cp", "ep", "dp", "seq_len", "global_batch", "micro_batch")
-FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "switch_latency_ns", "nic_latency_ns")
+INT_FIELDS = ("tp", "pp", "cp", "ep", "dp", "seq_len", "global_batch", "micro_batch", "virtual_stages")
+FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "ep_overlap", "switch_latency_ns", "nic_latency_ns")
 
 
 class PerformanceForm(forms.Form):
-    # The training model (Llama 3 70B...), not a product model: its own context, so Chinese says 训练模型.
-    model = forms.ChoiceField(label=pgettext_lazy("training job", "Model"),
+    model = forms.ChoiceField(label=pgettext_lazy("training model", "Model"),
                               choices=[(k, p.name) for k, p in PRESETS.items()])
     routing = forms.ChoiceField(label=_("Routing"), choices=[(k, ROUTING_LABELS[k]) for k in ROUTINGS])
     precision = forms.ChoiceField(label=_("Precision"), choices=[(k, k.upper()) for k in PRECISIONS])
@@ -36,7 +35,14 @@ class PerformanceForm(forms.Form):
     global_batch = forms.IntegerField(label=_("Global batch (sequences)"), required=False, min_value=1)
     micro_batch = forms.IntegerField(label=_("Micro-batch"), required=False, min_value=1)
     gpu_tflops = forms.FloatField(label=_("GPU peak TFLOPS"), required=False, min_value=1)
-    mfu = forms.FloatField(label=_("Model FLOPs utilisation (0-1)"), required=False, min_value=0.01, max_value=1)
+    mfu = forms.FloatField(label=_("Compute efficiency while computing (0-1)"), required=False, min_value=0.01,
+                           max_value=1, help_text=_("Not a measured end-to-end MFU: communication and pipeline "
+                                                    "bubbles are added by the model, and the achieved MFU is shown."))
+    pp_schedule = forms.ChoiceField(label=_("Pipeline schedule"), required=False,
+                                    choices=[("1f1b", _("1F1B")), ("interleaved", _("Interleaved 1F1B"))])
+    virtual_stages = forms.IntegerField(label=_("Model chunks per GPU (interleaved)"), required=False, min_value=1)
+    ep_overlap = forms.FloatField(label=_("Expert All-to-All overlap with compute (0-1)"), required=False,
+                                  min_value=0, max_value=1)
     overlap = forms.FloatField(label=_("DP overlap with compute (0-1)"), required=False, min_value=0, max_value=1)
     switch_latency_ns = forms.FloatField(label=_("Switch port-to-port latency (ns)"), required=False, min_value=0,
                                          help_text=_("With the NIC latency: network steps cost their path's hops "
@@ -47,9 +53,16 @@ class PerformanceForm(forms.Form):
                                          choices=[(k, FAILURE_LABELS[k]) for k in FAILURES])
     alternatives = forms.BooleanField(label=_("Also run on the design's alternatives"), required=False)
 
+    def __init__(self, *args, tiers: int | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if tiers is not None and tiers < 3:  # no core switch to fail in a 2-tier fabric
+            self.fields["failures"].choices = [(k, v) for k, v in self.fields["failures"].choices if k != "core"]
+
     def workload(self) -> dict[str, Any]:
         data = self.cleaned_data
         out: dict[str, Any] = {k: data[k] for k in ("model", "routing", "precision", "zero")}
+        if data.get("pp_schedule"):
+            out["pp_schedule"] = data["pp_schedule"]
         for name in INT_FIELDS + FLOAT_FIELDS:
             if data.get(name) is not None:
                 out[name] = data[name]

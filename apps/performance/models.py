@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.designs.models import DesignVersion, Job
 
+from .text import model_name
+
 
 class PerformanceRun(models.Model):
     version = models.ForeignKey(DesignVersion, on_delete=models.CASCADE, related_name="performance_runs")
@@ -38,5 +40,5 @@ class PerformanceRun(models.Model):
 
     @property
     def subject(self) -> str:
-        """What was run: the model preset or the collective."""
-        return str(self.workload.get("model") or self.workload.get("collective") or "")
+        """What was run: the model's published name (not its key) or the collective."""
+        return model_name(self.workload)

@@ -7,8 +7,10 @@ from apps.designs.panels import DesignPanel, design_panel_register
 
 
 def _nav_context(request, version):
+    match = getattr(request, "resolver_match", None)
     return {"performance_url": reverse("performance:version", kwargs={
-        "project_pk": version.design.project_id, "version_pk": version.pk})}
+        "project_pk": version.design.project_id, "version_pk": version.pk}),
+        "active": bool(match and match.namespace == "performance")}
 
 
 def performance_panels_register() -> None:

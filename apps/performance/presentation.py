@@ -7,8 +7,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .models import PerformanceRun
-from .text import (ALGORITHM_LABELS, ASSUMPTIONS, FAILURE_LABELS, NETWORK_LABELS, ROUTING_LABELS, collective_label,
-                   label, result_notes)
+from .text import (ALGORITHM_LABELS, ASSUMPTIONS, FAILURE_LABELS, NETWORK_LABELS, ROUTING_LABELS, binary_bytes,
+                   collective_label, label, model_name, result_notes)
+
+def _rates(row: dict[str, Any]) -> dict[str, Any]:
+    """algbw and busbw in GB/s (nccl-tests' unit) beside Gb/s (the network's)."""
+    return {"bytes_label": binary_bytes(row["bytes"]), "algbw_gbytes": row["algbw_gbps"] / 8,
+            "busbw_gbytes": row["busbw_gbps"] / 8}
+
 
 TIER_LABELS = {"server-leaf": _("server-leaf"), "leaf-spine": _("leaf-spine"), "spine-core": _("spine-core")}
 
@@ -16,7 +22,7 @@ TIER_LABELS = {"server-leaf": _("server-leaf"), "leaf-spine": _("leaf-spine"), "
 def _rows(collectives: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**c, "label": collective_label(c), "network_label": label(NETWORK_LABELS, c["network"]),
              "algorithm_label": label(ALGORITHM_LABELS, c["algorithm"]),
-             "routing_label": label(ROUTING_LABELS, c["routing"]),
+             "routing_label": label(ROUTING_LABELS, c["routing"]), **_rates(c),
              "time_ms": c["time_s"] * 1e3, "step_ms": c["step_s"] * 1e3} for c in collectives]
 
 
@@ -38,8 +44,10 @@ def run_context(run: PerformanceRun) -> dict[str, Any]:
                           * 1e3})
     tiers = [{**t, "label": f"{label(TIER_LABELS, t['tier'])} {_('up') if t['direction'] == 'up' else _('down')}"}
              for t in result.get("links", {}).get("tiers", [])]
-    tables = {key: [{**r, "time_ms": r["time_s"] * 1e3, "algorithm_label": label(ALGORITHM_LABELS, r["algorithm"])}
-                    for r in value] for key, value in result.get("tables", {}).items()}
+    labels_by_key = {r["key"]: r["label"] for r in rows}
+    tables = {labels_by_key.get(key, key): [{**r, **_rates(r), "time_ms": r["time_s"] * 1e3,
+                                             "algorithm_label": label(ALGORITHM_LABELS, r["algorithm"])}
+                                            for r in value] for key, value in result.get("tables", {}).items()}
     alternatives = []
     for a in run.alternatives or []:
         if not a.get("feasible"):
@@ -50,15 +58,18 @@ def run_context(run: PerformanceRun) -> dict[str, Any]:
     chart = {
         "collectives": [{"label": r["label"], "step_ms": r["step_ms"], "network": r["network"]} for r in rows],
         "curves": [{"label": collective_label(next(c for c in result["collectives"] if c["key"] == key)),
-                    "points": [{"x": r["bytes"], "y": r["busbw_gbps"]} for r in table]}
+                    "points": [{"x": r["bytes"], "y": r["busbw_gbps"] / 8} for r in table]}
                    for key, table in result.get("tables", {}).items()],
-        "tiers": [{"label": t["label"], "max": t["max"], "mean": t["mean"], "p99": t["p99"]} for t in tiers],
+        "tiers": [{"label": t["label"], "max": 100 * t["max"], "mean": 100 * t["mean"], "p99": 100 * t["p99"]}
+                  for t in tiers],
         "scenarios": [{"label": s["label"], "time_ms": s["time_ms"]} for s in scenarios],
-        "labels": {"step_ms": _("Time per step (ms)"), "busbw": _("busbw (Gb/s)"), "bytes": _("Bytes"),
-                   "max": _("max"), "mean": _("mean"), "p99": _("p99"), "utilisation": _("Link utilisation"),
+        "labels": {"step_ms": _("Time per step (ms)"), "busbw": _("busbw (GB/s)"), "bytes": _("Message size (bytes)"),
+                   "max": _("max"), "mean": _("mean"), "p99": _("p99"), "utilisation": _("Link utilisation (%) while the busiest collective runs"),
                    "exposed_ms": _("Exposed communication (ms)") if step else _("Time (ms)")},
     }
     ctx.update(result=result, rows=rows, step=step, scenarios=scenarios, tiers=tiers, tables=tables,
                top_links=result.get("links", {}).get("top", [])[:20], alternatives_rows=alternatives,
-               notes=result_notes(result), chart_data=chart, workload=result.get("workload", {}))
+               notes=result_notes(result), chart_data=chart, workload=result.get("workload", {}),
+               model_name=model_name(result.get("workload", {})),
+               busiest=labels_by_key.get(result.get("links", {}).get("collective", ""), ""))
     return ctx

@@ -24,11 +24,16 @@ from apps.designs.services.job import (JobNotActive, JobProgress, job_enqueue, j
                                        job_mark_succeeded)
 from apps.designs.services.queue import queue_check
 from apps.engine import plan as engine_plan
-from apps.engine.simulation import scale_up_domain, simulate, simulate_alternatives, workload_from_dict
+from apps.engine.simulation import (SimulationTimeLimit, scale_up_domain, simulate, simulate_alternatives,
+                                    workload_from_dict)
+from apps.engine.simulation.presets import gpu_memory_gb
 from apps.engine.spec import SpecError
 from apps.engine.specio import spec_from_dict
 
 from .models import PerformanceRun
+
+# a web run stops here even where Celery's soft limit does not reach (in-process jobs)
+RUN_TIME_LIMIT_S = 120.0
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +42,10 @@ def workload_clean(*, version: DesignVersion, workload: Any) -> dict[str, Any]:
     """The workload if the engine accepts it for this version, else ValidationError by field."""
     spec = spec_from_dict(version.spec)
     try:
-        workload_from_dict(workload, design_gpus=spec.servers * spec.server.gpus, domain=scale_up_domain(spec))
+        tiers = (version.summary or {}).get("tiers")
+        workload_from_dict(workload, design_gpus=spec.servers * spec.server.gpus, domain=scale_up_domain(spec),
+                           tiers=tiers if isinstance(tiers, int) else None,
+                           gpu_memory_gb=gpu_memory_gb(f"{spec.server.name} {spec.server.sku}"))
     except SpecError as exc:
         raise ValidationError(exc.errors) from None
     return dict(workload)
@@ -76,7 +84,7 @@ def performance_run_execute(*, job_id: int, celery_task_id: str = "") -> Job:
         spec = spec_from_dict(run.version.spec)
         progress = JobProgress(job.pk, span=(2, 70 if run.with_alternatives else 98))
         progress("loading", 0)
-        result = simulate(engine_plan.plan(spec), run.workload, progress=progress)
+        result = simulate(engine_plan.plan(spec), run.workload, progress=progress, time_limit_s=RUN_TIME_LIMIT_S)
         alternatives = []
         if run.with_alternatives:
             alternatives = simulate_alternatives(spec, run.workload, progress=JobProgress(job.pk, span=(70, 98)))
@@ -87,7 +95,7 @@ def performance_run_execute(*, job_id: int, celery_task_id: str = "") -> Job:
         pass
     except SpecError as exc:
         job_mark_failed(job_id=job.pk, error=str(exc), error_fields=exc.errors)
-    except SoftTimeLimitExceeded:
+    except (SoftTimeLimitExceeded, SimulationTimeLimit):
         job_mark_failed(job_id=job.pk, error=_("The performance model took too long and was stopped."))
     except Exception as exc:  # the page shows why; nothing half-written (one UPDATE above)
         logger.exception("performance run of job %s failed", job_id)

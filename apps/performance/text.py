@@ -1,7 +1,11 @@
 """Words for the performance model's keys, in the reader's language (the engine's result holds keys)."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
+
+from apps.engine.simulation import PRESETS
 
 COLLECTIVE_LABELS = {
     "all-reduce": _("All-Reduce"), "all-gather": _("All-Gather"), "reduce-scatter": _("Reduce-Scatter"),
@@ -62,3 +66,22 @@ def result_notes(result: dict) -> list[str]:
         else:
             out.append(str(_("Flows sampled: %(how)s") % {"how": note}))
     return out
+
+
+def binary_bytes(n) -> str:
+    """A byte count as people read it: 1 KiB = 1,024 bytes, 1 MiB, 1 GiB, 1 TiB (nccl-tests prints sizes so)."""
+    value = float(n or 0)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(value) < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" or value == int(value) else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.0f} TiB" if value == int(value) else f"{value:.1f} TiB"
+
+
+def model_name(workload: dict[str, Any]) -> str:
+    """The training model's published name (Llama 3 70B), never its key, or the collective's name."""
+    key = workload.get("model")
+    if key:
+        preset = PRESETS.get(key)
+        return workload.get("model_name") or (preset.name if preset else str(key))
+    return label(COLLECTIVE_LABELS, workload.get("collective", ""))

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views import View
 
 from apps.designs.views.common import project_version
-from apps.projects.views import ProjectScopedViewMixin
+from apps.designs.views.version import VersionPageMixin
 
 from .forms import PerformanceForm
 from .presentation import run_context
@@ -20,8 +20,11 @@ from .selectors import performance_run_get, performance_run_latest, performance_
 from .services import performance_run_request
 
 
-class PerformanceView(ProjectScopedViewMixin, View):
+class PerformanceView(VersionPageMixin, View):
+    """The page sits under the design's tab bar (header and nav panels) like the version's other pages."""
+
     template_name = "performance/version.html"
+    panel_slots = ("header", "nav")
 
     def get(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)
@@ -30,11 +33,11 @@ class PerformanceView(ProjectScopedViewMixin, View):
             run = performance_run_get(version=version, pk=int(request.GET["run"]))
         run = run or performance_run_latest(version=version)
         initial = dict(run.workload) if run else {"model": "llama3-70b"}
-        return self._render(version, PerformanceForm(initial=initial), run)
+        return self._render(version, PerformanceForm(initial=initial, tiers=_tiers(version)), run)
 
     def post(self, request, project_pk, version_pk):
         version = project_version(project=self.project, pk=version_pk)
-        form = PerformanceForm(request.POST)
+        form = PerformanceForm(request.POST, tiers=_tiers(version))
         if form.is_valid():
             try:
                 run = performance_run_request(version=version, user=request.user, workload=form.workload(),
@@ -49,7 +52,13 @@ class PerformanceView(ProjectScopedViewMixin, View):
 
     def _render(self, version, form, run, status=200):
         return render(self.request, self.template_name, {
-            "project": self.project, "design": version.design, "version": version, "form": form,
-            "can_manage": self.can_manage(), "run": run, "runs": performance_run_list(version=version)[:10],
-            **(run_context(run) if run else {}),
+            **self.version_context(version), "form": form,
+            "run": run, "runs": performance_run_list(version=version)[:10],
+            **(run_context(run) if run else {"job": None}),
         }, status=status)
+
+
+def _tiers(version) -> int | None:
+    """The generated fabric's tiers (a 2-tier design has no core switch to fail)."""
+    tiers = (version.summary or {}).get("tiers")
+    return int(tiers) if isinstance(tiers, int) else None

@@ -41,17 +41,28 @@
     add("performance-collectives", {type: "bar", data: {
       labels: data.collectives.map(function (c) { return c.label; }),
       datasets: [{label: L.step_ms, data: data.collectives.map(function (c) { return c.step_ms; })}]},
-      options: {indexAxis: "y", animation: false}});
+      options: {indexAxis: "y", animation: false, maintainAspectRatio: false}});
     add("performance-busbw", {type: "line", data: {datasets: data.curves.map(function (c) {
       return {label: c.label, data: c.points}; })},
-      options: {animation: false, scales: {x: {type: "logarithmic", title: {display: true, text: L.bytes}},
-                                           y: {title: {display: true, text: L.busbw}}}}});
+      options: {animation: false, maintainAspectRatio: false,
+                scales: {x: {type: "logarithmic", title: {display: true, text: L.bytes},
+                             ticks: {callback: function (v) { return size(v); }, autoSkip: true, maxRotation: 0}},
+                         y: {min: 0, title: {display: true, text: L.busbw}}}}});
+    // utilisation in % per tier and direction: horizontal bars, so the tier names never overlap
     add("performance-links", {type: "bar", data: {labels: data.tiers.map(function (t) { return t.label; }),
-      datasets: ["max", "p99", "mean"].map(function (k) {
+      datasets: ["mean", "p99", "max"].map(function (k) {
         return {label: L[k], data: data.tiers.map(function (t) { return t[k]; })}; })},
-      options: {animation: false, scales: {y: {title: {display: true, text: L.utilisation}}}}});
+      options: {indexAxis: "y", animation: false, maintainAspectRatio: false,
+                scales: {x: {min: 0, suggestedMax: 100, title: {display: true, text: L.utilisation}}}}});
     add("performance-scenarios", {type: "bar", data: {labels: data.scenarios.map(function (s) { return s.label; }),
       datasets: [{label: L.exposed_ms, data: data.scenarios.map(function (s) { return s.time_ms; })}]},
-      options: {animation: false}});
+      options: {indexAxis: "y", animation: false, maintainAspectRatio: false}});
+  }
+
+  function size(v) {  // 1 MiB, 16 MiB, 1 GiB: powers of two only, other ticks left blank
+    var units = ["B", "KiB", "MiB", "GiB", "TiB"], i = 0;
+    if (Math.log2(v) % 1 !== 0) { return ""; }
+    while (v >= 1024 && i < units.length - 1) { v /= 1024; i += 1; }
+    return v + " " + units[i];
   }
 })();

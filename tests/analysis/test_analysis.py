@@ -300,10 +300,11 @@ def test_hash_aware_source_ports_spread_all_to_all_no_worse_than_random_ecmp(mem
 
 
 def test_random_ecmp_collisions_match_the_closed_form_per_hop(member_client, version):
-    # 32 queue pairs per ring connection: in plan order 512 flows leave the scale units over 512 leaf uplinks
-    # (32 per boundary leaf on its 32 uplinks), no more flows than links, so the collision share is shown.
+    # NCCL's 2 channels x 16 queue pairs per ring connection: in plan order 512 flows leave the scale units over
+    # 512 leaf uplinks (32 per boundary leaf on its 32 uplinks), no more flows than links, so the collision share
+    # is shown.
     response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}),
-                                  {"pattern": "all-reduce", "qps_per_connection": 32}, format="json")
+                                  {"pattern": "all-reduce", "qps_per_connection": 16}, format="json")
     assert response.status_code == 201, response.content
     # the ring in plan order (the headline, scheduler-placed ring crosses the spines at nearly every step)
     plan_rows = [h for h in response.json()["hop_rows"] if h["placement"] == "plan"]

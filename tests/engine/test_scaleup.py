@@ -26,6 +26,7 @@ from apps.engine.specio import spec_from_dict
 from apps.engine.traffic.analysis import analyze
 from apps.engine.traffic.fabric import Fabric
 from apps.engine.traffic.patterns import all_to_all, ring_all_reduce, scheduler_order
+from apps.engine.traffic.rings import CHANNELS_PER_NIC
 
 QM9700 = {"sku": "MQM9700-NS2F"}
 SN5600_400 = {"sku": "920-9N42F-00RI-7C0", "breakout": "2x400G"}
@@ -126,7 +127,7 @@ def test_traffic_inside_a_domain_stays_on_nvlink():
     assert len(set(np.bincount(a2a.src).tolist())) == 1 and len(set(np.bincount(a2a.dst).tolist())) == 1
     ring = ring_all_reduce(fabric, max_flows=10**7, rng=rng, order=scheduler_order(144, 3, 18))
     assert np.all(ring.src // ports // 18 != ring.dst // ports // 18)
-    assert ring.src.size == 144 * 4
+    assert ring.src.size == 144 * 4 * CHANNELS_PER_NIC  # every tray's 4 rails, on each of NCCL's channels
     report_ = analyze(result, pattern="both", max_flows=50_000)
     assert report_.rails == 4
 

@@ -99,7 +99,10 @@ def test_training_step_reports_collectives_and_exposed_time(fabric_512):
     keys = [c.key for c in r.collectives]
     assert keys == ["ep-dispatch", "ep-combine", "pp-send-recv", "dp-reduce-scatter", "dp-all-gather"]
     step = r.step
-    assert step.compute_s > 0 and step.step_s == pytest.approx(step.compute_s + step.exposed_s)
+    assert step.compute_s > 0 and step.step_s == pytest.approx(step.compute_s + step.exposed_s + step.bubble_s)
+    # 1F1B with PP 8 and 512 / (DP 64) = 8 micro-batches: a bubble of (PP - 1) / m of the stage's time
+    assert step.micro_batches == 8 and step.bubble_share == pytest.approx(7 / 8)
+    assert step.mfu == pytest.approx(step.flops / (512 * 989e12 * step.step_s))
     assert 0 < step.comm_share < 1
     critical = sum(c.step_s for c in r.collectives if not c.key.startswith("dp-"))
     assert step.exposed_s >= critical * (1 - 1e-9)
@@ -226,3 +229,126 @@ def test_all_to_all_inside_one_nvl72_rack_never_reaches_the_fabric():
     two_racks = simulate(_gb200_plan(), {"collective": "all-to-all", "bytes": 1 << 30, "ranks": 144,
                                          "routing": "spray"})
     assert two_racks.collectives[0].network == "scale-out"
+
+
+def test_ring_all_reduce_on_a_2_tier_roce_fabric_orders_ecmp_below_hash_aware_below_spray():
+    """Rings follow the scheduler's rank order, each hop as NCCL channels x queue pairs: ECMP collisions slow
+    the ring, hash-aware ports less so, spraying not at all (Meta, SIGCOMM 2024: up to 40 % from E-ECMP with
+    QP scaling over 1-QP ECMP)."""
+    fabric = plan(_spec(2048))
+    assert fabric.tiers == 2
+    time = {}
+    for routing in ("ecmp", "hash-aware", "spray"):
+        for qps in (1, 4):
+            r = simulate(fabric, {"collective": "all-reduce", "bytes": 1 << 34, "ranks": "all", "routing": routing,
+                                  "algorithm": "ring", "placement": "scheduler", "qps_per_connection": qps})
+            time[routing, qps] = r.collectives[0].bandwidth_s
+    ideal = 2 * (2047 / 2048) * (1 << 34) * 8 / (8 * NIC_GBPS * 1e9)
+    assert time["spray", 4] == pytest.approx(ideal, rel=0.02)
+    assert time["ecmp", 4] > time["hash-aware", 4] * 1.1 and time["hash-aware", 4] > time["spray", 4] * 1.05
+    # more queue pairs per connection: more hash entropy, a faster ECMP ring, still slower than spraying
+    assert 1.2 < time["ecmp", 1] / time["ecmp", 4] < 2.5
+    assert 1.2 < time["ecmp", 4] / time["spray", 4] < 3.0
+
+
+def test_rings_follow_rank_order_so_the_scheduler_placement_changes_the_ring():
+    from apps.engine.traffic.rings import ring_hops
+
+    # 4 servers of 2 GPUs, ranks placed on servers 2, 0, 3, 1 in rank order
+    rank_server = np.array([2, 2, 0, 0, 3, 3, 1, 1])
+    hops = ring_hops(np.arange(8)[None, :], rank_server)
+    assert hops.per_server == 2 and hops.rings == 2
+    visited = rank_server[hops.src_rank[hops.ring == 0]].tolist()
+    assert visited == [2, 0, 3, 1]  # rank order, not server order
+    assert rank_server[hops.dst_rank[hops.ring == 0]].tolist() == [0, 3, 1, 2]
+
+
+def test_the_traffic_analysis_and_the_performance_model_tell_one_ring_story():
+    """The design document's traffic chapter and its performance chapter use one ring model: the traffic
+    analysis' effective bandwidth of Ring All-Reduce is the performance model's ring bandwidth over line rate."""
+    from apps.engine.traffic import analyze
+
+    fabric = plan(_spec(2048))
+    report = analyze(fabric, pattern="all-reduce", seed=0).patterns["all-reduce"]
+    assert report.placement == "scheduler"
+    size = 1 << 34
+    ideal = 2 * (2047 / 2048) * size * 8 / (8 * NIC_GBPS * 1e9)
+    for routing in ("ecmp", "hash-aware"):
+        r = simulate(fabric, {"collective": "all-reduce", "bytes": size, "ranks": "all", "routing": routing,
+                              "algorithm": "ring", "seed": 0})
+        assert ideal / r.collectives[0].bandwidth_s == pytest.approx(
+            report.strategies[routing].effective_bandwidth, rel=0.01)
+    assert report.strategies["ecmp"].effective_bandwidth < report.strategies["hash-aware"].effective_bandwidth < 1
+
+
+def test_a_sampled_all_to_all_stays_close_to_the_whole_collective_and_states_its_error():
+    over = plan(_spec(1024, oversubscription=3.0))
+    work = {"collective": "all-to-all", "bytes": 1 << 30, "ranks": "all", "routing": "ecmp"}
+    whole = simulate(over, work, max_flows=10_000_000).collectives[0]
+    sample = simulate(over, work, max_flows=20_000).collectives[0]
+    assert not whole.sampled and "pairwise-exchange steps" in sample.sampled and "upper bound" in sample.sampled
+    assert sample.bandwidth_s == pytest.approx(whole.bandwidth_s, rel=0.1)
+
+
+def test_a_run_past_its_time_limit_stops():
+    from apps.engine.simulation import SimulationTimeLimit
+
+    with pytest.raises(SimulationTimeLimit):
+        simulate(plan(_spec(512)), {"model": "llama3-70b", "failures": ["spine"]}, time_limit_s=0.0)
+
+
+def _dgx(gpus: int, tiers="auto"):
+    from apps.engine.specio import spec_from_dict
+
+    return plan(spec_from_dict({"gpus": gpus, "server": {"sku": "DGXH-G640F+P2EDI36"}, "tiers": tiers,
+                                "leaf": {"sku": "DCS-7060DX5-64S", "breakout": "1x400G"}}))
+
+
+@pytest.mark.parametrize(("work", "field", "words"), [
+    ({"model": "llama3-405b", "tp": 1, "pp": 1}, "tp", "more than the GPU's 80 GB"),  # 1.6 TB of model state
+    ({"model": "llama3-70b", "micro_batch": 1024}, "micro_batch", "activations per layer"),
+    ({"model": "llama3-70b", "seq_len": 1 << 20}, "seq_len", "raise CP"),
+])
+def test_jobs_that_cannot_fit_a_gpu_are_refused_on_their_field(work, field, words):
+    with pytest.raises(SpecError) as exc:
+        simulate(_dgx(1024), work)
+    assert words in exc.value.errors[field][0]
+
+
+def test_published_llama3_405b_parallelism_fits_an_h100():
+    r = simulate(_dgx(1024), {"model": "llama3-405b", "tp": 8, "pp": 16, "global_batch": 128})
+    assert r.step is not None
+
+
+def test_a_2_tier_fabric_offers_no_core_failure():
+    fabric = plan(_spec(512))
+    assert fabric.tiers == 2
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric, {"model": "llama3-8b", "failures": ["core"]})
+    assert "no core switch" in exc.value.errors["failures"][0]
+
+
+@pytest.mark.parametrize(("gpus", "low_us", "high_us"), [(16, 20, 35), (1024, 70, 100)])
+def test_small_all_reduce_latency_follows_nccl_2_30_tuning_model(gpus, low_us, high_us):
+    """NCCL's own model charges an 8-byte All-Reduce about 30 us on 2 servers and 87 us on 128 (LL protocol,
+    Tree); the Simple-only model of NCCL 2.8 gave 123 and 1,092 us."""
+    r = simulate(plan(_spec(gpus)), {"collective": "all-reduce", "bytes": 8, "ranks": "all", "routing": "spray",
+                                     "sizes": [8]})
+    row = r.tables["all-reduce"][0]
+    assert low_us < row.time_s * 1e6 < high_us
+    assert r.collectives[0].protocol == "ll"
+
+
+def test_interleaving_and_expert_overlap_shorten_the_step(fabric_512):
+    base = {"model": "deepseek-v3", "tp": 1, "pp": 8, "ep": 64, "gpu_tflops": 989, "global_batch": 1024}
+    plain = simulate(fabric_512, base).step
+    interleaved = simulate(fabric_512, {**base, "pp_schedule": "interleaved", "virtual_stages": 2}).step
+    hidden = simulate(fabric_512, {**base, "ep_overlap": 1.0}).step
+    assert interleaved.bubble_share == pytest.approx(plain.bubble_share / 2)
+    assert interleaved.step_s < plain.step_s and hidden.exposed_s < plain.exposed_s
+
+
+def test_a_global_batch_that_cannot_fill_the_pipeline_is_refused(fabric_512):
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, {"model": "llama3-70b", "tp": 8, "pp": 4, "global_batch": 32})
+    assert "cannot fill 4 pipeline stages" in exc.value.errors["global_batch"][0]

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from apps.engine.plan import plan
+from apps.engine.roce.host import QPS_PER_CONNECTION
 from apps.engine.spec import CableAssembly, DesignSpec, FiberCord, Optic, ServerHw, SwitchHw
 from apps.engine.traffic import Fabric, TrafficReport, analyze, balls_into_bins, collision_share, link_loads
 from apps.engine.traffic.hashing import crc32_5tuple
+from apps.engine.traffic.rings import CHANNELS_PER_NIC
 
 OPTICS = (Optic("SR-400", "OSFP", 400, 400, 1, "SR", "MMF", 50),
           Optic("DR-400", "OSFP", 400, 400, 1, "DR", "SMF", 500))
@@ -128,8 +130,8 @@ def test_report_states_the_closed_form_next_to_the_simulated_ecmp_collisions(gpu
     report = analyze(gpus_5000, pattern="all-reduce", qps_per_connection=4)
     ecmp = report.patterns["all-reduce"].other_placements["plan"]["ecmp"]
     up = next(h for h in ecmp.hops if h.hop == "leaf-spine up")
-    # 4 queue pairs leave each boundary leaf over 32 uplinks
-    assert up.expected_collision_share == pytest.approx(1 - (31 / 32) ** 3, abs=1e-9)
+    # NCCL's 2 channels x 4 queue pairs leave each boundary leaf over 32 uplinks
+    assert up.expected_collision_share == pytest.approx(1 - (31 / 32) ** 7, abs=1e-9)
     assert 0.0 <= up.collision_share <= 1.0
     assert all(h.expected_collision_share is None for h in report.patterns["all-reduce"].strategies["hash-aware"].hops)
 
@@ -186,7 +188,8 @@ def test_ring_all_reduce_in_one_scale_unit_never_leaves_the_leaf():
     assert p.scale_units == 1
     report = analyze(p, pattern="all-reduce")
     pattern = report.patterns["all-reduce"]
-    assert pattern.flows == 32 * 8
+    assert report.qps_per_connection == QPS_PER_CONNECTION  # the design's own NCCL setting
+    assert pattern.flows == 32 * 8 * CHANNELS_PER_NIC * QPS_PER_CONNECTION
     for result in pattern.strategies.values():
         assert result.links_used == 0
         assert all(h.flows == 0 for h in result.hops if h.tier >= 1)
@@ -194,17 +197,18 @@ def test_ring_all_reduce_in_one_scale_unit_never_leaves_the_leaf():
 
 
 def test_ring_all_reduce_in_plan_order_crosses_spines_only_at_scale_unit_boundaries(four_su):
-    pattern = analyze(four_su, pattern="all-reduce").patterns["all-reduce"]
+    pattern = analyze(four_su, pattern="all-reduce", qps_per_connection=1).patterns["all-reduce"]
     for result in pattern.other_placements["plan"].values():
         assert result.placement == "plan"
         up = next(h for h in result.hops if h.hop == "leaf-spine up")
-        assert up.flows == four_su.scale_units * four_su.rails  # one ring hop per SU boundary and rail
+        # one ring hop per SU boundary and rail, on each of NCCL's channels
+        assert up.flows == four_su.scale_units * four_su.rails * CHANNELS_PER_NIC
         assert result.effective_bandwidth == 1.0
 
 
 def test_all_to_all_is_complete_below_the_flow_limit():
     p = make_plan(512)
-    pattern = analyze(p, pattern="all-to-all", max_flows=1_000_000).patterns["all-to-all"]
+    pattern = analyze(p, pattern="all-to-all", max_flows=1_000_000, qps_per_connection=1).patterns["all-to-all"]
     servers = 64
     assert not pattern.sampled and pattern.sample_method == ""
     assert pattern.flows == pattern.flows_total == servers * (servers - 1) * 8 * 8
@@ -212,7 +216,7 @@ def test_all_to_all_is_complete_below_the_flow_limit():
 
 
 def test_all_to_all_is_sampled_above_the_flow_limit_and_says_so(four_su):
-    pattern = analyze(four_su, pattern="all-to-all", max_flows=10_000).patterns["all-to-all"]
+    pattern = analyze(four_su, pattern="all-to-all", max_flows=10_000, qps_per_connection=1).patterns["all-to-all"]
     assert pattern.sampled
     assert pattern.flows <= 10_000 < pattern.flows_total
     assert "pairwise-exchange steps" in pattern.sample_method
@@ -308,7 +312,7 @@ def test_report_flattens_into_sheet_rows(report_5000):
 # --- an honest summary: placement, collision share, latency ----------------------------------
 
 def test_ring_headline_is_a_seeded_scheduler_placement_beside_plan_order(four_su):
-    report = analyze(four_su, pattern="all-reduce", seed=7)
+    report = analyze(four_su, pattern="all-reduce", seed=7, qps_per_connection=1)
     pattern = report.patterns["all-reduce"]
     assert pattern.placement == "scheduler" and pattern.placement_seed == 7
     assert set(pattern.other_placements) == {"plan"}
@@ -316,8 +320,8 @@ def test_ring_headline_is_a_seeded_scheduler_placement_beside_plan_order(four_su
     plan_up = next(h for h in pattern.other_placements["plan"]["ecmp"].hops if h.hop == "leaf-spine up")
     sched_up = next(h for h in pattern.strategies["ecmp"].hops if h.hop == "leaf-spine up")
     # same job (every server once, same flows), but most ring neighbours now sit on other leaves
-    assert pattern.flows == four_su.gpus // 8 * 8
-    assert plan_up.flows == four_su.scale_units * four_su.rails
+    assert pattern.flows == four_su.gpus // 8 * 8 * CHANNELS_PER_NIC
+    assert plan_up.flows == four_su.scale_units * four_su.rails * CHANNELS_PER_NIC
     assert sched_up.flows > 10 * plan_up.flows
     # ECMP risk shows: random hashing of a permutation collides where plan order never did
     assert pattern.strategies["ecmp"].effective_bandwidth < 1.0
@@ -339,13 +343,13 @@ def test_collision_share_is_withheld_where_flows_outnumber_links(report_5000):
     rows = {(r["pattern"], r["placement"], r["strategy"]): r for r in report_5000.summary_rows()}
     a2a = rows[("all-to-all", "plan", "ecmp")]
     result = report_5000.patterns["all-to-all"].strategies["ecmp"]
-    assert result.collision_share > 0.9 and result.flows_outnumber_links  # near 1.0 by pigeonhole: says nothing
+    assert result.collision_share > 0.85 and result.flows_outnumber_links  # near 1.0 by pigeonhole: says nothing
     assert a2a["flows_outnumber_links"] and a2a["collision_share"] is None
     # what the summary leads with instead
     assert list(a2a)[list(a2a).index("sampled") + 1:][:3] == ["worst_over_mean", "p99_util", "max_util"]
     assert a2a["worst_over_mean"] > 1.0 and 0 < a2a["p99_util"] <= a2a["max_util"]
     ring = rows[("all-reduce", "plan", "ecmp")]
-    assert not ring["flows_outnumber_links"] and ring["collision_share"] == 0.0
+    assert not ring["flows_outnumber_links"] and ring["collision_share"] < 0.05  # few boundary hops rarely meet
     hops = [h for h in report_5000.hop_rows() if h["pattern"] == "all-to-all" and h["hop"] == "leaf-spine up"]
     assert all(h["flows_outnumber_links"] and h["collision_share"] is None for h in hops)
 

@@ -59,6 +59,21 @@ def test_running_a_preset_from_the_page_shows_step_charts_and_scenarios(browser_
     assert data["curves"] and all(p["y"] > 0 for c in data["curves"] for p in c["points"])
     # DGX H100 has a published peak: the step and its communication share are computed
     assert run.result["step"]["comm_share"] is not None and 0 < run.result["step"]["comm_share"] < 1
+    # under the design's tab bar, with its tab active; the model's name, sizes in MiB, busbw in GB/s and Gb/s
+    assert 'class="tabs"' in html and 'id="tab-performance" class="active"' in html
+    assert "Llama 3 70B on 512 GPUs" in html and "llama3-70b <" not in html and ">llama3-70b" not in html
+    assert " MiB</td>" in html and "busbw (GB/s)" in html and "busbw (Gb/s)" in html
+    assert not re.search(r">\d{7,}<", html)  # no raw byte counts in a cell
+    assert all(0 <= t["max"] <= 100 for t in data["tiers"])  # utilisation in %
+    with translation.override("zh-hans"):
+        zh = browser_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "模型" in zh and "busbw（GB/s）" in zh
+
+
+def test_a_2_tier_design_offers_no_core_switch_failure(browser_client, version):
+    assert version.summary["tiers"] == 2
+    html = browser_client.get(page_url(version)).content.decode()
+    assert 'value="spine"' in html and 'value="core"' not in html
 
 
 def test_bad_parallelism_is_a_field_error_and_creates_nothing(browser_client, version):

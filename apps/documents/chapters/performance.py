@@ -71,6 +71,10 @@ def traffic_blocks(source: DocumentSource) -> list:
     notes = [note for pattern in patterns for note in pattern["notes"]]
     if notes:
         blocks.append(Bullets(notes))
+    blocks.append(Paragraph(_("Ring All-Reduce above uses the same rings, NCCL channels and queue pairs and the same "
+                              "max-min timing as the training-job model below: a ring's effective bandwidth here is "
+                              "the share of line rate its data-parallel collectives reach there, under the same "
+                              "placement and routing.")))
     assumptions = traffic_assumptions(analysis.report.get("assumptions") or [])
     if assumptions:
         blocks.append(Paragraph(_("Assumptions"), style="lead"))
@@ -80,6 +84,7 @@ def traffic_blocks(source: DocumentSource) -> list:
 
 def performance_blocks(source: DocumentSource) -> list:
     from apps.performance.presentation import run_context
+    from apps.performance.text import ROUTING_LABELS, label
 
     blocks: list = [Heading(_("Training-job model"))]
     run = source.performance_run
@@ -87,9 +92,22 @@ def performance_blocks(source: DocumentSource) -> list:
         return blocks + [Paragraph(_("No training-job model has been run on this version yet (Performance page)."))]
     context = run_context(run)
     rows = context.get("rows") or []
-    blocks.append(Table(headers=[_("Collective"), _("Network"), _("Algorithm"), _("Time per step (ms)")],
+    step = context.get("step")
+    workload = context.get("workload") or {}
+    if step and step.get("step_s") is not None:
+        blocks.append(Paragraph(_(
+            "%(model)s on %(gpus)s GPUs (%(routing)s): a step of %(step)s s, of which compute %(compute)s s, exposed "
+            "communication %(exposed)s s and pipeline bubble %(bubble)s s; achieved MFU %(mfu)s.") % {
+            "model": context.get("model_name", ""), "gpus": count(workload.get("gpus") or 0),
+            "routing": label(ROUTING_LABELS, workload.get("routing", "")),
+            "step": decimal(step["step_s"], 2), "compute": decimal(step["compute_s"], 2),
+            "exposed": decimal(step["exposed_s"], 2), "bubble": decimal(step.get("bubble_s") or 0.0, 2),
+            "mfu": _percent(step.get("mfu"))}))
+    blocks.append(Table(headers=[_("Collective"), _("Network"), _("Algorithm"), _("Size per call"),
+                                 _("busbw (GB/s)"), _("Time per step (ms)")],
                         rows=[[str(r["label"]), str(r["network_label"]), str(r["algorithm_label"]),
-                               decimal(r["step_ms"], 2)] for r in rows], numeric=(3,)))
+                               str(r["bytes_label"]), decimal(r["busbw_gbytes"], 1), decimal(r["step_ms"], 2)]
+                              for r in rows], numeric=(4, 5)))
     scenarios = context.get("scenarios") or []
     if scenarios:
         blocks.append(Figure(svg=horizontal_bars_svg(

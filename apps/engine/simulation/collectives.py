@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..traffic.rings import CHANNELS_PER_NIC, ring_channel_flows, ring_hops
 from .workload import TrainingJob
 
 
@@ -105,11 +106,13 @@ def step_collectives(job: TrainingJob) -> list[StepCollective]:
 
 @dataclass(slots=True)
 class Flows:
-    src: np.ndarray  # NIC index per flow
+    src: np.ndarray  # NIC index per flow (per queue-pair sub-flow for rings)
     dst: np.ndarray
-    bytes: np.ndarray  # per flow
+    bytes: np.ndarray  # per flow (per coupled flow when flow_of is set)
     total: int  # flows of the whole collective
     sampled: str = ""  # how they were sampled, "" when not
+    flow_of: np.ndarray | None = None  # coupled flow (ring channel) of each sub-flow, rings.py
+    share: np.ndarray | None = None  # share of its coupled flow's rate a sub-flow carries
 
 
 def _sort_members(groups: np.ndarray, rank_server: np.ndarray):
@@ -121,32 +124,17 @@ def _sort_members(groups: np.ndarray, rank_server: np.ndarray):
     return grp[order], ranks[order], server[order]
 
 
-def ring_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.ndarray, per_rank_bytes: float) -> Flows:
-    """One ring per position a group has within a server (g rings for g group GPUs per server, each
-    carrying 1/g of the buffer), over the group's servers in order; a flow per server-crossing hop.
-    `per_rank_bytes` is what one ring member sends in the whole collective (2 (n-1)/n S for
-    All-Reduce, (n-1)/n S for All-Gather and Reduce-Scatter)."""
-    grp, ranks, server = _sort_members(groups, rank_server)
-    if not len(ranks):
-        return Flows(*(np.zeros(0, np.int64),) * 2, np.zeros(0), 0)
-    key = grp * np.int64(rank_server.max() + 1) + server
-    starts = np.ones(len(key), dtype=bool)
-    starts[1:] = key[1:] != key[:-1]
-    run_start = np.maximum.accumulate(np.where(starts, np.arange(len(key)), 0))
-    k = np.arange(len(key)) - run_start  # position within its server
-    g = int(k.max()) + 1
-    order = np.lexsort((server, k, grp))
-    grp, ranks, server, k = grp[order], ranks[order], server[order], k[order]
-    ring = grp * g + k
-    first = np.ones(len(ring), dtype=bool)
-    first[1:] = ring[1:] != ring[:-1]
-    idx = np.arange(len(ring))
-    start = np.maximum.accumulate(np.where(first, idx, 0))
-    last = np.r_[first[1:], True]
-    nxt = np.where(last, start, idx + 1)
-    cross = server != server[nxt]
-    src, dst = rank_nic[ranks[cross]], rank_nic[ranks[nxt[cross]]]
-    return Flows(src, dst, np.full(len(src), per_rank_bytes / g), len(src))
+def ring_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.ndarray, per_rank_bytes: float, *,
+               channels: int = CHANNELS_PER_NIC, qps: int = 1) -> Flows:
+    """The rings of the groups in rank order, each hop as channels x qps queue-pair sub-flows coupled per
+    ring channel (traffic/rings.py, shared with the traffic analysis). `per_rank_bytes` is what one ring
+    member sends in the whole collective (2 (n-1)/n S for All-Reduce, (n-1)/n S for All-Gather and
+    Reduce-Scatter)."""
+    hops = ring_hops(groups, rank_server)
+    if not len(hops.src_rank):
+        return Flows(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), 0)
+    cf = ring_channel_flows(hops, rank_nic, per_rank_bytes, channels=channels, qps=qps)
+    return Flows(cf.src, cf.dst, cf.flow_bytes, cf.total, "", cf.flow, cf.share)
 
 
 def all_to_all_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.ndarray, size: float, *,
@@ -155,7 +143,10 @@ def all_to_all_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.n
     """Every rank sends size / n to every other rank of its group; a send to another server leaves through
     the sender server's NIC on the destination's rail (PXN), so one flow per (source server, destination
     rank) carries the g ranks' shares: g x size / n. Above max_flows, whole pairwise-exchange steps are
-    sampled (source server i to the group's server i + e), evenly spaced from a random start."""
+    sampled (source server i to the group's server i + e), evenly spaced from a random start, and each
+    sampled flow carries the bytes of the (ns - 1) / m steps it stands for: every NIC still sends its whole
+    share, exact under spraying; under ECMP fewer, larger flows per link make the sample pessimistic
+    (simulate.run_collective states the spraying time beside it as the bound)."""
     ng, n = groups.shape
     grp, ranks, server = _sort_members(groups, rank_server)
     servers = server.reshape(ng, n)  # uniform groups: each server holds g ranks of the group
@@ -186,7 +177,9 @@ def all_to_all_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.n
         server_domain[rank_server] = rank_domain
         keep = server_domain[s_srv.ravel()] != rank_domain[d.ravel()]
         src, dst = src[keep], dst[keep]
-    return Flows(src, dst, np.full(len(src), per * size / n), total, sampled)
+    # the sampled steps stand for all of them: each sampled flow carries the bytes of (ns - 1) / m steps
+    scale = (ns - 1) / len(steps)
+    return Flows(src, dst, np.full(len(src), per * size / n * scale), total, sampled)
 
 
 def pair_flows(pairs: np.ndarray, rank_server: np.ndarray, rank_nic: np.ndarray, size: float) -> Flows:

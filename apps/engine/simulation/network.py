@@ -32,7 +32,7 @@ import numpy as np
 from ..model import LinkTable, Plan
 from ..traffic import Fabric
 from ..traffic.latency import PROPAGATION_NS_PER_M
-from .maxmin import PhaseTime, phase_time
+from ..traffic.maxmin import PhaseTime, phase_time
 
 ROUTINGS = ("ecmp", "hash-aware", "spray")
 FAILURES = ("link", "leaf", "spine", "core")
@@ -74,35 +74,56 @@ class FabricModel:
                 self.nic_map[moved] = base + (self.nic_map[moved] - base + 1) % ports
 
     def phase(self, src_nic: np.ndarray, dst_nic: np.ndarray, flow_bytes: np.ndarray, *, routing: str,
-              seed: int = 0) -> "Phase":
-        """Route the flows with `routing` and time them with max-min fair sharing."""
+              seed: int = 0, flow_of: np.ndarray | None = None, share: np.ndarray | None = None,
+              fabric_derate: float = 1.0) -> "Phase":
+        """Route the flows with `routing` and time them with max-min fair sharing.
+
+        Without `flow_of`, every (src, dst) pair is a flow carrying flow_bytes[i]. With it, the pairs are
+        sub-flows (queue pairs of ring channels, rings.py): sub-flow i carries share[i] of the rate of
+        coupled flow flow_of[i], whose bytes are flow_bytes[flow_of[i]]; each sub-flow is routed on its own.
+        `fabric_derate` divides the switch-to-switch capacities (an expected hashing imbalance, simulate.py)."""
         if routing not in ROUTINGS:
             raise ValueError(f"routing must be one of {ROUTINGS}")
         src = self.nic_map[np.asarray(src_nic, dtype=np.int64)]
         dst = self.nic_map[np.asarray(dst_nic, dtype=np.int64)]
+        fbytes = np.asarray(flow_bytes, dtype=np.float64)
+        if flow_of is None:
+            flow_of = np.arange(len(src), dtype=np.int64)
+            share = np.ones(len(src))
+        else:
+            flow_of = np.asarray(flow_of, dtype=np.int64)
+            share = np.ones(len(src)) if share is None else np.asarray(share, dtype=np.float64)
         keep = src != dst  # two GPUs remapped onto one NIC talk over NVLink
-        src, dst, fbytes = src[keep], dst[keep], np.asarray(flow_bytes, dtype=np.float64)[keep]
+        src, dst, flow_of, share = src[keep], dst[keep], flow_of[keep], share[keep]
         n = len(src)
         if routing == "spray":
-            flow, link, coef, ok = self._spray_entries(src, dst)
+            sub, link, coef, ok = self._spray_entries(src, dst)
         else:
             routes = self.fabric.route(src, dst, strategy=routing, seed=seed)
             hops, routed = routes.hops, routes.routed
             if not routed.all():
                 hops, routed = self._rehash(src, dst, hops, routed, seed)
             valid = (hops >= 0) & routed[None, :]
-            flow = np.broadcast_to(np.arange(n, dtype=np.int64)[None, :], hops.shape)[valid]
+            sub = np.broadcast_to(np.arange(n, dtype=np.int64)[None, :], hops.shape)[valid]
             link = hops[valid].astype(np.int64)
-            coef = np.ones(len(flow))
+            coef = np.ones(len(sub))
             ok = routed
+        n_flows = len(fbytes)
+        flow_ok = np.bincount(flow_of[~ok], minlength=n_flows) == 0
+        flow, coef = flow_of[sub], coef * share[sub]
         capacity = self.capacity if routing != "spray" else self.spray_capacity
-        timed = phase_time(flow, link, coef, capacity, np.where(ok, fbytes, 0.0))
+        if fabric_derate != 1.0:
+            capacity = capacity.copy()
+            n_dirs = len(self.capacity)
+            switch_dirs = np.r_[np.repeat(self.fabric.tier >= 1, 2), np.ones(len(capacity) - n_dirs, dtype=bool)]
+            capacity[switch_dirs] /= fabric_derate
+        timed = phase_time(flow, link, coef, capacity, np.where(flow_ok, fbytes, 0.0))
         carried = np.bincount(link, weights=coef * fbytes[flow] * 8 / 1e9, minlength=len(capacity))
         if routing == "spray":  # a bundle's load spreads over its members in proportion to capacity
             real = carried[:len(self.capacity)].copy()
-            share = carried[len(self.capacity):][self.bundle_of] * self.capacity[self.bundle_members] \
+            part = carried[len(self.capacity):][self.bundle_of] * self.capacity[self.bundle_members] \
                 / self.spray_capacity[len(self.capacity):][self.bundle_of]
-            np.add.at(real, self.bundle_members, share)
+            np.add.at(real, self.bundle_members, part)
             carried = real
         return Phase(timed=timed, flows=n, unroutable=int((~ok).sum()), link_gbits=carried, src=src, dst=dst)
 

@@ -90,6 +90,20 @@ GPU_PEAK_TFLOPS: tuple[tuple[str, dict[str, float]], ...] = (
 )
 
 
+# GPU memory (HBM, GB) by GPU keyword: H100 SXM 80 GB (H100 Tensor Core GPU data sheet), H200 141 GB
+# (H200 data sheet), B200 180 GB (DGX B200 data sheet: 1,440 GB of GPU memory over 8 GPUs).
+GPU_MEMORY_GB: tuple[tuple[str, float], ...] = (("H100", 80.0), ("H200", 141.0), ("B200", 180.0))
+
+
+def gpu_memory_gb(server_text: str) -> float | None:
+    """The published memory of the GPU named in `server_text`, or None when not known."""
+    text = server_text.upper()
+    for key, gb in GPU_MEMORY_GB:
+        if key in text:
+            return gb
+    return None
+
+
 def gpu_peak_tflops(server_text: str, precision: str) -> float | None:
     """The published peak of the GPU named in `server_text`, or None when not known."""
     text = server_text.upper()

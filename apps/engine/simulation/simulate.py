@@ -17,9 +17,15 @@ Rules:
   arXiv 2204.02311, appendix B); exposed = TP + CP + EP + PP time (on the critical path) +
   max(0, DP time - overlap x compute) (the DP collectives overlap with the backward pass and the
   next forward, as ZeRO / FSDP buckets do); step = compute + exposed; communication share =
-  exposed / step. Pipeline bubbles and compute-communication contention are not modelled.
-- Sampling: only All-to-All flows are sampled, above `max_flows` per collective (whole
-  pairwise-exchange steps, collectives.py); the result names every sampled collective.
+  exposed / step; pipeline bubbles and the achieved MFU as _step states. Compute-communication
+  contention is not modelled.
+- Sampling: only All-to-All flows are sampled, above `max_flows` (150,000) per collective (whole
+  pairwise-exchange steps carrying the bytes of the steps they stand for, collectives.py); under
+  ECMP the whole collective's imbalance is estimated from its real flow count (_sampled_estimate)
+  and the sample's hashed time is stated as an upper bound; the result names every sampled collective.
+- Work is bounded: rings are a few coupled flows, max-min filling widens its band after 24 levels,
+  waves end at a quarter of the flows, identical collectives of a step share one phase, and
+  `time_limit_s` stops a run between collectives (web runs: 120 s).
 - Link utilisation is of the collective that takes the most time per step on the scale-out
   fabric: bytes each link direction carries / (capacity x that collective's bandwidth time).
 """
@@ -32,16 +38,18 @@ from typing import Any, Callable
 import numpy as np
 
 from ..model import Plan
+from ..roce.host import QPS_PER_CONNECTION
 from ..spec import DesignSpec, InfeasibleSpec, SpecError
 from . import nccl
+from ..traffic.reference import balls_into_bins
 from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
 from .network import FabricModel
-from .presets import gpu_peak_tflops
+from .presets import gpu_memory_gb, gpu_peak_tflops
 from .scaleup import ScaleUpDomain, scale_up_domain
 from .workload import CollectiveJob, TrainingJob, workload_from_dict
 
 Progress = Callable[[str, int], None]
-DEFAULT_MAX_FLOWS = 2_000_000
+DEFAULT_MAX_FLOWS = 150_000
 TOP_LINKS = 2000  # busiest link directions kept with a result (the topology overlay reads them)
 
 ASSUMPTIONS = (
@@ -49,12 +57,18 @@ ASSUMPTIONS = (
     "of flows finish; packets, queues and congestion control are not modelled.",
     "ECMP hashes the RoCE 5-tuple with a random source port at every switch; hash-aware source ports place "
     "flows round-robin over each switch's next hops; spraying splits every flow evenly over the leaf's uplinks.",
-    "Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP); GPU i of a server uses NIC i x ports / "
-    "GPUs; All-to-All crosses NVLink to the NIC on the destination's rail (PXN).",
-    "Latency and the algorithm NCCL would choose follow NCCL's own tuning model (Simple protocol); NVLS and "
-    "CollNet in-network reduction are not offered.",
-    "Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the "
-    "stated overlap; pipeline bubbles are not modelled.",
+    "Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP) on the job's servers in a scheduler's "
+    "(seeded random) order unless plan order is chosen; GPU i of a server uses NIC i x ports / GPUs; All-to-All "
+    "crosses NVLink to the NIC on the destination's rail (PXN).",
+    "Rings follow rank order, one rail-aligned ring per GPU of a server, each hop on NCCL's 2 channels per NIC x "
+    "NCCL_IB_QPS_PER_CONNECTION queue pairs, each queue pair its own ECMP flow; a ring channel moves at the rate "
+    "of its slowest link (the traffic analysis uses the same rings).",
+    "Latency and the algorithm and protocol NCCL would choose (Ring / Tree / PAT, LL / LL128 / Simple) follow "
+    "NCCL 2.30.7's tuning model (src/graph/tuning.cc); NVLS, NVLSTree and CollNet in-network reduction are not "
+    "offered.",
+    "Step time = compute (at the stated compute efficiency) + exposed communication + pipeline bubble ((PP - 1) / "
+    "(v m) for 1F1B or interleaved); data-parallel collectives hide behind compute up to the stated overlap, "
+    "expert All-to-All up to the stated expert overlap; the achieved MFU is reported.",
 )
 
 
@@ -77,6 +91,7 @@ class CollectiveResult:
     algbw_gbps: float
     busbw_gbps: float
     net_step_us: float | None = None  # a network step from the path's hops; None: NCCL's figure
+    protocol: str = "simple"  # NCCL protocol: ll, ll128 or simple
     flows: int = 0
     flows_total: int = 0
     sampled: str = ""
@@ -106,6 +121,10 @@ class StepResult:
     overlap: float
     flops: float
     tokens: int
+    bubble_s: float = 0.0  # pipeline bubble
+    bubble_share: float = 0.0  # (PP - 1) / (v m)
+    mfu: float | None = None  # achieved model FLOPs utilisation of the whole step
+    micro_batches: int = 1
 
 
 @dataclass(slots=True)
@@ -189,7 +208,8 @@ def _scale_up_time(collective: str, size: float, n: int, domain: ScaleUpDomain) 
 def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: str, size: int, groups: np.ndarray,
                    calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
                    parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
-                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None):
+                   keep_phase: bool = False, hop_latency: tuple[float, float] | None = None, qps: int = 1,
+                   cache: dict | None = None):
     n = int(groups.shape[1])
     srv = pl.rank_server[groups]
     dom = pl.domain[groups]
@@ -205,29 +225,42 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         network = "scale-up"
     else:
         if collective in ("all-reduce", "all-gather", "reduce-scatter"):
-            flows = ring_flows(groups, pl.domain, pl.rank_nic, factor * size)
+            flows = ring_flows(groups, pl.domain, pl.rank_nic, factor * size, qps=qps)
         elif collective == "all-to-all":
             flows = all_to_all_flows(groups, pl.rank_server, pl.rank_nic, float(size),
                                      nic_ports=model.fabric.nic_ports, max_flows=max_flows,
                                      rng=np.random.default_rng([seed, 0xA2A]), rank_domain=pl.rank_domain)
         else:
             flows = pair_flows(groups, pl.domain, pl.rank_nic, float(size))
-        phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed)
+        key_ = (collective == "all-to-all", id(groups), len(flows.src), routing, qps)
+        if cache is not None and key_ in cache:
+            # same flows as a collective already timed: a flow-level phase scales with its bytes
+            base, base_bytes, flows.sampled = cache[key_]
+            phase = _scaled(base, float(flows.bytes.sum()) / base_bytes if base_bytes else 0.0)
+        else:
+            phase = model.phase(flows.src, flows.dst, flows.bytes, routing=routing, seed=seed,
+                                flow_of=flows.flow_of, share=flows.share)
+            if flows.sampled and routing != "spray":
+                phase = _sampled_estimate(model, flows, phase, routing, seed)
+            if cache is not None:
+                cache[key_] = (phase, float(flows.bytes.sum()), flows.sampled)
         net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
                   if hop_latency else None)
         ring_bw = phase.seconds
         if domain.gbps_per_gpu:  # the scale-up hops of the same rings, in parallel with the network
             ring_bw = max(ring_bw, factor * size / max(1, servers) * 8 / (domain.gbps_per_gpu * 1e9))
         per_server = max(1, n // servers)
+        proto = "simple"
         if algorithm == "auto":
-            algo, _ = nccl.choose(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
-                                  gpus_per_server=min(per_server, gpus_per_server), net_step_us=net_us)
+            algo, proto, _ = nccl.choose_protocol(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
+                                                  gpus_per_server=min(per_server, gpus_per_server),
+                                                  net_step_us=net_us)
         else:
             algo = algorithm
         if collective == "send-recv":
-            algo = "p2p"
-        bw = nccl.bandwidth_s(algo, ring_bw)
-        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us)
+            algo, proto = "p2p", "simple"
+        bw = nccl.bandwidth_s(algo, ring_bw, proto, servers=servers)
+        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us, protocol=proto)
         network = "scale-out"
     t = bw + lat
     algbw = size * 8 / t / 1e9 if t > 0 else 0.0
@@ -236,11 +269,44 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         key=key, collective=collective, parallelism=parallelism, network=network, bytes=int(size), ranks=n,
         groups=int(groups.shape[0]), calls=int(calls), algorithm=algo, routing=routing if not inside else "nvlink",
         time_s=t, step_s=t * calls, bandwidth_s=bw, latency_s=lat, algbw_gbps=algbw, busbw_gbps=busbw,
-        net_step_us=net_us if not inside else None,
+        net_step_us=net_us if not inside else None, protocol=proto if not inside else "simple",
         flows=int(len(flows.src)) if flows is not None else 0, flows_total=flows.total if flows is not None else 0,
         sampled=flows.sampled if flows is not None else "", unroutable=phase.unroutable if phase else 0,
         waves=phase.timed.waves if phase else 0)
     return (result, phase) if keep_phase else result
+
+
+def _scaled(phase, ratio: float):
+    return replace(phase, timed=replace(phase.timed, seconds=phase.timed.seconds * ratio),
+                    link_gbits=phase.link_gbits * ratio)
+
+
+def _sampled_estimate(model: FabricModel, flows, phase, routing: str, seed: int):
+    """A sampled All-to-All under ECMP or hash-aware routing. The sample has far fewer flows per link than
+    the whole collective, so hashing it would overstate the imbalance. The whole collective is the
+    spraying time of the sample (exact for ideal balance: every NIC sends its whole share) with the
+    switch-to-switch links derated by the expected worst / mean link load of its flows hashed onto a
+    leaf's uplinks: n = the collective's flows
+    per source leaf, k = uplinks per leaf, worst / mean = 1 + sqrt(2 ln k / (n / k)) (the normal limit of
+    balls into bins, reference.py) for ECMP, 1 for hash-aware round robin. The sample's own hashed time is
+    stated beside it as an upper bound."""
+    f = model.fabric
+    leaves = np.unique(f.nic_leaf[flows.src])
+    k = float(max(1.0, f.up1_count[leaves].mean())) if len(leaves) else 1.0
+    n = flows.total / max(1, len(leaves))
+    factor = 1.0
+    if routing == "ecmp" and k > 1:
+        mean = n / k
+        factor = 1.0 + float(np.sqrt(2 * np.log(k) / mean)) if mean >= 50 else \
+            balls_into_bins(int(round(n)), int(round(k))).expected_max_over_mean
+    spray = model.phase(flows.src, flows.dst, flows.bytes, routing="spray", seed=seed, fabric_derate=factor)
+    estimate = min(phase.seconds, spray.seconds)
+    flows.sampled += (f"; {routing} from the whole collective's {n:,.0f} flows per leaf over {k:.0f} uplinks: "
+                      f"spraying over switch links derated by {factor:.3f} (expected worst / mean link), {estimate:.4g} s; hashing the "
+                      f"sample alone gives {phase.seconds:.4g} s, an upper bound")
+    spray.timed.seconds = estimate
+    spray.link_gbits = phase.link_gbits
+    return spray
 
 
 def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int, gpus_per_server: int,
@@ -254,7 +320,7 @@ def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int
             alg = s * 8 / t / 1e9
             rows.append(SizeRow(s, result.algorithm, t, alg, alg * nccl.busbw_factor(result.collective, result.ranks)))
         return rows
-    ring_per_byte = (result.bandwidth_s if result.algorithm != "tree" else result.bandwidth_s * nccl.TREE_DERATE)
+    ring_per_byte = result.bandwidth_s / nccl.bandwidth_s(result.algorithm, 1.0, result.protocol, servers=servers)
     ring_per_byte /= result.bytes
     for s in sizes:
         if algorithm == "auto":
@@ -313,15 +379,29 @@ def _check_whole_servers(gpus: int, per_server: int, field_name: str) -> None:
         raise SpecError({field_name: [f"{gpus:,} GPUs is not a whole number of {per_server}-GPU servers"]})
 
 
+class SimulationTimeLimit(Exception):
+    """The run went past its time limit (checked at every progress report, between collectives)."""
+
+
 def simulate(plan: Plan, workload: Any, *, progress: Progress | None = None,
-             max_flows: int = DEFAULT_MAX_FLOWS) -> SimulationResult:
-    """Run WORKLOAD (a dict, see workload.py) on the plan. SpecError (field messages) on bad input."""
+             max_flows: int = DEFAULT_MAX_FLOWS, time_limit_s: float | None = None) -> SimulationResult:
+    """Run WORKLOAD (a dict, see workload.py) on the plan. SpecError (field messages) on bad input;
+    SimulationTimeLimit once `time_limit_s` has passed (a web run never holds a worker longer)."""
     started = time.perf_counter()
-    report = progress or (lambda stage, percent: None)
+    outer = progress or (lambda stage, percent: None)
+
+    def report(stage: str, percent: int) -> None:
+        if time_limit_s is not None and time.perf_counter() - started > time_limit_s:
+            raise SimulationTimeLimit(f"the performance model took more than {time_limit_s:g} s")
+        outer(stage, percent)
+
     spec = plan.spec
     domain = scale_up_domain(spec)
     gps = max(1, int(spec.server.gpus))
-    job = workload_from_dict(workload, design_gpus=plan.servers * gps, domain=domain)
+    job = workload_from_dict(workload, design_gpus=plan.servers * gps, domain=domain, tiers=plan.tiers,
+                             gpu_memory_gb=gpu_memory_gb(f"{spec.server.name} {spec.server.sku}"))
+    if job.qps is None:  # the design's own NCCL setting (roce/host.py); NCCL's default 1 on InfiniBand
+        job = replace(job, qps=1 if spec.infiniband else QPS_PER_CONNECTION)
     notes: list[str] = []
     if not domain.limiting:
         notes.append(f"The server has no published scale-up bandwidth here: it is taken as a {domain.gpus}-GPU "
@@ -349,7 +429,7 @@ def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, repo
         return run_collective(m, pl, key=job.collective, collective=job.collective, size=job.bytes, groups=groups,
                               calls=1, routing=job.routing, algorithm=job.algorithm, domain=domain,
                               gpus_per_server=gps, seed=job.seed, max_flows=max_flows, keep_phase=keep,
-                              hop_latency=job.hop_latency)
+                              hop_latency=job.hop_latency, qps=job.qps)
 
     head, phase = once(model, True)
     report("simulating", 50)
@@ -375,6 +455,13 @@ def _simulate_collective(model, job: CollectiveJob, domain, gps, max_flows, repo
 
 def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: set[str], tflops: float | None
           ) -> StepResult:
+    """compute = FLOPs / (GPUs x peak x compute efficiency): the efficiency while computing (`mfu` input), not a
+    measured end-to-end MFU, which already includes communication and bubbles and would count them twice.
+    Exposed = TP / CP / PP / EP time on the critical path (EP less the `ep_overlap` share hidden behind compute,
+    as DualPipe does) + the DP time beyond `overlap` x compute. Pipeline bubble (Megatron-LM, Narayanan et al.
+    2021): (PP - 1) / (v m) of the per-stage time (compute and critical communication) for 1F1B (v = 1) and
+    the interleaved schedule with v virtual stages per GPU, m micro-batches. The achieved MFU is FLOPs /
+    (GPUs x peak x step)."""
     p = job.parallelism
     m = job.model
     tokens = job.global_batch * job.seq_len
@@ -382,28 +469,38 @@ def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: s
     compute = flops / (p.gpus * tflops * 1e12 * job.mfu) if tflops else None
     comm = sum(c.step_s for c in collectives)
     hideable = sum(c.step_s for c in collectives if c.key in overlappable)
+    expert = sum(c.step_s for c in collectives if c.parallelism == "ep")
     critical = comm - hideable
+    if compute is not None:
+        hidden_ep = min(job.ep_overlap * expert, compute)
+        critical -= hidden_ep
+    micro_batches = max(1, job.global_batch // (p.dp * job.micro_batch))
+    bubble_share = (p.pp - 1) / (job.virtual_stages * micro_batches) if p.pp > 1 else 0.0
+    per_stage = (compute or 0.0) + critical
+    bubble = per_stage * bubble_share
     exposed = critical + (max(0.0, hideable - job.overlap * compute) if compute is not None else hideable)
-    step = compute + exposed if compute is not None else None
+    step = compute + exposed + bubble if compute is not None else None
+    achieved = flops / (p.gpus * tflops * 1e12 * step) if step and tflops else None
     return StepResult(
         comm_s=comm, exposed_s=exposed, compute_s=compute, step_s=step,
         comm_share=exposed / step if step else None,
         scale_up_s=sum(c.step_s for c in collectives if c.network == "scale-up"),
         scale_out_s=sum(c.step_s for c in collectives if c.network == "scale-out"),
-        overlappable_s=hideable, overlap=job.overlap, flops=flops, tokens=tokens)
+        overlappable_s=hideable, overlap=job.overlap, flops=flops, tokens=tokens, bubble_s=bubble,
+        bubble_share=bubble_share, mfu=achieved, micro_batches=micro_batches)
 
 
 def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective], keep: bool = False,
               report=None, span=(0, 100)):
-    results, phases = [], {}
+    results, phases, cache = [], {}, {}
     for i, c in enumerate(steps):
         out = run_collective(model, pl, key=c.key, collective=c.collective, size=c.bytes, groups=c.groups,
                              calls=c.calls, routing=job.routing, algorithm="auto", domain=domain,
                              gpus_per_server=gps, parallelism=c.parallelism, seed=job.seed, max_flows=max_flows,
-                             keep_phase=True, hop_latency=job.hop_latency)
+                             keep_phase=True, hop_latency=job.hop_latency, qps=job.qps, cache=cache)
         results.append(out[0])
         phases[c.key] = out[1]
-        if report:
+        if report is not None:
             report("simulating", span[0] + (span[1] - span[0]) * (i + 1) // len(steps))
     return (results, phases) if keep else results
 
@@ -433,7 +530,7 @@ def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, 
     scenarios = []
     for i, failure in enumerate(job.failures):
         fm = FabricModel(model.plan, failure)
-        rs = _run_step(fm, job, pl, domain, gps, max_flows, steps)
+        rs = _run_step(fm, job, pl, domain, gps, max_flows, steps, report=lambda stage, percent: report(stage, 60))
         scenarios.append(Scenario(failure=failure, device=fm.failure.device, collectives=rs,
                                   step=_step(job, rs, overlappable, tflops), unroutable=sum(r.unroutable for r in rs)))
         report("simulating", 60 + 35 * (i + 1) // len(job.failures))
@@ -442,7 +539,9 @@ def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, 
                 "precision": job.precision, "zero": job.zero, "routing": job.routing, "mfu": job.mfu,
                 "gpu_tflops": tflops, "overlap": job.overlap, "placement": job.placement, "seed": job.seed,
                 "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
-                "nic_latency_ns": job.nic_latency_ns, "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
+                "nic_latency_ns": job.nic_latency_ns, "pp_schedule": job.pp_schedule,
+                "virtual_stages": job.virtual_stages, "ep_overlap": job.ep_overlap, "qps_per_connection": job.qps,
+                "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
                 "gpus": p.gpus, "defaults": list(job.defaults)}
     return SimulationResult(kind="training", workload=workload, gpus=p.gpus, servers=pl.servers, routing=job.routing,
                             scale_up=_domain_dict(domain), collectives=results, step=step, tables=tables,

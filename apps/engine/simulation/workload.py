@@ -8,12 +8,15 @@
         pick, the default) | ring | tree (All-Reduce) | pat (All-Gather, Reduce-Scatter) | pairwise
         (All-to-All); optional "sizes": [bytes, ...] for the nccl-tests table (default powers of 4
         from 1 MiB to 16 GiB), "seed", "failures": ["spine", ...], "switch_latency_ns" and
-        "nic_latency_ns" (both or neither: a network step then costs its path's hops, nccl.py).
+        "nic_latency_ns" (both or neither: a network step then costs its path's hops, nccl.py),
+        "placement": scheduler (default: the job's servers in a seeded random order, as the traffic
+        analysis' headline) | plan, "qps_per_connection": NCCL_IB_QPS_PER_CONNECTION (default the
+        design's own setting: 4 on RoCE, roce/host.py; 1 on InfiniBand, NCCL's default).
 
     {"model": "llama3-70b", "seq_len": 8192, "global_batch": 1024, "micro_batch": 1,
      "precision": "bf16", "tp": 8, "pp": 4, "cp": 1, "ep": 1, "dp": 156, "zero": "zero1",
      "gpus": 4992, "routing": "ecmp", "mfu": 0.4, "gpu_tflops": 989, "overlap": 1.0,
-     "failures": ["spine"], "placement": "plan"}
+     "failures": ["spine"], "placement": "scheduler"}
         every key but "model" optional. Defaults: TP = the scale-up domain for a dense model (1 for
         MoE), PP by model size (1 up to 20 B parameters, 4 up to 100 B, 8 up to 250 B, else 16),
         CP 1, EP the largest power of two <= min(experts, 64) that divides DP x CP, DP = the
@@ -42,6 +45,7 @@ ALGORITHMS = {"all-reduce": ("auto", "ring", "tree"), "all-gather": ("auto", "ri
 PRECISIONS = ("bf16", "fp8")
 ZERO = ("zero1", "fsdp", "none")
 PLACEMENTS = ("plan", "scheduler")
+PP_SCHEDULES = ("1f1b", "interleaved")
 MAX_BYTES = 1 << 42
 DEFAULT_SIZES = tuple(1 << k for k in range(20, 35, 2))  # 1 MiB .. 16 GiB
 MAX_SIZES = 24
@@ -57,9 +61,10 @@ class CollectiveJob:
     sizes: tuple[int, ...] = DEFAULT_SIZES
     seed: int = 0
     failures: tuple[str, ...] = ()
-    placement: str = "plan"
+    placement: str = "scheduler"
     switch_latency_ns: float | None = None
     nic_latency_ns: float | None = None
+    qps: int | None = None  # NCCL_IB_QPS_PER_CONNECTION; None: the design's own setting
 
     @property
     def hop_latency(self) -> tuple[float, float] | None:
@@ -94,10 +99,14 @@ class TrainingJob:
     overlap: float = 1.0  # share of the compute time the DP collectives may hide behind
     seed: int = 0
     failures: tuple[str, ...] = ()
-    placement: str = "plan"
+    placement: str = "scheduler"
     defaults: tuple[str, ...] = field(default=())  # the fields that took their default
     switch_latency_ns: float | None = None
     nic_latency_ns: float | None = None
+    qps: int | None = None  # NCCL_IB_QPS_PER_CONNECTION; None: the design's own setting
+    pp_schedule: str = "1f1b"  # 1f1b | interleaved
+    virtual_stages: int = 1  # model chunks per GPU (interleaved schedule)
+    ep_overlap: float = 0.0  # share of the expert All-to-All hidden behind compute (DualPipe-style)
 
     @property
     def hop_latency(self) -> tuple[float, float] | None:
@@ -165,21 +174,79 @@ def _failures(errors: dict, data: dict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
-def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain) -> CollectiveJob | TrainingJob:
-    """Parse and check WORKLOAD.json against a design; SpecError with field messages on bad input."""
+def workload_from_dict(data: Any, *, design_gpus: int, domain: ScaleUpDomain, tiers: int | None = None,
+                       gpu_memory_gb: float | None = None) -> CollectiveJob | TrainingJob:
+    """Parse and check WORKLOAD.json against a design; SpecError with field messages on bad input.
+    `tiers`: the fabric's tiers (no core switch to fail below 3); `gpu_memory_gb`: the GPU's memory for
+    the memory check (skipped when None)."""
     if not isinstance(data, dict):
         raise SpecError({"workload": ["must be a JSON object with \"collective\" or \"model\""]})
+    if tiers is not None and tiers < 3 and "core" in (data.get("failures") or []):
+        raise SpecError({"failures": [f"a {tiers}-tier fabric has no core switch to fail"]})
     if "collective" in data:
         return _collective(data, design_gpus)
     if "model" in data:
-        return _training(data, design_gpus, domain)
+        job = _training(data, design_gpus, domain)
+        if gpu_memory_gb:
+            _memory_check(job, gpu_memory_gb)
+        return job
     raise SpecError({"workload": ["give \"collective\" (one collective) or \"model\" (a training job)"]})
+
+
+# Bytes per parameter in mixed-precision training with Adam (ZeRO paper, Rajbhandari et al. 2020, section 3.1):
+# BF16 weights 2 + BF16 gradients 2 + FP32 master weights, momentum and variance 12.
+WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2, 2, 12
+# Activations of one transformer layer for one micro-batch with sequence parallelism and selective
+# recomputation: 34 s b h / TP bytes (Korthikanti et al. 2022, "Reducing Activation Recomputation in
+# Large Transformer Models", Table 2); context parallelism divides s.
+ACTIVATION_BYTES_PER_SBH = 34
+# The longest sequence per context-parallel rank accepted: Llama 3 trained its 128K-token context with
+# CP 16 (Llama 3 Herd of Models, section 3.3.2), 8K tokens per rank; 128K per rank is 16x that.
+MAX_TOKENS_PER_CP_RANK = 131_072
+
+
+def memory_per_gpu(job: "TrainingJob") -> tuple[float, float]:
+    """(model state, activations) bytes per GPU: parameters, gradients and optimizer state of the GPU's
+    shard (ZeRO-1 shards the optimizer over DP x CP, FSDP everything), and the activations the first
+    pipeline stage holds under 1F1B (min(PP, micro-batches) micro-batches of its L / PP layers)."""
+    m, p = job.model, job.parallelism
+    dense = m.params_b * 1e9 - m.expert_params
+    params = dense / (p.tp * p.pp) + m.expert_params / (p.ep * p.tp * p.pp)
+    shard = p.dp * p.cp
+    if job.zero == "none":
+        state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES)
+    elif job.zero == "zero1":
+        state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES / shard)
+    else:
+        state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES) / shard
+    micro_batches = max(1, job.global_batch // (p.dp * job.micro_batch))
+    layer = ACTIVATION_BYTES_PER_SBH * job.seq_len * job.micro_batch * m.hidden / (p.tp * p.cp)
+    activations = layer * -(-m.layers // p.pp) * min(p.pp, micro_batches)
+    return state, activations
+
+
+def _memory_check(job: "TrainingJob", gpu_memory_gb: float) -> None:
+    state, activations = memory_per_gpu(job)
+    p = job.parallelism
+    limit = gpu_memory_gb * 1e9
+    errors: dict[str, list[str]] = {}
+    if state > limit:
+        errors["tp"] = [f"the model's parameters, gradients and optimizer state need {state / 1e9:,.0f} GB per GPU "
+                        f"at TP {p.tp} x PP {p.pp} (EP {p.ep}, {job.zero}), more than the GPU's "
+                        f"{gpu_memory_gb:g} GB: raise TP, PP or EP, or shard with FSDP"]
+    layer = ACTIVATION_BYTES_PER_SBH * job.seq_len * job.micro_batch * job.model.hidden / (p.tp * p.cp)
+    if layer > limit:
+        errors["micro_batch"] = [f"one micro-batch of {job.micro_batch:,} x {job.seq_len:,} tokens needs "
+                                 f"{layer / 1e9:,.0f} GB of activations per layer per GPU, more than the GPU's "
+                                 f"{gpu_memory_gb:g} GB: lower the micro-batch or raise TP / CP"]
+    if errors:
+        raise SpecError(errors)
 
 
 def _collective(data: dict, design_gpus: int) -> CollectiveJob:
     errors: dict[str, list[str]] = {}
     known = {"collective", "bytes", "ranks", "routing", "algorithm", "sizes", "seed", "failures", "placement",
-             "switch_latency_ns", "nic_latency_ns"}
+             "switch_latency_ns", "nic_latency_ns", "qps_per_connection"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     collective = _choice(errors, data, "collective", "all-reduce", COLLECTIVES)
@@ -197,15 +264,17 @@ def _collective(data: dict, design_gpus: int) -> CollectiveJob:
         sizes = list(DEFAULT_SIZES)
     seed = _int(errors, data, "seed", 0, 0, 2**32 - 1)
     failures = _failures(errors, data)
-    placement = _choice(errors, data, "placement", "plan", PLACEMENTS)
+    placement = _choice(errors, data, "placement", "scheduler", PLACEMENTS)
     switch_ns, nic_ns = _latencies(errors, data)
+    qps = _int(errors, data, "qps_per_connection", None, 1, 64)
     if design_gpus < 2:
         errors["ranks"] = ["the design has fewer than 2 GPUs"]
     if errors:
         raise SpecError(errors)
     return CollectiveJob(collective=collective, bytes=int(size), ranks=int(ranks), routing=routing,
                          algorithm=algorithm, sizes=tuple(sorted(set(int(s) for s in sizes))), seed=int(seed),
-                         failures=failures, placement=placement, switch_latency_ns=switch_ns, nic_latency_ns=nic_ns)
+                         failures=failures, placement=placement, switch_latency_ns=switch_ns, nic_latency_ns=nic_ns,
+                         qps=qps)
 
 
 def default_pp(model: ModelPreset) -> int:
@@ -217,7 +286,7 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     errors: dict[str, list[str]] = {}
     known = {"model", "seq_len", "global_batch", "micro_batch", "precision", "tp", "pp", "cp", "ep", "dp", "zero",
              "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement", "switch_latency_ns",
-             "nic_latency_ns"}
+             "nic_latency_ns", "qps_per_connection", "pp_schedule", "virtual_stages", "ep_overlap"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     model = PRESETS.get(data.get("model"))
@@ -270,6 +339,9 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
         errors["global_batch"] = [f"must be a multiple of DP x micro_batch = {dp * micro:,}"]
     if seq_len is not None and cp and seq_len % cp:
         errors["cp"] = [f"CP {cp} must divide the sequence length {seq_len:,}"]
+    elif seq_len is not None and cp and seq_len // cp > MAX_TOKENS_PER_CP_RANK:
+        errors["seq_len"] = [f"{seq_len:,} tokens over CP {cp} is {seq_len // cp:,} tokens per GPU, above "
+                             f"{MAX_TOKENS_PER_CP_RANK:,}: raise CP (Llama 3 trained 128K tokens with CP 16)"]
     precision = _choice(errors, clean, "precision", "bf16", PRECISIONS)
     zero = _choice(errors, clean, "zero", "zero1", ZERO)
     routing = _choice(errors, clean, "routing", "ecmp", ROUTINGS)
@@ -278,12 +350,25 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     overlap = _float(errors, clean, "overlap", 1.0, 0.0, 1.0)
     seed = _int(errors, clean, "seed", 0, 0, 2**32 - 1)
     failures = _failures(errors, clean)
-    placement = _choice(errors, clean, "placement", "plan", PLACEMENTS)
+    placement = _choice(errors, clean, "placement", "scheduler", PLACEMENTS)
     switch_ns, nic_ns = _latencies(errors, clean)
+    qps = _int(errors, clean, "qps_per_connection", None, 1, 64)
+    schedule = _choice(errors, clean, "pp_schedule", "1f1b", PP_SCHEDULES)
+    virtual = _int(errors, clean, "virtual_stages", 2 if schedule == "interleaved" else 1, 1, 64)
+    if schedule == "1f1b" and virtual not in (None, 1):
+        errors["virtual_stages"] = ["1F1B runs one model chunk per GPU: choose the interleaved schedule"]
+    elif virtual and pp and model.layers < pp * virtual:
+        errors["virtual_stages"] = [f"PP {pp} x {virtual} chunks is more than the model's {model.layers} layers"]
+    ep_overlap = _float(errors, clean, "ep_overlap", 0.0, 0.0, 1.0)
+    if batch is not None and dp and micro and pp > 1 and batch // (dp * micro) < pp and "global_batch" not in errors:
+        errors["global_batch"] = [f"{batch // (dp * micro):,} micro-batches per step cannot fill {pp} pipeline "
+                                  f"stages: the global batch must be at least DP x micro-batch x PP = "
+                                  f"{dp * micro * pp:,}"]
     if errors:
         raise SpecError(errors)
     return TrainingJob(model=model, parallelism=Parallelism(tp=tp, pp=pp, dp=dp, cp=cp, ep=ep), seq_len=seq_len,
                        global_batch=batch, micro_batch=micro, precision=precision, zero=zero, routing=routing,
                        mfu=mfu, gpu_tflops=tflops, overlap=overlap, seed=seed, failures=failures,
                        placement=placement, defaults=tuple(defaults), switch_latency_ns=switch_ns,
-                       nic_latency_ns=nic_ns)
+                       nic_latency_ns=nic_ns, qps=qps, pp_schedule=schedule, virtual_stages=virtual,
+                       ep_overlap=ep_overlap)

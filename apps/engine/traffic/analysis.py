@@ -34,7 +34,9 @@ from typing import Any, Callable
 import numpy as np
 
 from ..model import Plan
+from ..roce.host import QPS_PER_CONNECTION
 from .fabric import HOP_DOWN, HOP_TIER, HOPS, STRATEGIES, Fabric, Routes
+from .maxmin import phase_time
 from .latency import MAX_LATENCY_NS, PathLatency, nccl_note, path_latency, ring_steps
 from .patterns import FlowSet, all_to_all, ring_all_reduce, scheduler_order, servers_per_domain
 from .reference import collision_share
@@ -243,14 +245,14 @@ def link_loads(fabric: Fabric, routes: Routes, demand: float | np.ndarray) -> Li
 
 
 def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_FLOWS, seed: int = 0,
-            message_bytes: int = DEFAULT_MESSAGE_BYTES, qps_per_connection: int = 1,
+            message_bytes: int = DEFAULT_MESSAGE_BYTES, qps_per_connection: int | None = None,
             switch_latency_ns: float | None = None, nic_latency_ns: float | None = None,
             progress: Callable[[str, int], None] | None = None) -> TrafficReport:
     """Route the collectives over the plan's fabric with both strategies and summarise link loads.
 
     pattern: "all-reduce", "all-to-all" or "both". Flows above `max_flows` are sampled (said so
     in the result). `qps_per_connection` queue pairs (flows) per GPU-to-GPU connection
-    (NCCL_IB_QPS_PER_CONNECTION). `switch_latency_ns` (port to port) and `nic_latency_ns` (one
+    (NCCL_IB_QPS_PER_CONNECTION; None: the design's own setting, roce/host.py). `switch_latency_ns` (port to port) and `nic_latency_ns` (one
     NIC end) give the per-step latency from the hops of the paths; without both, NCCL's own
     per-step figure is used (latency.py). `progress(stage, percent)` is called after each
     routing. Deterministic for a given seed.
@@ -263,6 +265,8 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
         raise ValueError(f"max_flows must be at least {MIN_MAX_FLOWS}")
     if int(message_bytes) <= 0:
         raise ValueError("message_bytes must be positive")
+    if qps_per_connection is None:  # the design's own NCCL setting (roce/host.py); NCCL's default 1 on InfiniBand
+        qps_per_connection = 1 if plan.spec.infiniband else QPS_PER_CONNECTION
     if not 1 <= int(qps_per_connection) <= 64:
         raise ValueError("qps_per_connection must be between 1 and 64")
     for label, value in (("switch_latency_ns", switch_latency_ns), ("nic_latency_ns", nic_latency_ns)):
@@ -293,7 +297,11 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
                 routes = fabric.route(flowset.src, flowset.dst, strategy=strategy, seed=seed)
                 loads = link_loads(fabric, routes, demand)
                 # summarise the per-flow paths now so only one strategy's paths are held at a time
-                results[strategy] = (loads, _flow_summary(routes, loads, length_m, switch_ns, nic_ns))
+                summary = _flow_summary(routes, loads, length_m, switch_ns, nic_ns)
+                if flowset.flow_of is not None and len(flowset.src):
+                    summary.effective_bandwidth = coupled_effective_bandwidth(fabric, routes, flowset.flow_of,
+                                                                              flowset.share)
+                results[strategy] = (loads, summary)
                 del routes
                 done += 1
                 if progress:
@@ -412,6 +420,24 @@ def _flow_summary(routes: Routes, loads: LinkLoads, length_m: np.ndarray, switch
         unroutable=unroutable,
         path=path,
     )
+
+
+def coupled_effective_bandwidth(fabric: Fabric, routes: Routes, flow_of: np.ndarray, share: np.ndarray) -> float:
+    """Ring channels (rings.py) timed by max-min fair sharing on the fabric (maxmin.py, the performance
+    model's timing), over the same channels with only the NIC links limiting: the share of line rate the
+    collective runs at. A ring channel moves at the rate of its slowest queue pair's link."""
+    hops, routed = routes.hops, routes.routed
+    n_flows = int(flow_of.max()) + 1
+    ok = np.bincount(flow_of[~routed], minlength=n_flows) == 0
+    valid = (hops >= 0) & routed[None, :]
+    sub = np.broadcast_to(np.arange(hops.shape[1], dtype=np.int64)[None, :], hops.shape)[valid]
+    link = hops[valid].astype(np.int64)
+    flow, coef = flow_of[sub], share[sub]
+    flow_bytes = np.where(ok, 1e9, 0.0)
+    real = phase_time(flow, link, coef, fabric.capacity_dir, flow_bytes).seconds
+    nic_only = np.where(np.repeat(fabric.tier == 0, 2), fabric.capacity_dir, np.inf)
+    ideal = phase_time(flow, link, coef, nic_only, flow_bytes).seconds
+    return float(min(1.0, ideal / real)) if real > 0 else 1.0
 
 
 def _strategy_result(fabric: Fabric, strategy: str, placement: str, loads: LinkLoads, flows: _FlowSummary,

@@ -354,6 +354,7 @@ class _RoundRobinChooser:
         oa, ob = ordinal[leaf_a], ordinal[leaf_b]
         ca, cb = component[leaf_a], component[leaf_b]
         self.span = n_comp * n_leaf
+        self.ordinal = ordinal
         self.leaf_b = ob
         # how far the destination is from the source: component first, then leaf
         self.rotation = ((cb - ca) % n_comp) * n_leaf + (ob - oa) % n_leaf
@@ -369,7 +370,10 @@ class _RoundRobinChooser:
         if hop == 3:
             key = self.leaf_b[flows] * self.span + key
         group = switch if group is None else group
-        start = fmix32(group.astype(np.uint64).astype(np.uint32)).astype(np.int64)
+        if hop == 3:  # cores start at their own ordinal: flows to one leaf through different cores take different spines
+            start = self.ordinal[switch] + self.leaf_b[flows]
+        else:
+            start = fmix32(group.astype(np.uint64).astype(np.uint32)).astype(np.int64)
         return (group_rank(group, key) + start) % n
 
 

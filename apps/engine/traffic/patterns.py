@@ -3,9 +3,10 @@
 Assumptions (stated in every report):
 - GPU i of a server uses backend NIC port i * ports // gpus (one NIC per GPU on 8-GPU,
   8-rail servers). Each NIC offers its line rate, shared equally by the flows it sources.
-- Ring All-Reduce runs one ring per rail over the job's servers in a given order: NIC
-  (order[i], rail) sends to NIC (order[i + 1], rail), `qps` queue pairs per ring neighbour
-  (NCCL_IB_QPS_PER_CONNECTION). In plan order the servers of a scale unit are consecutive,
+- Ring All-Reduce follows rings.py (shared with the performance model): ranks in the order of the
+  job's servers, one rail-aligned ring per GPU position, NIC (order[i], rail) to NIC (order[i + 1],
+  rail), each hop as NCCL's channels x `qps` queue pairs (NCCL_IB_QPS_PER_CONNECTION), coupled per
+  ring channel. In plan order the servers of a scale unit are consecutive,
   so most ring neighbours share a leaf and the ring leaves a leaf only at scale-unit
   boundaries; a job scheduler places ranks on whatever servers are free, which
   `scheduler_order` models as the job's servers in a seeded random order (the same job
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .fabric import Fabric
+from .rings import CHANNELS_PER_NIC, ring_channel_flows, ring_hops
 
 
 @dataclass(slots=True)
@@ -46,6 +48,8 @@ class FlowSet:
     sampled: bool
     sample_method: str
     nic_bytes_per_message: float  # bytes a NIC sends per message byte of the collective
+    flow_of: np.ndarray | None = None  # ring channel (coupled flow) of each queue-pair flow, rings.py
+    share: np.ndarray | None = None  # share of its ring channel's rate a flow carries
 
 
 def gpus_per_server(fabric: Fabric) -> int:
@@ -69,9 +73,11 @@ def scheduler_order(servers: int, seed: int, per_domain: int = 1) -> np.ndarray:
 
 
 def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1,
-                    order: np.ndarray | None = None) -> FlowSet:
-    """One ring per rail over the servers in `order` (plan order when None)."""
+                    order: np.ndarray | None = None, channels: int = CHANNELS_PER_NIC) -> FlowSet:
+    """Ring All-Reduce over every GPU with the servers in `order` (plan order when None), ranks in that order:
+    the rings, NCCL channels and queue pairs of rings.py, the model the performance model uses too."""
     servers, ports = fabric.servers, fabric.nic_ports
+    gpus = gpus_per_server(fabric)
     k = servers_per_domain(fabric)
     domains = servers // k
     description = f"Ring All-Reduce within each of {ports} rails over {servers} servers"
@@ -82,20 +88,27 @@ def ring_all_reduce(fabric: Fabric, *, max_flows: int, rng: np.random.Generator,
         return FlowSet("all-reduce", description, np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, False, "",
                        0.0)
     s = np.arange(servers, dtype=np.int64) if order is None else np.asarray(order, dtype=np.int64)
-    q = np.arange(ports, dtype=np.int64)
-    src = np.repeat((s[:, None] * ports + q[None, :]).ravel(), qps)
-    # the next domain's tray at the same position (k = 1: the next server)
-    dst = np.repeat((np.roll(s, -k)[:, None] * ports + q[None, :]).ravel(), qps)
+    r = np.arange(servers * gpus, dtype=np.int64)
+    server = s[r // gpus]
+    rank_nic = server * ports + (r % gpus) * ports // gpus
+    hops = ring_hops(r[None, :], server // k)
+    # each of the g rings reduces 1/g of the buffer and a ring member sends 2 (D-1)/D of its share
+    per_member = 2 * (domains - 1) / domains
+    coupled = ring_channel_flows(hops, rank_nic, per_member, channels=channels, qps=qps)
+    src, dst = coupled.src, coupled.dst
     total = len(src)
+    flow_of, share = coupled.flow, coupled.share
     sampled, method = False, ""
     if total > max_flows:
         keep = np.sort(rng.choice(total, size=max_flows, replace=False))
         src, dst = src[keep], dst[keep]
+        flow_of = share = None  # a sample of queue pairs no longer makes whole ring channels
         sampled = True
-        method = f"{max_flows:,} of {total:,} ring flows chosen uniformly at random"
-    # each of the k x ports rings reduces 1/(k ports) of the buffer; a ring all-reduce sends 2 (D-1)/D of it
-    per_message = 2 * (domains - 1) / domains / ports / k
-    return FlowSet("all-reduce", description, src, dst, total, qps, sampled, method, per_message)
+        method = f"{max_flows:,} of {total:,} ring queue-pair flows chosen uniformly at random"
+    members_per_nic = max(1, gpus // max(ports, 1))
+    per_message = per_member / hops.per_server * members_per_nic
+    return FlowSet("all-reduce", description, src, dst, total, members_per_nic * max(1, channels) * max(1, qps),
+                   sampled, method, per_message, flow_of, share)
 
 
 def all_to_all(fabric: Fabric, *, max_flows: int, rng: np.random.Generator, qps: int = 1) -> FlowSet:

@@ -8,10 +8,14 @@ until every flow is frozen. `coef` is the share of a flow that crosses a link di
 flow routed on one path (ECMP, hash-aware), 1/K on each of the K sub-paths of a sprayed flow.
 Link directions that saturate within REL_TOL (1 %) of the least fair share freeze together
 (one round), so the rounds are the distinct bottleneck levels and a rate is at most 1 % low.
+After PRECISE_ROUNDS rounds the band widens to COARSE_TOL (10 %), which bounds the rounds by
+log(highest / lowest level) / log 1.1 (a few dozen) however many distinct levels random hashing
+makes; those later rates are at most 10 % low (`max_min_rates` returns how low at most).
 
 Phase time (flow level, not packet level): rates are recomputed whenever a wave of flows has
-finished (flows finishing within REL_TOL of the first are one wave), so flows that finish early
-hand their bandwidth to the rest. After MAX_WAVES waves the remaining flows keep their last
+finished (at least WAVE_SHARE, a quarter, of the running flows, or those within REL_TOL of the
+first), so flows that finish early hand their bandwidth to the rest; within a wave rates are held,
+so a flow that ends early hands its bandwidth over at the wave's end (slightly pessimistic). After MAX_WAVES waves the remaining flows keep their last
 rates; the result counts the waves so a reader can see when that cap was reached.
 """
 from __future__ import annotations
@@ -21,12 +25,15 @@ from dataclasses import dataclass
 import numpy as np
 
 REL_TOL = 1e-2
-MAX_WAVES = 8
+COARSE_TOL = 0.1
+PRECISE_ROUNDS = 24
+MAX_WAVES = 6
+WAVE_SHARE = 0.25
 MAX_ROUNDS = 10_000
 
 
-def max_min_rates(flow: np.ndarray, link: np.ndarray, coef: np.ndarray, capacity: np.ndarray, n_flows: int
-                  ) -> np.ndarray:
+def max_min_rates(flow: np.ndarray, link: np.ndarray, coef: np.ndarray, capacity: np.ndarray, n_flows: int,
+                  dense: bool = False) -> np.ndarray:
     """Rate per flow (capacity units). Entry i says flow[i] puts coef[i] of its rate on link[i].
 
     Works on the link directions in use only (renumbered densely), and keeps the common level of the
@@ -34,21 +41,25 @@ def max_min_rates(flow: np.ndarray, link: np.ndarray, coef: np.ndarray, capacity
     rate = np.full(n_flows, np.inf)  # a flow on no capacitated link (none in practice): unlimited
     if not len(flow):
         return rate
-    used_links, link = np.unique(link, return_inverse=True)
-    link = link.reshape(-1)
-    residual = capacity[used_links].astype(np.float64)
-    n_links = len(used_links)
+    if dense:  # links already numbered 0..len(capacity)-1 over the directions in use (phase_time)
+        residual = np.asarray(capacity, dtype=np.float64).copy()
+    else:
+        used_links, link = np.unique(link, return_inverse=True)
+        link = link.reshape(-1)
+        residual = capacity[used_links].astype(np.float64)
+    n_links = len(residual)
     level_total = 0.0
-    for _ in range(MAX_ROUNDS):
+    for round_ in range(MAX_ROUNDS):
         if not len(flow):
             break
+        tol = REL_TOL if round_ < PRECISE_ROUNDS else COARSE_TOL
         load = np.bincount(link, weights=coef, minlength=n_links)
         share = np.full(n_links, np.inf)
         np.divide(np.maximum(residual, 0.0), load, out=share, where=load > 0)
         level = float(share.min())
         level_total += level
         residual -= load * level
-        saturated = share <= level * (1 + REL_TOL) + 1e-12
+        saturated = share <= level + tol * level_total + 1e-12  # within tol of the rate reached
         done = flow[saturated[link]]
         rate[done] = level_total
         keep = np.isinf(rate[flow])
@@ -70,13 +81,19 @@ def phase_time(flow: np.ndarray, link: np.ndarray, coef: np.ndarray, capacity_gb
                flow_bytes: np.ndarray) -> PhaseTime:
     """Time for every flow to carry flow_bytes[f] when rates are max-min fair among the running flows."""
     n = len(flow_bytes)
+    # once for every wave: the link directions in use, numbered densely (a lookup table, no sort)
+    capacity_gbps = np.asarray(capacity_gbps, dtype=np.float64)
+    in_use = np.bincount(link, minlength=len(capacity_gbps)) > 0
+    number = np.cumsum(in_use) - 1
+    link = number[link]
+    capacity_gbps = capacity_gbps[in_use]
     remaining = np.asarray(flow_bytes, dtype=np.float64) * 8 / 1e9  # gigabits
     alive = remaining > 0
     elapsed, waves, first = 0.0, 0, None
     capped = False
     while alive.any():
         keep = alive[flow]
-        rate = max_min_rates(flow[keep], link[keep], coef[keep], capacity_gbps, n)
+        rate = max_min_rates(flow[keep], link[keep], coef[keep], capacity_gbps, n, dense=True)
         if first is None:
             first = rate.copy()
         rate = np.where(alive, rate, np.inf)
@@ -86,8 +103,10 @@ def phase_time(flow: np.ndarray, link: np.ndarray, coef: np.ndarray, capacity_gb
             elapsed += float(finish[alive].max())
             capped = bool((finish[alive] > finish[alive].min() * (1 + REL_TOL)).any())
             break
-        step = float(finish[alive].min())
-        done = alive & (finish <= step * (1 + REL_TOL))
+        # a wave lasts until at least WAVE_SHARE of the running flows are done (their rates held meanwhile)
+        step = max(float(finish[alive].min()) * (1 + REL_TOL), float(np.quantile(finish[alive], WAVE_SHARE)))
+        done = alive & (finish <= step)
+        step = float(finish[done].max())
         elapsed += step
         remaining = np.where(alive, remaining - rate * step, 0.0)
         alive &= ~done

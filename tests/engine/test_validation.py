@@ -1,0 +1,62 @@
+"""The performance model against published measurements: docs/validation.md's table, recomputed.
+
+Every row: a scenario, the published figure and its source, the model's figure and their ratio. A row
+is within 0.85-1.15, or the table explains why not and this test pins the ratio's range so a change
+that moves it shows (the explanation must then be revisited)."""
+from __future__ import annotations
+
+import pytest
+
+from apps.engine.plan import plan
+from apps.engine.simulation import simulate
+from apps.engine.specio import spec_from_dict
+from tests.engine.builders import server, switch
+from tests.engine.builders import spec as make_spec
+
+
+def _dgx(gpus: int):
+    return plan(spec_from_dict({"gpus": gpus, "server": {"sku": "DGXH-G640F+P2EDI36"},
+                                "leaf": {"sku": "DCS-7060DX5-64S", "breakout": "1x400G"}}))
+
+
+def test_nccl_tests_all_reduce_on_h100_400g_servers():
+    """Published 400-450 GB/s busbw at 8 GB and more (saturncloud.io/blog/crusoe-nccl-cluster-validation)."""
+    c = simulate(_dgx(128), {"collective": "all-reduce", "bytes": 8 << 30, "ranks": "all",
+                             "routing": "spray"}).collectives[0]
+    assert 0.85 <= (c.busbw_gbps / 8) / 400 <= 1.15
+
+
+@pytest.mark.parametrize(("gpus", "published_us"), [(16, 30.0), (1024, 87.0)])
+def test_small_all_reduce_latency_against_nccls_model(gpus, published_us):
+    r = simulate(plan(make_spec(gpus, server=server(), leaf=switch(64))),
+                 {"collective": "all-reduce", "bytes": 8, "ranks": "all", "routing": "spray", "sizes": [8]})
+    ratio = r.tables["all-reduce"][0].time_s * 1e6 / published_us
+    assert 0.8 <= ratio <= 1.15  # 16 GPUs: 0.84, explained in docs/validation.md
+
+
+def test_all_to_all_on_3_to_1_leaves_against_the_closed_form():
+    work = {"collective": "all-to-all", "bytes": 1 << 30, "ranks": "all", "routing": "spray"}
+    flat = simulate(plan(make_spec(1024, server=server(), leaf=switch(64))), work).collectives[0]
+    over_plan = plan(make_spec(1024, server=server(), leaf=switch(64), oversubscription=3.0))
+    over = simulate(over_plan, work).collectives[0]
+    closed = 3 * (over_plan.servers - over_plan.su_servers) / (over_plan.servers - 1)
+    assert 0.85 <= (over.bandwidth_s / flat.bandwidth_s) / closed <= 1.15
+
+
+def test_qp_scaling_gain_against_metas_e_ecmp_measurement():
+    """Meta (SIGCOMM 2024): E-ECMP with QP scaling up to 40 % faster All-Reduce than 1-QP ECMP."""
+    fabric = plan(make_spec(2048, server=server(), leaf=switch(64)))
+    t = {q: simulate(fabric, {"collective": "all-reduce", "bytes": 1 << 34, "ranks": "all", "routing": "ecmp",
+                              "algorithm": "ring", "qps_per_connection": q}).collectives[0].bandwidth_s
+         for q in (1, 4)}
+    ratio = (t[1] / t[4]) / 1.40
+    assert 1.0 <= ratio <= 1.4  # explained: a whole-cluster ring over a random placement (docs/validation.md)
+
+
+@pytest.mark.parametrize(("gpus", "published_s"), [(8192, 11.6), (16384, 6.2)])
+def test_llama3_405b_step_against_the_llama3_paper(gpus, published_s):
+    """Llama 3 paper Table 4: 430 / 400 TFLOPs per GPU on 8,192 / 16,384 H100s, 16M tokens per step."""
+    r = simulate(_dgx(gpus), {"model": "llama3-405b", "tp": 8, "pp": 16, "seq_len": 8192, "global_batch": 2048,
+                              "pp_schedule": "interleaved", "virtual_stages": 2})
+    ratio = r.step.step_s / published_s
+    assert 1.3 <= ratio <= 2.0  # explained: compute efficiency is an input (0.4 default) and the bubble

@@ -328,9 +328,11 @@ class _Upserter:
 
 
 def _snapshot(instance, kind: CatalogKind) -> dict[str, Any]:
+    # A spreadsheet keeps 15 significant digits: a float compares at 12, so an unchanged export is no change.
     return {
-        column: getattr(instance, instance._meta.get_field(column).attname)
+        column: float(f"{value:.12g}") if isinstance(value, float) else value
         for column in kind.columns if column != "sku"
+        for value in [getattr(instance, instance._meta.get_field(column).attname)]
     }
 
 

@@ -9,7 +9,7 @@ Rules:
 - The table of contents takes its page numbers from `target-counter`; each chapter starts a page and
   is a PDF bookmark.
 - Tables have fixed column widths from their contents (model.column_widths): a header wraps between its words
-  inside its column, numbers never wrap.
+  inside its column, numbers never wrap (a figure with a note beside it, such as the parts it leaves out, does).
 - Chinese text is set in Noto Sans CJK SC (Debian's fonts-noto-cjk), embedded as a subset; the English
   document names it as the fallback for Chinese names of customers and designs.
 """
@@ -57,6 +57,7 @@ thead { display: table-header-group; }
 tr { break-inside: avoid; }
 th { overflow-wrap: break-word; hyphens: manual; }
 td.num { text-align: right; white-space: nowrap; }
+td.num.note { white-space: normal; }
 th.num { text-align: right; }
 tr.total td, tr.subtotal td { font-weight: bold; }
 tr.total td { background: #eef2f7; }
@@ -83,7 +84,7 @@ def _table(block: Table) -> str:
     subtotals = set(block.subtotal_rows)
     for r, row in enumerate(block.rows):
         cls = " class=total" if r >= first_total else (" class=subtotal" if r in subtotals else "")
-        cells = "".join(f'<td{" class=num" if i in numeric else ""}>{escape(cell)}</td>' for i, cell in enumerate(row))
+        cells = "".join(f'<td{_num_class(cell) if i in numeric else ""}>{escape(cell)}</td>' for i, cell in enumerate(row))
         body.append(f"<tr{cls}>{cells}</tr>")
     caption = f"<caption>{escape(block.caption)}</caption>" if block.caption else ""
     columns = "".join(f'<col style="width: {width}%">' for width in block.column_widths())
@@ -108,6 +109,11 @@ def block_html(block: Block) -> str:
         return (f'<figure><img src="{_svg_data_url(block.svg)}" alt="{escape(block.caption)}" '
                 f'style="width: {block.width_mm:.0f}mm"><figcaption>{escape(block.caption)}</figcaption></figure>')
     raise TypeError(f"unknown block {type(block).__name__}")
+
+
+def _num_class(cell: str) -> str:
+    """A number stays on one line; a figure with words beside it ("≥ 1,200 (missing: A, B)") wraps in its column."""
+    return ' class="num note"' if len(str(cell)) > 24 and " " in str(cell) else " class=num"
 
 
 def _chapter_html(chapter: Chapter, number: int) -> str:

@@ -311,7 +311,7 @@ def test_topology_page_gives_its_script_the_api_urls(client_for_member, project,
     assert config["linksUrl"] == reverse("api-version-link-list", kwargs={"pk": ready_version.pk})
     body = page.content.decode()
     assert "cytoscape-3.35.0.min.js" in body and 'id="cabling-filters"' in body
-    assert [value for value, _ in page.context["levels"]] == ["auto", "plane", "su", "device"]
+    assert [value for value, _ in page.context["levels"]] == ["auto", "plane", "overview", "su", "device"]
 
 
 # Panels other apps add ------------------------------------------------------------------------

@@ -78,8 +78,6 @@ def test_no_label_of_the_pdf_lies_under_a_later_drawn_line_or_shape(cluster_docu
     assert [(page, box) for page, box in regions if page not in schematic] == []
 
 
-@pytest.mark.xfail(reason="the backend schematic's link counts are drawn under their edges until the topology "
-                          "drawing gives them halos (issue 30, topology part)", strict=False)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_backend_schematic_has_no_link_count_under_an_edge(cluster_documents, language):
     schematic = _schematic_pages(cluster_documents, language)

@@ -96,7 +96,12 @@ def check_plan(p) -> None:
         spine_core = Counter(zip(a_dev[t2].tolist(), b_dev[t2].tolist()))
         for sp in spines:
             counts = {n for (a, _), n in spine_core.items() if a == sp}
-            assert len(counts) == 1
+            if devices[sp].pod < sz.pods - 1:
+                assert len(counts) == 1
+            else:
+                # A spine of a partly filled last pod may carry fewer uplinks than the cores it reaches can take
+                # evenly: at most one link apart (issue 28 leaves this open; the wiring proof measures it).
+                assert max(counts) - min(counts) <= 1
         core_pod = Counter((b, devices[a].pod) for a, b in zip(a_dev[t2].tolist(), b_dev[t2].tolist()))
         cores = [d.index for d in devices if d.role == "core"]
         full = {core_pod[(c, pod)] for c in cores for pod in range(sz.pods - 1)}

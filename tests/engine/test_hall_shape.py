@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from apps.engine.hall import geometry
 from apps.engine.hall.cooling import ORDER
 from apps.engine.networks.cluster import plan_cluster
-from apps.engine.networks.spec import OobSpec, StorageSpec
 from apps.engine.plan import plan
 from apps.engine.seedcatalog import seed_catalog
 from apps.engine.spec import RackLayout, SpecError
 from apps.engine.specio import spec_from_dict
 from tests.engine.builders import replace, server, spec, switch
+from tests.engine.test_placement_properties import other_networks
 
 
 @st.composite
@@ -29,12 +29,7 @@ def default_halls(draw):
                         cooling=draw(st.sampled_from(["air", "rear-door", "liquid"])),
                         leaf_rack=draw(st.sampled_from(["middle", "end", "server"])),
                         spine_rows=draw(st.sampled_from(["middle", "end"])))
-    extra = {}
-    if draw(st.booleans()):
-        extra["oob"] = OobSpec(leaf=replace(switch(48, gbps=1), rack_units=1, sku="OOB"))
-    if draw(st.booleans()):
-        extra["storage"] = StorageSpec(nodes=draw(st.integers(1, 24)), ports_per_node=2, gbps=400,
-                                       ports_per_server=0, leaf=switch(64))
+    extra = draw(other_networks())
     gpus = draw(st.integers(8, 40_000))
     return spec(gpus, server=replace(server(), rack_units=server_u, power_w=server_w), leaf=leaf, layout=layout,
                 tiers=draw(st.sampled_from(["auto", 3])), **extra)

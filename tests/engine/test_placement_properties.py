@@ -13,6 +13,18 @@ from tests.engine.builders import replace, server, spec, switch
 
 
 @st.composite
+def other_networks(draw) -> dict:
+    """Spec keywords for an out-of-band and a storage network, each present or not."""
+    extra = {}
+    if draw(st.booleans()):
+        extra["oob"] = OobSpec(leaf=replace(switch(48, gbps=1), rack_units=1, sku="OOB"))
+    if draw(st.booleans()):
+        extra["storage"] = StorageSpec(nodes=draw(st.integers(1, 24)), ports_per_node=2, gbps=400,
+                                       ports_per_server=0, leaf=switch(64))
+    return extra
+
+
+@st.composite
 def designs(draw):
     server_u = draw(st.integers(1, 8))
     server_w = draw(st.sampled_from([0.0, 800.0, 6_500.0, 10_200.0, 14_300.0]))
@@ -28,12 +40,7 @@ def designs(draw):
         switches_per_rack=draw(st.integers(1, 16)), slack_m=draw(st.sampled_from([0.0, 1.0, 3.0])),
         racks_per_row=positions, hall=HallLayout(positions=positions, reserved=reserved, zones=zones),
         structured_cabling=draw(st.booleans()))
-    extra = {}
-    if draw(st.booleans()):
-        extra["oob"] = OobSpec(leaf=replace(switch(48, gbps=1), rack_units=1, sku="OOB"))
-    if draw(st.booleans()):
-        extra["storage"] = StorageSpec(nodes=draw(st.integers(1, 24)), ports_per_node=2, gbps=400,
-                                       ports_per_server=0, leaf=switch(64))
+    extra = draw(other_networks())
     gpus = draw(st.integers(8, 3_000))
     return spec(gpus, server=replace(server(), rack_units=server_u, power_w=server_w), leaf=leaf, layout=layout,
                 tiers=draw(st.sampled_from(["auto", 3])), **extra)

@@ -27,6 +27,10 @@ class Refused(Exception):
         self.kind = kind  # "exists": the object is there already; anything else is a real error
 
 
+# Import files whose objects are unique by name alone, and the set that holds those names.
+UNIQUE_BY_NAME = {"manufacturers": "manufacturers", "device_roles": "roles", "tenants": "tenants", "rirs": "rirs"}
+
+
 def _exists(what: str) -> Refused:
     return Refused("exists", f"{what} already exists")
 
@@ -69,18 +73,11 @@ class NetBox:
 
     # -- one row per object kind ------------------------------------------------------------------------------
     def _row(self, key: str, row: dict, state: NetBox) -> None:
-        if key == "manufacturers":
-            if row["name"] in state.manufacturers:
-                raise _exists(f"manufacturer {row['name']}")
-            state.manufacturers.add(row["name"])
-        elif key == "device_roles":
-            if row["name"] in state.roles:
-                raise _exists(f"role {row['name']}")
-            state.roles.add(row["name"])
-        elif key == "tenants":
-            if row["name"] in state.tenants:
-                raise _exists(f"tenant {row['name']}")
-            state.tenants.add(row["name"])
+        if key in UNIQUE_BY_NAME:
+            names = getattr(state, UNIQUE_BY_NAME[key])
+            if row["name"] in names:
+                raise _exists(f"{key} {row['name']}")
+            names.add(row["name"])
         elif key == "sites":
             if row["name"] in state.sites:
                 raise _exists(f"site {row['name']}")
@@ -124,10 +121,6 @@ class NetBox:
                 ends.append(end)
             state.cabled.update(ends)
             state.cables += 1
-        elif key == "rirs":
-            if row["name"] in state.rirs:
-                raise _exists(f"RIR {row['name']}")
-            state.rirs.add(row["name"])
         elif key == "asns":
             self._need(row["rir"] in state.rirs, "RIR")
             if int(row["asn"]) in state.asns:

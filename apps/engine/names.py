@@ -63,6 +63,11 @@ def server_name(index: int, digits: int = 4) -> str:
     return f"srv-{index:0{digits}d}"
 
 
+def server_names(count: int, digits: int = 4) -> list[str]:
+    """server_name(i, digits) for i in 0..count-1, formatted in one pass."""
+    return list(map(f"srv-{{:0{digits}d}}".format, range(count)))
+
+
 def leaf_name(plane: int, su: int, rail: int, su_digits: int = 2, rail_digits: int = 1) -> str:
     return f"p{plane}-su{su:0{su_digits}d}-leaf-r{rail:0{rail_digits}d}"
 

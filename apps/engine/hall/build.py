@@ -312,11 +312,13 @@ def check_racks(result: HallPlan) -> None:
     """Items never share a unit nor pass the top; no rack is over its budget (InfeasibleSpec otherwise)."""
     for rack in result.racks:
         top = 0
+        units = rack.units
         for item in rack.items:  # sorted by u
-            if item.u < 1 or item.u <= top or item.top_u > rack.units:
+            u = item.u
+            if u < 1 or u <= top or u + item.u_height - 1 > units:  # the item's top unit (RackItem.top_u)
                 raise InfeasibleSpec({"layout.rack_units": [message(
                     "rack.overfull", rack=rack.name, units=rack.units, used=rack.used_units)]})
-            top = item.top_u
+            top = u + item.u_height - 1
         if rack.power_budget_w and rack.power_w > rack.power_budget_w + 1e-6:
             raise InfeasibleSpec({"layout.rack_power_kw": [message(
                 "rack.over_budget", rack=rack.name, power_kw=round(rack.power_w / 1000, 3),

@@ -111,13 +111,27 @@ def is_nvos(hw: SwitchHw) -> bool:
     return hw.native_gbps >= NVOS_CAGE_GBPS
 
 
-def switch_port_names(hw: SwitchHw, *, infiniband: bool, count: int | None = None) -> list[str]:
-    """Names of the first `count` (default: all) logical ports of a switch model in its breakout mode."""
+def eos_port_name(port: int, ports_per_cage: int, lanes_per_port: int) -> str:
+    """Arista EOS's name of logical port `port` (0-based): Ethernet<cage>/<first lane of the port>, both 1-based,
+    so an unsplit cage is Ethernet<cage>/1 and a cage in 2x400G on 8 lanes has Ethernet<cage>/1 and /5 (Arista EOS
+    User Manual, "Layer 1 Profiles": an OSFP cage numbered 1 exposes one interface per lane, Ethernet1/1 to
+    Ethernet1/8; a port of several lanes takes its first lane's). The EOS
+    configuration (engine.roce.nos) and the NetBox export name an EOS switch's ports by this one rule."""
+    ppc = max(int(ports_per_cage), 1)
+    cage, lane = divmod(int(port), ppc)
+    return f"Ethernet{cage + 1}/{lane * max(int(lanes_per_port), 1) + 1}"
+
+
+def switch_port_names(hw: SwitchHw, *, infiniband: bool, count: int | None = None, eos: bool = False) -> list[str]:
+    """Names of the first `count` (default: all) logical ports of a switch model in its breakout mode: SONiC's
+    Ethernet<first lane>, InfiniBand's (MLNX-OS / NVOS), or with `eos` Arista EOS's Ethernet<cage>/<lane>."""
     count = hw.ports if count is None else count
     if infiniband:
         nvos = is_nvos(hw)
         return [infiniband_switch_port(p, hw.ports_per_cage, nvos=nvos) for p in range(count)]
     step = lanes_per_port(hw)
+    if eos:
+        return [eos_port_name(p, hw.ports_per_cage, step) for p in range(count)]
     return [f"Ethernet{p * step}" for p in range(count)]
 
 

@@ -220,13 +220,8 @@ def _add_pluggables(plan: Plan, endpoint: np.ndarray, items: list[RackItem], rac
                 if sku and sku in line_w:
                     ends[sku] = ends.get(sku, 0) + int(per_medium[i]) * len(sides)
                     plugs.append((i, sku, sides))
-        if not plugs:
-            continue
-        # The links of each medium, once per table (not once per plug).
-        by_medium = np.argsort(medium, kind="stable")
-        starts = np.searchsorted(medium[by_medium], np.arange(len(media) + 1))
         for i, sku, sides in plugs:
-            rows = by_medium[starts[i]:starts[i + 1]]
+            rows = medium == i
             share = line_w[sku] / ends[sku] if ends[sku] else 0.0
             for side in sides:
                 dev = (a_dev if side == "a" else b_dev)[rows].astype(np.int64)
@@ -235,7 +230,13 @@ def _add_pluggables(plan: Plan, endpoint: np.ndarray, items: list[RackItem], rac
                 if not published[sku]:
                     for index in np.unique(dev).tolist():
                         unpublished.setdefault(index, set()).add(sku)
-    for item, extra in zip(items, watts[[item.device for item in items]].tolist()):
+    # Only the items that get watts or a missing figure change (a server's or storage node's never do).
+    extras = watts[[item.device for item in items]]
+    changed = np.flatnonzero(extras)
+    if unpublished:
+        changed = np.union1d(changed, [i for i, item in enumerate(items) if item.device in unpublished])
+    for i, extra in zip(changed.tolist(), extras[changed].tolist()):
+        item = items[i]
         item.pluggable_w = extra
         item.power_typical_w += extra
         item.power_max_w += extra

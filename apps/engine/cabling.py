@@ -356,7 +356,10 @@ def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tup
             continue
         a, b = tier_ends(spec, tier)
         b_ports = spec.switch_hw(b.role).ports
-        if tier == 0:
+        if a.ports_per_cage == 1 and b.ports_per_cage == 1:
+            a_key = b_key = None  # one link per cage at both ends: every link its own group, no keys needed
+            a_span = b_span = 0
+        elif tier == 0:
             # Logical NIC port L of a split port is part L div P of physical port L mod P (P physical ports,
             # engine.topology): all parts of a port share its cage, each going to its own plane's leaf.
             physical = spec.server.nic_ports
@@ -365,7 +368,8 @@ def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tup
         else:
             a_key, a_span = _cage_keys(links.a_dev[lo:hi], links.a_port[lo:hi], a.ports_per_cage,
                                        spec.switch_hw(a.role).ports)
-        b_key, b_span = _cage_keys(links.b_dev[lo:hi], links.b_port[lo:hi], b.ports_per_cage, b_ports)
+        if a_key is not None:
+            b_key, b_span = _cage_keys(links.b_dev[lo:hi], links.b_port[lo:hi], b.ports_per_cage, b_ports)
         result = _cable_tier(tier, a, b, raw[lo:hi], a_key, a_span, b_key, b_span,
                              candidates(a, b, optics, cables, fibers, cords), media, items)
         links.medium[lo:hi] = result.medium
@@ -390,7 +394,10 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     if not cands:
         raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, None, None) or [
             message("cabling.no_way", a=a.description(), b=b.description())]})
-    comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
+    if a_key is None:  # one link per cage at both ends (cable_links names no cages)
+        comp, m = np.arange(n, dtype=np.int64), n
+    else:
+        comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
     identity = m == n and a.ports_per_cage == 1 and b.ports_per_cage == 1
     links_n, run_of = n, None
     if identity:

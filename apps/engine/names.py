@@ -72,6 +72,22 @@ def leaf_name(plane: int, su: int, rail: int, su_digits: int = 2, rail_digits: i
     return f"p{plane}-su{su:0{su_digits}d}-leaf-r{rail:0{rail_digits}d}"
 
 
+def leaf_names(planes: list[int], sus: list[int], rails: list[int], su_digits: int = 2, rail_digits: int = 1
+               ) -> list[str]:
+    """leaf_name(plane, su, rail, su_digits, rail_digits) of each (planes[i], sus[i], rails[i]), in one pass."""
+    return list(map(f"p{{}}-su{{:0{su_digits}d}}-leaf-r{{:0{rail_digits}d}}".format, planes, sus, rails))
+
+
+def spine_names(planes: list[int], indexes: list[int], digits: int = 3) -> list[str]:
+    """spine_name(plane, index, digits) of each (planes[i], indexes[i]), in one pass."""
+    return list(map(f"p{{}}-spine-{{:0{digits}d}}".format, planes, indexes))
+
+
+def core_names(planes: list[int], indexes: list[int], digits: int = 3) -> list[str]:
+    """core_name(plane, index, digits) of each (planes[i], indexes[i]), in one pass."""
+    return list(map(f"p{{}}-core-{{:0{digits}d}}".format, planes, indexes))
+
+
 def spine_name(plane: int, index: int, digits: int = 3) -> str:
     return f"p{plane}-spine-{index:0{digits}d}"
 

@@ -90,3 +90,18 @@ def test_rack_items_equal_one_item_per_device_in_unit_order(name):
         kind = ("compute" if "server" in roles else "storage" if "storage" in roles
                 else "management" if all(i[3] == "oob" for i in items) else "network")
         assert rack.kind == kind
+
+
+def test_names_in_one_pass_equal_the_names_one_by_one():
+    from apps.engine import names
+    from apps.engine.racks import rack_name, rack_names
+
+    planes, sus, rails, locals_ = [0, 1, 3, 12], [0, 9, 10, 123], [0, 7, 8, 15], [0, 5, 99, 1234]
+    assert names.server_names(1001, 4) == [names.server_name(i, 4) for i in range(1001)]
+    assert names.server_names(12, 5) == [names.server_name(i, 5) for i in range(12)]
+    assert names.leaf_names(planes, sus, rails, 3, 2) == [names.leaf_name(p, s, r, 3, 2)
+                                                          for p, s, r in zip(planes, sus, rails)]
+    assert names.spine_names(planes, locals_, 3) == [names.spine_name(p, i, 3) for p, i in zip(planes, locals_)]
+    assert names.core_names(planes, locals_, 4) == [names.core_name(p, i, 4) for p, i in zip(planes, locals_)]
+    rows, cols = np.array([0, 8, 99, 1200]), np.array([0, 9, 10, 150])
+    assert rack_names(rows, cols) == [rack_name(r, c) for r, c in zip(rows.tolist(), cols.tolist())]

@@ -19,6 +19,7 @@ Rules:
 from __future__ import annotations
 
 from itertools import repeat
+from operator import attrgetter
 
 import numpy as np
 
@@ -32,6 +33,7 @@ from .rules import draw, height, rack_fill
 from .structured import add_structured_cabling
 
 STORAGE_NODE_U = 2
+_INDEX = attrgetter("index")
 NVLINK_TRAY = "nvlink-switch"
 POWER_SHELF = "power-shelf"
 
@@ -68,7 +70,7 @@ def cluster_devices_by_network(plan: Plan) -> list[tuple[str, Device]]:
     out = [("backend", d) for d in plan.devices]
     for key, net in plan.networks.items():
         out.extend(("storage" if d.role == "storage" else key, d) for d in net.devices)
-    index = np.fromiter((d.index for _n, d in out), dtype=np.int64, count=len(out))
+    index = np.fromiter(map(_INDEX, (d for _n, d in out)), dtype=np.int64, count=len(out))
     if not len(index) or bool((index[1:] > index[:-1]).all()):
         return out  # already in index order, each device once (a backend's own plan)
     seen = set()
@@ -89,10 +91,10 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     devs = [d for _n, d in devices]
     networks = [n for n, _d in devices]
     roles = [d.role for d in devs]
-    index = np.fromiter((d.index for d in devs), dtype=np.int64, count=len(devs))
-    row = np.fromiter((d.row for d in devs), dtype=np.int64, count=len(devs))
-    col = np.fromiter((d.col for d in devs), dtype=np.int64, count=len(devs))
-    units = [d.rack_unit for d in devs]
+    index = np.fromiter(map(_INDEX, devs), dtype=np.int64, count=len(devs))
+    row = np.fromiter(map(attrgetter("row"), devs), dtype=np.int64, count=len(devs))
+    col = np.fromiter(map(attrgetter("col"), devs), dtype=np.int64, count=len(devs))
+    units = list(map(attrgetter("rack_unit"), devs))
     kinds = list(zip(networks, roles))
     first = dict(zip(reversed(kinds), reversed(devs)))  # (network, role) -> its first device
 

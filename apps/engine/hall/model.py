@@ -157,7 +157,9 @@ class HallPlan:
     @property
     def power_missing(self) -> list[str]:
         """The parts of the hall without a published power figure, once each."""
-        return list(dict.fromkeys([part for rack in self.racks for part in rack.power_missing]))
+        # Each rack's parts in its order, racks in order: the items' parts in one pass give the same first ones.
+        return list(dict.fromkeys([part for rack in self.racks for item in rack.items if item.power_missing
+                                   for part in item.power_missing]))
 
     @property
     def power_missing_devices(self) -> int:

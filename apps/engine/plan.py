@@ -148,7 +148,7 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
     key = placement.row.astype(np.int64) * (1 << 20) + placement.col.astype(np.int64)
     unique, inverse = np.unique(key, return_inverse=True)
     names_of_racks = rack_names(unique >> 20, unique & ((1 << 20) - 1))
-    racks = [names_of_racks[i] for i in inverse.tolist()]
+    racks = map(names_of_racks.__getitem__, inverse.tolist())
 
     plane, su, rail, local = lay.plane.tolist(), lay.su.tolist(), lay.rail.tolist(), lay.local.tolist()
     srv_w = width(sz.servers, 4)
@@ -167,8 +167,9 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
         blocks.append((n, role, switch_sku(hw), hw.name or f"{hw.ports}x{hw.gbps}G switch", hw.ports,
                        hw.ports_per_cage, lanes_per_port(hw), spec.infiniband and is_nvos(hw)))
 
-    def per_device(position: int) -> list:
-        return list(chain.from_iterable(repeat(values[position], n) for n, *values in blocks))
+    def per_device(position: int):
+        """The column `position` of the blocks, one value per device (an iterator: map() reads it once)."""
+        return chain.from_iterable(repeat(values[position], n) for n, *values in blocks)
 
     # Device.rail is a leaf's own rail; servers span all rails, spines and cores serve their plane.
     rail_out = lay.rail.copy()

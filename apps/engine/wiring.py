@@ -176,7 +176,8 @@ def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_leav
         pair = pair[pair > 0]
     needed_of = pod_leaves.astype(np.int64) * sz.leaf_uplinks
     worst = None
-    narrow = m.astype(np.int32)  # counts of links: half the bytes to compare and add
+    # Counts of links, in the narrowest integers that hold them: fewer bytes to compare and add.
+    narrow = m.astype(np.int16 if int(m.max(initial=0)) < 2**15 else np.int32)
     for plane in range(planes):
         for pod_a in range(pods - 1):
             shared = np.minimum(narrow[plane, pod_a][None, :], narrow[plane, pod_a + 1:]).sum(axis=1, dtype=np.int64)

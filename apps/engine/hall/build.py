@@ -67,7 +67,9 @@ def device_u_height(spec: DesignSpec, device: Device, nets: dict) -> int:
 
 def cluster_devices_by_network(plan: Plan) -> list[tuple[str, Device]]:
     """(network, device) for every device of the cluster, in cluster index order."""
-    out = [("backend", d) for d in plan.devices]
+    out = list(zip(repeat("backend"), plan.devices))
+    if not plan.networks:
+        return out  # a plan's devices come in index order, each once (engine.plan.make_devices)
     for key, net in plan.networks.items():
         out.extend(("storage" if d.role == "storage" else key, d) for d in net.devices)
     index = np.fromiter(map(_INDEX, (d for _n, d in out)), dtype=np.int64, count=len(out))
@@ -90,7 +92,7 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     count = (devices[-1][1].index + 1) if devices else 0
     devs = [d for _n, d in devices]
     networks = [n for n, _d in devices]
-    roles = [d.role for d in devs]
+    roles = list(map(attrgetter("role"), devs))
     index = np.fromiter(map(_INDEX, devs), dtype=np.int64, count=len(devs))
     row = np.fromiter(map(attrgetter("row"), devs), dtype=np.int64, count=len(devs))
     col = np.fromiter(map(attrgetter("col"), devs), dtype=np.int64, count=len(devs))
@@ -140,9 +142,9 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     figure = [figures[k] for k in kinds]
     heights = [f[0] for f in figure]
     faces = ["front" if r in ("server", "storage") else "rear" for r in roles]
-    items = list(map(RackItem, index.tolist(), [d.name for d in devs], roles, networks, units, heights, faces,
-                     [f[1] for f in figure], [f[2] for f in figure], [d.sku for d in devs], [d.model for d in devs],
-                     repeat(0.0, len(devs)), [f[3] for f in figure]))
+    items = list(map(RackItem, index.tolist(), map(attrgetter("name"), devs), roles, networks, units, heights,
+                     faces, [f[1] for f in figure], [f[2] for f in figure], map(attrgetter("sku"), devs),
+                     map(attrgetter("model"), devs), repeat(0.0), [f[3] for f in figure]))
     device_rack = np.full(count, -1, dtype=np.int32)
     device_u = np.zeros(count, dtype=np.int32)
     device_h = np.zeros(count, dtype=np.int32)

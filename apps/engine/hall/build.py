@@ -25,6 +25,7 @@ import numpy as np
 
 from ..messages import message
 from ..model import Device, Plan
+from ..racks import rack_names
 from ..spec import DesignSpec, InfeasibleSpec
 from . import cooling, geometry
 from .grid import HallGrid
@@ -134,7 +135,7 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     rack_rows = (keys >> 20).tolist()
     rack_cols = (keys & ((1 << 20) - 1)).tolist()
     n_racks = len(key_list)
-    racks = list(map(Rack, range(n_racks), [f"R{r + 1:03d}-{c + 1:02d}" for r, c in zip(rack_rows, rack_cols)],
+    racks = list(map(Rack, range(n_racks), rack_names(keys >> 20, keys & ((1 << 20) - 1)),
                      rack_rows, rack_cols, [round(x, 4) for x in xs], [round(y, 4) for y in ys],
                      repeat(layout.rack_units, n_racks), repeat(float(layout.rack_power_kw) * 1000.0, n_racks),
                      repeat(basis, n_racks), repeat(layout.cooling, n_racks),

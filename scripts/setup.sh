@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Install everything, migrate, load the seed catalog and a demo project, start web, worker and beat.
-# Usage: scripts/setup.sh        (then open http://127.0.0.1:8000/, user demo / demo-password)
+# Usage: scripts/setup.sh [--no-serve]   (then open http://127.0.0.1:8000/, user demo / demo-password)
+#   --no-serve: everything above except starting the servers (CI runs it before scripts/test.sh).
 # A local demo with the demo users (published passwords), i.e. FABRICWEB_DEMO=true. DEBUG stays off
 # (the product's own error pages, as in production) unless asked for: DJANGO_DEBUG=true scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+USAGE="Usage: scripts/setup.sh [--no-serve]"
+SERVE=true
+for arg in "$@"; do
+  case "$arg" in
+    --no-serve) SERVE=false ;;
+    -h|--help) echo "$USAGE"; exit 0 ;;
+    *) echo "$USAGE" >&2; echo "Unknown argument: $arg" >&2; exit 2 ;;
+  esac
+done
 . scripts/lib.sh
 
 # Debian packages first: requirements.txt builds libyang against libyang2-dev.
@@ -31,6 +41,10 @@ $PY manage.py migrate --noinput
 $PY manage.py load_seed_catalog
 $PY manage.py load_design_templates
 FABRICWEB_DEMO=true $PY manage.py load_demo
+if [ "$SERVE" = false ]; then
+  echo "Installed and prepared; not serving (--no-serve)."
+  exit 0
+fi
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true' EXIT INT TERM
 if [ -n "${CELERY_BROKER_URL:-}" ]; then

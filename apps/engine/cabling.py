@@ -356,7 +356,10 @@ def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tup
             continue
         a, b = tier_ends(spec, tier)
         b_ports = spec.switch_hw(b.role).ports
-        if tier == 0:
+        if a.ports_per_cage == 1 and b.ports_per_cage == 1:
+            a_key = b_key = None  # one link per cage at both ends: every link its own group, no keys needed
+            a_span = b_span = 0
+        elif tier == 0:
             # Logical NIC port L of a split port is part L div P of physical port L mod P (P physical ports,
             # engine.topology): all parts of a port share its cage, each going to its own plane's leaf.
             physical = spec.server.nic_ports
@@ -365,13 +368,22 @@ def cable_links(spec: DesignSpec, links: LinkTable, raw: np.ndarray, optics: tup
         else:
             a_key, a_span = _cage_keys(links.a_dev[lo:hi], links.a_port[lo:hi], a.ports_per_cage,
                                        spec.switch_hw(a.role).ports)
-        b_key, b_span = _cage_keys(links.b_dev[lo:hi], links.b_port[lo:hi], b.ports_per_cage, b_ports)
+        if a_key is not None:
+            b_key, b_span = _cage_keys(links.b_dev[lo:hi], links.b_port[lo:hi], b.ports_per_cage, b_ports)
         result = _cable_tier(tier, a, b, raw[lo:hi], a_key, a_span, b_key, b_span,
                              candidates(a, b, optics, cables, fibers, cords), media, items)
         links.medium[lo:hi] = result.medium
         links.length_m[lo:hi] = result.length_m
         tier_results.append(result)
     return Cabling(media, tier_results, items)
+
+
+def _runs(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct runs in increasing order and, per link, the index of its run (np.unique's, by a sort of the
+    values and a search of each in the few distinct ones)."""
+    values = np.sort(raw)
+    runs = values[np.concatenate(([True], values[1:] != values[:-1]))] if values.shape[0] else values
+    return runs, np.searchsorted(runs, raw)
 
 
 def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key, b_span,
@@ -382,12 +394,21 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     if not cands:
         raise InfeasibleSpec({f"cabling.{name}": _unqualified(name, cands, a, b, None, None) or [
             message("cabling.no_way", a=a.description(), b=b.description())]})
-    comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
+    if a_key is None:  # one link per cage at both ends (cable_links names no cages)
+        comp, m = np.arange(n, dtype=np.int64), n
+    else:
+        comp, m = groups(a_key, a_span, b_key, b_span, a.ports_per_cage, b.ports_per_cage)
     identity = m == n and a.ports_per_cage == 1 and b.ports_per_cage == 1
+    links_n, run_of = n, None
     if identity:
+        # Every link its own group: a link's way depends on its run alone, so each distinct run is chosen for
+        # once (a few hundred runs, not 10^5 links) and `k` counts the links of each.
+        runs, run_of = _runs(raw)  # the float32 runs: half the bytes to sort, each exact in float64
+        raw64 = runs.astype(np.float64)
+        n = m = raw64.shape[0]
         lmax = raw64
-        k = np.ones(n, dtype=np.int64)
-        n_a = n_b = k
+        k = np.bincount(run_of, minlength=m)
+        n_a = n_b = np.ones(m, dtype=np.int64)  # per link of the run
     else:
         lmax = np.zeros(m, dtype=np.float64)
         np.maximum.at(lmax, comp, raw64)
@@ -398,8 +419,9 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     # Cost of every way of building every group (inf where it can't).
     costs = []
     choice_index = []  # per candidate: per-group catalog index (cable length / -1)
+    lmax_eps = lmax - EPS
     for fam in cands.cables:
-        i = np.searchsorted(fam.lengths, lmax - EPS)
+        i = np.searchsorted(fam.lengths, lmax_eps)
         ok = i < len(fam.cables)
         if fam.kind == "straight":
             ok &= (n_a == 1) & (n_b == 1)
@@ -421,10 +443,10 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
             safe = np.minimum(ci, len(pair.cords.cords) - 1)
             price = np.where(cord_ok, pair.cords.prices[safe], np.inf)
             cord_sum = price if identity else np.bincount(comp, weights=price, minlength=m)
-            cached = per_family[id(pair.cords)] = (safe, cord_sum)
-        safe, cord_sum = cached
+            cached = per_family[id(pair.cords)] = (safe, cord_sum, group_cord_m(pair.cords.lengths, lmax))
+        safe, cord_sum, cord_m = cached
         cost = n_a * pair.a.price + n_b * pair.b.price + cord_sum
-        costs.append(np.where(group_cord_m(pair.cords.lengths, lmax) <= usable_reach(pair.reach_m) + EPS, cost, np.inf))
+        costs.append(np.where(cord_m <= usable_reach(pair.reach_m) + EPS, cost, np.inf))
         loose.append(np.where(lmax <= pair.reach_m + EPS, cost, np.inf))
         link_cord.append(safe)
     cost = np.vstack(costs)
@@ -451,7 +473,9 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
     code = np.empty(n, dtype=np.int64)
     length = np.empty(n, dtype=np.float32)
     max_len = max([len(f.cables) for f in cands.cables] + [len(p.cords.cords) for p in cands.optics] + [1])
-    result = TierCabling(tier, np.empty(n, dtype=np.int16), length)
+    result = TierCabling(tier, np.empty(links_n, dtype=np.int16), length)
+    ends_a = k if identity else n_a  # modules per way: one per link of a run, else one per cage of the group
+    ends_b = k if identity else n_b
     margin_groups = inside & (best >= n_cable)
     if margin_groups.any():
         result.within_margin = int(k[margin_groups].sum())
@@ -468,7 +492,8 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
             idx = idx_group[comp[sel]] if not identity else idx_group[sel]
             code[sel] = c * max_len + idx
             length[sel] = fam.lengths[idx]
-            counts = np.bincount(idx_group[sel_groups], minlength=len(fam.cables))
+            counts = np.bincount(idx_group[sel_groups], weights=k[sel_groups] if identity else None,
+                                 minlength=len(fam.cables))
             for j in np.flatnonzero(counts):
                 cable = fam.cables[j]
                 result.cables[cable.sku] = result.cables.get(cable.sku, 0) + int(counts[j])
@@ -478,23 +503,30 @@ def _cable_tier(tier: int, a: End, b: End, raw: np.ndarray, a_key, a_span, b_key
             idx = link_cord[c - n_cable][sel]
             code[sel] = c * max_len + idx
             length[sel] = pair.cords.lengths[idx]
-            for optic, count in ((pair.a, int(n_a[sel_groups].sum())), (pair.b, int(n_b[sel_groups].sum()))):
+            for optic, count in ((pair.a, int(ends_a[sel_groups].sum())), (pair.b, int(ends_b[sel_groups].sum()))):
                 result.transceivers[optic.sku] = result.transceivers.get(optic.sku, 0) + count
                 items[optic.sku] = optic
             if a.role == "server":
-                count = int(n_a[sel_groups].sum())
+                count = int(ends_a[sel_groups].sum())
                 result.server_transceivers[pair.a.sku] = result.server_transceivers.get(pair.a.sku, 0) + count
-            counts = np.bincount(idx, minlength=len(pair.cords.cords))
+            counts = np.bincount(idx, weights=k[sel] if identity else None, minlength=len(pair.cords.cords))
             for j in np.flatnonzero(counts):
                 cord = pair.cords.cords[j]
                 result.fibers[cord.sku] = result.fibers.get(cord.sku, 0) + int(counts[j])
                 items[cord.sku] = cord
-    codes, inverse = np.unique(code, return_inverse=True)
+    # The media codes used, in code order, and each link's rank among them (np.unique's, in linear time: the codes
+    # are below (cable families + optic pairs) x max_len).
+    present = np.zeros((n_cable + len(cands.optics)) * max_len, dtype=bool)
+    present[code] = True
+    codes = np.flatnonzero(present)
+    inverse = (np.cumsum(present) - 1)[code]
     first = len(media)
     for value in codes.tolist():
         c, j = divmod(int(value), max_len)
         media.append(_medium(tier, a, b, cands, c, j))
-    result.medium[:] = (first + inverse).astype(np.int16)
+    result.medium[:] = (first + inverse if run_of is None else (first + inverse)[run_of]).astype(np.int16)
+    if run_of is not None:
+        result.length_m = length[run_of]
     return result
 
 

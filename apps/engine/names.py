@@ -63,8 +63,29 @@ def server_name(index: int, digits: int = 4) -> str:
     return f"srv-{index:0{digits}d}"
 
 
+def server_names(count: int, digits: int = 4) -> list[str]:
+    """server_name(i, digits) for i in 0..count-1, formatted in one pass."""
+    return list(map(f"srv-{{:0{digits}d}}".format, range(count)))
+
+
 def leaf_name(plane: int, su: int, rail: int, su_digits: int = 2, rail_digits: int = 1) -> str:
     return f"p{plane}-su{su:0{su_digits}d}-leaf-r{rail:0{rail_digits}d}"
+
+
+def leaf_names(planes: list[int], sus: list[int], rails: list[int], su_digits: int = 2, rail_digits: int = 1
+               ) -> list[str]:
+    """leaf_name(plane, su, rail, su_digits, rail_digits) of each (planes[i], sus[i], rails[i]), in one pass."""
+    return list(map(f"p{{}}-su{{:0{su_digits}d}}-leaf-r{{:0{rail_digits}d}}".format, planes, sus, rails))
+
+
+def spine_names(planes: list[int], indexes: list[int], digits: int = 3) -> list[str]:
+    """spine_name(plane, index, digits) of each (planes[i], indexes[i]), in one pass."""
+    return list(map(f"p{{}}-spine-{{:0{digits}d}}".format, planes, indexes))
+
+
+def core_names(planes: list[int], indexes: list[int], digits: int = 3) -> list[str]:
+    """core_name(plane, index, digits) of each (planes[i], indexes[i]), in one pass."""
+    return list(map(f"p{{}}-core-{{:0{digits}d}}".format, planes, indexes))
 
 
 def spine_name(plane: int, index: int, digits: int = 3) -> str:
@@ -106,13 +127,27 @@ def is_nvos(hw: SwitchHw) -> bool:
     return hw.native_gbps >= NVOS_CAGE_GBPS
 
 
-def switch_port_names(hw: SwitchHw, *, infiniband: bool, count: int | None = None) -> list[str]:
-    """Names of the first `count` (default: all) logical ports of a switch model in its breakout mode."""
+def eos_port_name(port: int, ports_per_cage: int, lanes_per_port: int) -> str:
+    """Arista EOS's name of logical port `port` (0-based): Ethernet<cage>/<first lane of the port>, both 1-based,
+    so an unsplit cage is Ethernet<cage>/1 and a cage in 2x400G on 8 lanes has Ethernet<cage>/1 and /5 (Arista EOS
+    User Manual, "Layer 1 Profiles": an OSFP cage numbered 1 exposes one interface per lane, Ethernet1/1 to
+    Ethernet1/8; a port of several lanes takes its first lane's). The EOS
+    configuration (engine.roce.nos) and the NetBox export name an EOS switch's ports by this one rule."""
+    ppc = max(int(ports_per_cage), 1)
+    cage, lane = divmod(int(port), ppc)
+    return f"Ethernet{cage + 1}/{lane * max(int(lanes_per_port), 1) + 1}"
+
+
+def switch_port_names(hw: SwitchHw, *, infiniband: bool, count: int | None = None, eos: bool = False) -> list[str]:
+    """Names of the first `count` (default: all) logical ports of a switch model in its breakout mode: SONiC's
+    Ethernet<first lane>, InfiniBand's (MLNX-OS / NVOS), or with `eos` Arista EOS's Ethernet<cage>/<lane>."""
     count = hw.ports if count is None else count
     if infiniband:
         nvos = is_nvos(hw)
         return [infiniband_switch_port(p, hw.ports_per_cage, nvos=nvos) for p in range(count)]
     step = lanes_per_port(hw)
+    if eos:
+        return [eos_port_name(p, hw.ports_per_cage, step) for p in range(count)]
     return [f"Ethernet{p * step}" for p in range(count)]
 
 

@@ -58,6 +58,12 @@ def rack_name(row: int, col: int) -> str:
     return f"R{row + 1:03d}-{col + 1:02d}"
 
 
+def rack_names(rows: np.ndarray, cols: np.ndarray) -> list[str]:
+    """rack_name(row, col) of each (rows[i], cols[i]) (0-based arrays), in one pass."""
+    return list(map("R{:03d}-{:02d}".format, (np.asarray(rows, dtype=np.int64) + 1).tolist(),
+                    (np.asarray(cols, dtype=np.int64) + 1).tolist()))
+
+
 def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = None,
           fill: RackFill | None = None) -> Placement:
     layout = spec.layout

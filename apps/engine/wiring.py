@@ -165,13 +165,22 @@ def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_leav
     pod_of = np.minimum(lay.local[a2] // per_pod, pods - 1)
     m = np.bincount((lay.plane[a2].astype(np.int64) * pods + pod_of) * cores + lay.local[b2],
                     minlength=planes * pods * cores).reshape(planes, pods, cores)
-    pair = np.bincount(a2.astype(np.int64) * cores + lay.local[b2])
-    pair = pair[pair > 0]
+    # Links per (spine, core) pair that has any: the runs of equal keys when the links come ordered by them (as
+    # engine.topology builds them), else counted over the spines' span (from the lowest spine, not device 0).
+    first_spine = int(a2.min()) if len(a2) else 0
+    key = (a2.astype(np.int64) - first_spine) * cores + lay.local[b2]
+    if len(key) and bool((key[1:] >= key[:-1]).all()):
+        pair = np.diff(np.concatenate(([0], np.flatnonzero(key[1:] != key[:-1]) + 1, [len(key)])))
+    else:
+        pair = np.bincount(key)
+        pair = pair[pair > 0]
     needed_of = pod_leaves.astype(np.int64) * sz.leaf_uplinks
     worst = None
+    # Counts of links, in the narrowest integers that hold them: fewer bytes to compare and add.
+    narrow = m.astype(np.int16 if int(m.max(initial=0)) < 2**15 else np.int32)
     for plane in range(planes):
         for pod_a in range(pods - 1):
-            shared = np.minimum(m[plane, pod_a][None, :], m[plane, pod_a + 1:]).sum(axis=1)
+            shared = np.minimum(narrow[plane, pod_a][None, :], narrow[plane, pod_a + 1:]).sum(axis=1, dtype=np.int64)
             needed = np.minimum(needed_of[pod_a], needed_of[pod_a + 1:])
             ratio = shared / np.maximum(needed, 1)
             k = int(np.argmin(ratio))

@@ -44,7 +44,10 @@ Rules:
   2x400G"), a catalog switch of another network by that network ("SN2201 (management network)").
 - Interfaces come from the device types' interface templates, so each device gets every logical
   port when it is created: the design's names on Ethernet (servers eth<i>, switches SONiC
-  Ethernet<first lane>, Loopback0 on switches), the design's InfiniBand names on InfiniBand (hosts by
+  Ethernet<first lane>, Loopback0 on switches) except that an Arista switch's ports take EOS's names
+  (Ethernet<cage>/<first lane>, engine.names.eos_port_name), as its EOS configuration names them, in its
+  templates, cables, cable labels and addresses; a Dell switch's configuration is SONiC's config_db, so its
+  ports keep SONiC's names; the design's InfiniBand names on InfiniBand (hosts by
   HCA mlx5_<i>, switches as their OS names them: MLNX-OS 1/<cage>/<port>, NVOS sw<cage>p<port>;
   engine.names). A model split into several ports per cage is its own device type
   ("<model> 2x400G"), so templates always match the ports.
@@ -82,6 +85,7 @@ from django.utils.text import slugify
 from apps.designs.models import DesignVersion, Role
 from apps.designs.workbook import zip_entry
 from apps.engine import names as engine_names
+from apps.engine.roce.nos import EOS, nos_for_vendor
 from apps.engine.safe_text import csv_text
 from apps.engine.specio import spec_from_dict
 from apps.racks.selectors import device_placements, rack_heights
@@ -185,7 +189,9 @@ class PortPlan:
     """How a role's logical ports are named (the design's names and NetBox's) and typed."""
 
     design_names: tuple[str, ...]  # Ethernet names: eth<i> / Ethernet<first lane> (old IB versions stored them)
-    netbox_names: tuple[str, ...]  # the same on Ethernet; the engine's InfiniBand names on InfiniBand
+    # The same on Ethernet, but EOS's Ethernet<cage>/<lane> on an Arista switch; the engine's InfiniBand names on
+    # InfiniBand
+    netbox_names: tuple[str, ...]
     type: str
     mode: str  # breakout mode of a split switch ("2x400G"), else ""
     loopback: bool = True  # a switch's Loopback0 (not on InfiniBand)
@@ -227,7 +233,12 @@ def _port_plans(version: DesignVersion) -> dict[str, PortPlan]:
     for role in (Role.LEAF, Role.SPINE, Role.CORE):
         hw = spec.switch_hw(role.value)
         design = tuple(engine_names.switch_port_names(hw, infiniband=False))
-        netbox = tuple(engine_names.switch_port_names(hw, infiniband=True)) if ib else design
+        if ib:
+            netbox = tuple(engine_names.switch_port_names(hw, infiniband=True))
+        elif nos_for_vendor(hw.vendor) is EOS:  # Arista: EOS's names, as its EOS configuration has them
+            netbox = tuple(engine_names.switch_port_names(hw, infiniband=False, eos=True))
+        else:
+            netbox = design
         mode = (hw.breakout or f"{hw.ports_per_cage}x{hw.gbps}G") if hw.ports_per_cage > 1 else ""
         plans[role] = PortPlan(design, netbox, interface_type(hw.gbps, hw.form_factor, infiniband=ib), mode,
                                loopback=not ib)
@@ -400,14 +411,23 @@ def version_netbox_write(
         role_of = {name: role for name, role, *_rest in devices}
         device_names = {pk: ref.name for pk, ref in device_refs.items()}
 
+        renames = {role: plan.rename for role, plan in plans.items()}
+
         def port(device: str, name: str) -> str:
             role = role_of.get(device)
-            return plans[role].rename.get(name, name) if role else name
+            return renames[role].get(name, name) if role else name
+
+        def cable(a: str, a_port: str, b: str, b_port: str, kind: str, fiber: str, label: str, length) -> tuple:
+            """A backend cable between its ends' NetBox ports; its label names those ports where they differ from
+            the stored ones (an EOS switch's, an old InfiniBand version's), as engine.names.link_labels writes it."""
+            a_name, b_name = port(a, a_port), port(b, b_port)
+            if (a_name, b_name) != (a_port, b_port):
+                label = f"{a}:{a_name} > {b}:{b_name}"
+            return (prefixed(prefix, a), INTERFACE, a_name, prefixed(prefix, b), INTERFACE, b_name,
+                    cable_type(kind, fiber), "planned", label[:100], "", _length(length), "m")
 
         out.csv("08", "cables", chain((
-            (prefixed(prefix, device_names[a]), INTERFACE, port(device_names[a], a_port), prefixed(prefix, device_names[b]),
-             INTERFACE, port(device_names[b], b_port), cable_type(kind, fiber), "planned", label[:100], "",
-             _length(length), "m")
+            cable(device_names[a], a_port, device_names[b], b_port, kind, fiber, label, length)
             for a, a_port, b, b_port, kind, fiber, label, length in version_link_rows(
                 version=version,
                 fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
@@ -514,9 +534,9 @@ def _address_rows(version: DesignVersion, devices: list[tuple], device_names: di
         version=version, fields=("a_device_id", "a_port", "a_ip", "b_device_id", "b_port", "b_ip")
     ):
         if a_ip:
-            yield f"{a_ip}/31", vrf, "reserved", "", prefixed(vrf, device_names[a]), a_port, ""
+            yield f"{a_ip}/31", vrf, "reserved", "", prefixed(vrf, device_names[a]), port(device_names[a], a_port), ""
         if b_ip:
-            yield f"{b_ip}/31", vrf, "reserved", "", prefixed(vrf, device_names[b]), b_port, ""
+            yield f"{b_ip}/31", vrf, "reserved", "", prefixed(vrf, device_names[b]), port(device_names[b], b_port), ""
     for name, role, *_rest, loopback, _asn in devices:
         if loopback and role != Role.SERVER:
             yield f"{loopback}/32", vrf, "reserved", "loopback", prefixed(vrf, name), LOOPBACK, ""

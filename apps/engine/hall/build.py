@@ -18,10 +18,14 @@ Rules:
 """
 from __future__ import annotations
 
+from itertools import repeat
+from operator import attrgetter
+
 import numpy as np
 
 from ..messages import message
 from ..model import Device, Plan
+from ..racks import rack_names
 from ..spec import DesignSpec, InfeasibleSpec
 from . import cooling, geometry
 from .grid import HallGrid
@@ -30,6 +34,7 @@ from .rules import draw, height, rack_fill
 from .structured import add_structured_cabling
 
 STORAGE_NODE_U = 2
+_INDEX = attrgetter("index")
 NVLINK_TRAY = "nvlink-switch"
 POWER_SHELF = "power-shelf"
 
@@ -63,10 +68,14 @@ def device_u_height(spec: DesignSpec, device: Device, nets: dict) -> int:
 
 def cluster_devices_by_network(plan: Plan) -> list[tuple[str, Device]]:
     """(network, device) for every device of the cluster, in cluster index order."""
-    out = [("backend", d) for d in plan.devices]
+    out = list(zip(repeat("backend"), plan.devices))
+    if not plan.networks:
+        return out  # a plan's devices come in index order, each once (engine.plan.make_devices)
     for key, net in plan.networks.items():
-        for d in net.devices:
-            out.append(("storage" if d.role == "storage" else key, d))
+        out.extend(("storage" if d.role == "storage" else key, d) for d in net.devices)
+    index = np.fromiter(map(_INDEX, (d for _n, d in out)), dtype=np.int64, count=len(out))
+    if not len(index) or bool((index[1:] > index[:-1]).all()):
+        return out  # already in index order, each device once (a backend's own plan)
     seen = set()
     unique = []
     for item in sorted(out, key=lambda pair: pair[1].index):
@@ -82,13 +91,20 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     fill = rack_fill(spec, plan.su_servers, plan.rails)
     devices = cluster_devices_by_network(plan)
     count = (devices[-1][1].index + 1) if devices else 0
+    devs = [d for _n, d in devices]
+    networks = [n for n, _d in devices]
+    roles = list(map(attrgetter("role"), devs))
+    index = np.fromiter(map(_INDEX, devs), dtype=np.int64, count=len(devs))
+    row = np.fromiter(map(attrgetter("row"), devs), dtype=np.int64, count=len(devs))
+    col = np.fromiter(map(attrgetter("col"), devs), dtype=np.int64, count=len(devs))
+    units = list(map(attrgetter("rack_unit"), devs))
+    kinds = list(zip(networks, roles))
+    first = dict(zip(reversed(kinds), reversed(devs)))  # (network, role) -> its first device
 
     # Hardware figures per (network, role), once: height, typical and maximum watts, the parts without a figure.
     figures: dict[tuple[str, str], tuple[int, float, float, tuple[str, ...]]] = {}
-    for network, d in devices:
-        key = (network, d.role)
-        if key in figures:
-            continue
+    for key in dict.fromkeys(kinds):
+        network, d = key[0], first[key]
         hw = _hardware(spec, network, d.role)
         if hw is None:
             figures[key] = (STORAGE_NODE_U, 0.0, 0.0, (d.model or "storage node",))
@@ -101,46 +117,56 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
             figures[key] = (height(hw), float(hw.power_typical_w or hw.power_max_w or 0.0),
                             float(hw.power_max_w or hw.power_typical_w or 0.0), missing)
 
-    rack_key = np.fromiter(((d.row << 20) + d.col for _, d in devices), dtype=np.int64, count=len(devices))
+    rack_key = (row << 20) + col
     keys, inverse = np.unique(rack_key, return_inverse=True)
-    racks: list[Rack] = []
     zone_of = grid.zone_of
     key_list = keys.tolist()
     xs = geometry.position_x(layout, [k & ((1 << 20) - 1) for k in key_list]).tolist()
     ys = geometry.row_y(layout, [k >> 20 for k in key_list]).tolist()
-    for i, key in enumerate(key_list):
-        row, col = key >> 20, key & ((1 << 20) - 1)
-        racks.append(Rack(index=i, name=f"R{row + 1:03d}-{col + 1:02d}", row=row, position=col,
-                          x_m=round(xs[i], 4), y_m=round(ys[i], 4),
-                          units=layout.rack_units, power_budget_w=float(layout.rack_power_kw) * 1000.0,
-                          power_basis=basis, cooling=layout.cooling, zone=zone_of.get(row, ""), kind="network"))
+    # A rack's kind: compute with a server, else storage with a storage node, else network (management when
+    # it holds only the out-of-band network's switches).
+    role_arr = np.array(roles, dtype=object)
+    per_rack = np.bincount(inverse, minlength=len(key_list))
+    servers = np.bincount(inverse[role_arr == "server"], minlength=len(key_list))
+    storage = np.bincount(inverse[role_arr == "storage"], minlength=len(key_list))
+    oob = np.bincount(inverse[np.array(networks, dtype=object) == "oob"], minlength=len(key_list))
+    rack_kind = np.where(servers > 0, "compute", np.where(storage > 0, "storage", np.where(
+        oob == per_rack, "management", "network"))).tolist()
+    rack_rows = (keys >> 20).tolist()
+    rack_cols = (keys & ((1 << 20) - 1)).tolist()
+    n_racks = len(key_list)
+    racks = list(map(Rack, range(n_racks), rack_names(keys >> 20, keys & ((1 << 20) - 1)),
+                     rack_rows, rack_cols, [round(x, 4) for x in xs], [round(y, 4) for y in ys],
+                     repeat(layout.rack_units, n_racks), repeat(float(layout.rack_power_kw) * 1000.0, n_racks),
+                     repeat(basis, n_racks), repeat(layout.cooling, n_racks),
+                     [zone_of.get(r, "") for r in rack_rows], rack_kind))
+    figure = [figures[k] for k in kinds]
+    heights = [f[0] for f in figure]
+    faces = ["front" if r in ("server", "storage") else "rear" for r in roles]
+    items = list(map(RackItem, index.tolist(), map(attrgetter("name"), devs), roles, networks, units, heights,
+                     faces, [f[1] for f in figure], [f[2] for f in figure], map(attrgetter("sku"), devs),
+                     map(attrgetter("model"), devs), repeat(0.0), [f[3] for f in figure]))
     device_rack = np.full(count, -1, dtype=np.int32)
     device_u = np.zeros(count, dtype=np.int32)
     device_h = np.zeros(count, dtype=np.int32)
-    for (network, d), r in zip(devices, inverse.tolist()):
-        u_height, typical, peak, missing = figures[(network, d.role)]
-        rack = racks[r]
-        rack.items.append(RackItem(device=d.index, name=d.name, role=d.role, network=network, u=d.rack_unit,
-                                   u_height=u_height, face="front" if d.role in ("server", "storage") else "rear",
-                                   power_typical_w=typical, power_max_w=peak, sku=d.sku, model=d.model,
-                                   power_missing=missing))
-        device_rack[d.index] = r
-        device_u[d.index] = d.rack_unit
-        device_h[d.index] = u_height
-        if d.role == "server":
-            rack.kind = "compute"
-        elif d.role == "storage" and rack.kind != "compute":
-            rack.kind = "storage"
-    for rack in racks:
-        if rack.kind == "network" and all(item.network == "oob" for item in rack.items):
-            rack.kind = "management"
+    device_rack[index] = inverse
+    device_u[index] = units
+    device_h[index] = heights
+    # Each rack's items by unit (ties in device order), as the rack check and every drawing read them.
+    order = np.lexsort((np.array(units, dtype=np.int64), inverse))
+    bounds = np.searchsorted(inverse[order], np.arange(len(racks) + 1)).tolist()
+    in_order = [items[i] for i in order.tolist()]
+    for i, rack in enumerate(racks):
+        rack.items = in_order[bounds[i]:bounds[i + 1]]
+    passive = bool(fill.rack_scale_switch_trays or fill.shelves_below or fill.shelves_above
+                   or layout.structured_cabling)
     if fill.rack_scale_switch_trays:
         _nvlink_trays(spec, racks, fill)
     if fill.shelves_below or fill.shelves_above:
         _power_shelves(spec, racks, fill)
     # A grid the devices were not placed on (a fresh one) knows neither: the devices' own rows and positions say.
-    rows = max(grid.rows, max(grid.used_rows, default=-1) + 1, max((d.row for _n, d in devices), default=-1) + 1)
-    positions = max(1, grid.positions or max((d.col for _n, d in devices), default=0) + 1)
+    rows = max(grid.rows, max(grid.used_rows, default=-1) + 1, int(row.max(initial=-1)) + 1)
+    positions = max(1, grid.positions or int(col.max(initial=0)) + 1)
     hall = Hall(rows=rows, positions=positions,
                 rack_width_m=layout.rack_width_m, row_pitch_m=layout.row_pitch_m or geometry.pair_pitch(layout) / 2,
                 reserved=grid.reserved, zones=dict(zone_of),
@@ -156,27 +182,29 @@ def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     _check_size(grid, len(racks))
     if layout.structured_cabling:
         add_structured_cabling(spec, plan, result)
-    for rack in racks:
-        rack.items.sort(key=lambda item: item.u)
+    if passive:  # the devices' items are in order already
+        for rack in racks:
+            rack.items.sort(key=lambda item: item.u)
     check_racks(result)
-    pluggable_notes = _add_pluggables(plan, devices, racks, count)
+    endpoint = np.zeros(count, dtype=bool)
+    endpoint[index[(role_arr == "server") | (role_arr == "storage")]] = True
+    pluggable_notes = _add_pluggables(plan, endpoint, items, racks)
     result.notes = cooling.assign(layout, racks, rack_scale=bool(fill.rack_scale_switch_trays))
     result.notes.extend(pluggable_notes)
     result.notes.extend(hall_power_notes(result))
     return result
 
 
-def _add_pluggables(plan: Plan, devices: list, racks: list[Rack], count: int) -> list:
+def _add_pluggables(plan: Plan, endpoint: np.ndarray, items: list[RackItem], racks: list[Rack]) -> list:
     """Add to each switch the network-side optics and active cables in its ports; a review point for each rack
     they take over its budget. A SKU's BOM watts (engine.bom) are spread evenly over the link ends it serves, so
     the racks add up to the BOM; a server's or storage node's ends are inside its own rating (in-server, not
     added). Placement and the rack check count devices (optics follow from cable lengths, which follow from the
-    racks), so a rack the optics take over budget is said, not refused."""
+    racks), so a rack the optics take over budget is said, not refused. `endpoint[i]`: device i is a server or a
+    storage node; `items`: the devices' rack items."""
+    count = len(endpoint)
     watts = np.zeros(count, dtype=np.float64)
     unpublished: dict[int, set[str]] = {}
-    endpoint = np.zeros(count, dtype=bool)
-    for _, d in devices:
-        endpoint[d.index] = d.role in ("server", "storage")
     tables = [(plan.links.a_dev, plan.links.b_dev, plan.links.medium, plan.media, plan.bom)]
     tables += [(n.links.a_dev, n.links.b_dev, n.links.medium, n.media, n.bom) for n in plan.networks.values()]
     for a_dev, b_dev, medium, media, bom in tables:
@@ -207,17 +235,20 @@ def _add_pluggables(plan: Plan, devices: list, racks: list[Rack], count: int) ->
                 if not published[sku]:
                     for index in np.unique(dev).tolist():
                         unpublished.setdefault(index, set()).add(sku)
+    # Only the items that get watts or a missing figure change (a server's or storage node's never do).
+    extras = watts[[item.device for item in items]]
+    changed = np.flatnonzero(extras)
+    if unpublished:
+        changed = np.union1d(changed, [i for i, item in enumerate(items) if item.device in unpublished])
+    for i, extra in zip(changed.tolist(), extras[changed].tolist()):
+        item = items[i]
+        item.pluggable_w = extra
+        item.power_typical_w += extra
+        item.power_max_w += extra
+        if item.device in unpublished:
+            item.power_missing = item.power_missing + tuple(sorted(unpublished[item.device]))
     notes = []
     for rack in racks:
-        for item in rack.items:
-            if item.device < 0:
-                continue
-            extra = float(watts[item.device])
-            item.pluggable_w = extra
-            item.power_typical_w += extra
-            item.power_max_w += extra
-            if item.device in unpublished:
-                item.power_missing = item.power_missing + tuple(sorted(unpublished[item.device]))
         if rack.power_budget_w and rack.power_w > rack.power_budget_w + 1e-6:
             notes.append(message("warning.rack_over_budget_optics", rack=rack.name,
                                  power_kw=round(rack.power_w / 1000, 3), budget_kw=rack.power_budget_w / 1000))
@@ -287,11 +318,13 @@ def check_racks(result: HallPlan) -> None:
     """Items never share a unit nor pass the top; no rack is over its budget (InfeasibleSpec otherwise)."""
     for rack in result.racks:
         top = 0
+        units = rack.units
         for item in rack.items:  # sorted by u
-            if item.u < 1 or item.u <= top or item.top_u > rack.units:
+            u = item.u
+            if u < 1 or u <= top or u + item.u_height - 1 > units:  # the item's top unit (RackItem.top_u)
                 raise InfeasibleSpec({"layout.rack_units": [message(
                     "rack.overfull", rack=rack.name, units=rack.units, used=rack.used_units)]})
-            top = item.top_u
+            top = u + item.u_height - 1
         if rack.power_budget_w and rack.power_w > rack.power_budget_w + 1e-6:
             raise InfeasibleSpec({"layout.rack_power_kw": [message(
                 "rack.over_budget", rack=rack.name, power_kw=round(rack.power_w / 1000, 3),

@@ -89,7 +89,8 @@ class HallGrid:
     def free_positions(self, row: int) -> np.ndarray:
         free = self._free.get(row)
         if free is None:
-            free = np.array([p for p in range(self.positions) if (row, p) not in self.reserved], dtype=np.int64)
+            free = np.array([p for p in range(self.positions) if (row, p) not in self.reserved], dtype=np.int64) \
+                if self.reserved else np.arange(self.positions, dtype=np.int64)
             self._free[row] = free
         return free
 

@@ -98,11 +98,11 @@ class Rack:
 
     @property
     def power_typical_w(self) -> float:
-        return sum(item.power_typical_w for item in self.items)
+        return sum([item.power_typical_w for item in self.items])
 
     @property
     def power_max_w(self) -> float:
-        return sum(item.power_max_w for item in self.items)
+        return sum([item.power_max_w for item in self.items])
 
     @property
     def power_w(self) -> float:
@@ -111,12 +111,12 @@ class Rack:
 
     @property
     def used_units(self) -> int:
-        return sum(item.u_height for item in self.items)
+        return sum([item.u_height for item in self.items])
 
     @property
     def power_missing(self) -> list[str]:
         """The parts of this rack without a published power figure, once each: its power is at least its total."""
-        return list(dict.fromkeys(part for item in self.items for part in item.power_missing))
+        return list(dict.fromkeys([part for item in self.items if item.power_missing for part in item.power_missing]))
 
 
 @dataclass(slots=True)
@@ -157,9 +157,11 @@ class HallPlan:
     @property
     def power_missing(self) -> list[str]:
         """The parts of the hall without a published power figure, once each."""
-        return list(dict.fromkeys(part for rack in self.racks for part in rack.power_missing))
+        # Each rack's parts in its order, racks in order: the items' parts in one pass give the same first ones.
+        return list(dict.fromkeys([part for rack in self.racks for item in rack.items if item.power_missing
+                                   for part in item.power_missing]))
 
     @property
     def power_missing_devices(self) -> int:
         """How many items leave a figure out of the hall's totals."""
-        return sum(1 for rack in self.racks for item in rack.items if item.power_missing)
+        return sum([1 for rack in self.racks for item in rack.items if item.power_missing])

@@ -32,12 +32,15 @@ def run_lengths(layout: RackLayout, row: np.ndarray, col: np.ndarray, rack_unit:
     if not len(a_dev):
         return np.zeros(0, dtype=np.float32)
     z = device_height_m(rack_unit, u_height)
-    # Floor coordinates once per device, then per link by index (a million links, thousands of devices).
+    # Floor coordinates once per device, then per link by index (a million links, thousands of devices); the
+    # indexes as native integers once, not converted again by every gather.
     x = geometry.position_x(layout, col)
     y = geometry.row_y(layout, row)
+    rack = (row.astype(np.int64) << 32) + col.astype(np.int64)  # one key per (row, position)
+    a_dev, b_dev = a_dev.astype(np.intp, copy=False), b_dev.astype(np.intp, copy=False)
     top = layout.rack_units * U_M + layout.tray_height_m
     za, zb = z[a_dev], z[b_dev]
-    same = (row[a_dev] == row[b_dev]) & (col[a_dev] == col[b_dev])
+    same = rack[a_dev] == rack[b_dev]
     floor = np.abs(x[a_dev] - x[b_dev]) + np.abs(y[a_dev] - y[b_dev])
     between = (top - za) + floor + (top - zb)
     return (np.where(same, np.abs(za - zb), between) + layout.slack_m).astype(np.float32)

@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..names import eos_port_name
 from ..safe_text import comment_text, shell_quote
 
 
@@ -75,9 +76,8 @@ def cumulus_port(ctx, device: int, port: int) -> str:
 
 
 def eos_port(ctx, device: int, port: int) -> str:
-    cage, lane, _ppc = _split(ctx, device, port)
-    step = max(ctx.plan.devices[device].lanes_per_port, 1)
-    return f"Ethernet{cage + 1}/{lane * step + 1}"
+    d = ctx.plan.devices[device]
+    return eos_port_name(port, d.ports_per_cage, d.lanes_per_port)
 
 
 def render_nvue(ctx, device: int) -> str:

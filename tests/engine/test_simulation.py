@@ -11,7 +11,7 @@ import pytest
 
 from apps.engine.plan import plan
 from apps.engine.simulation import FabricModel, scale_up_domain, simulate
-from apps.engine.simulation.nccl import latency_s
+from apps.engine.nccl import latency_s
 from apps.engine.spec import SpecError
 from tests.engine.builders import server, switch
 from tests.engine.builders import spec as make_spec

@@ -41,7 +41,7 @@ import numpy as np
 from ..model import Plan
 from ..roce.host import QPS_PER_CONNECTION
 from ..spec import DesignSpec, InfeasibleSpec, SpecError
-from . import nccl
+from .. import nccl
 from ..traffic.reference import balls_into_bins
 from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
 from .network import FabricModel

@@ -1,5 +1,8 @@
 """NCCL's algorithms and protocols, their latency, and which NCCL would choose; nccl-tests' bandwidths.
 
+Shared by the performance model (simulation) and the traffic analysis (traffic.latency), so both charge a
+collective the same latency.
+
 Constants from NCCL 2.30.7's tuning model (NVIDIA/nccl src/graph/tuning.cc at commit
 5067397c2676d5aed50042fc39e5c8ee96eb0027, `ncclTunerConstantsDefaults`), in microseconds, per
 algorithm and protocol (LL / LL128 / Simple):

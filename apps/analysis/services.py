@@ -37,6 +37,7 @@ from apps.designs.services.job import JobNotActive
 from apps.designs.services.roce_input import roce_error_fields, roce_settings_from_stored
 from apps.engine.model import Plan
 from apps.engine.roce import RoceSettings
+from apps.engine.roce.host import QPS_PER_CONNECTION
 from apps.engine.spec import SpecError
 from apps.engine.traffic import DEFAULT_MAX_FLOWS, DEFAULT_MESSAGE_BYTES, MAX_LATENCY_NS, analyze
 
@@ -68,7 +69,7 @@ class TrafficResult:
     max_flows: int = DEFAULT_MAX_FLOWS
     seed: int = 0
     message_bytes: int = DEFAULT_MESSAGE_BYTES
-    qps_per_connection: int = 1
+    qps_per_connection: int = QPS_PER_CONNECTION  # the design's own NCCL setting; the report's value once run
     pattern: str = "both"
     switch_latency_ns: int | None = None
     nic_latency_ns: int | None = None
@@ -106,6 +107,7 @@ def version_analysis_compute(*, plan: Plan, roce: dict[str, Any] | None, progres
         result = analyze(plan, pattern="both", max_flows=DEFAULT_MAX_FLOWS, seed=0,
                          progress=lambda stage, percent: report("traffic", percent * 90 // 100))
         traffic.report = result.to_dict()
+        traffic.qps_per_connection = result.qps_per_connection  # store the value the analysis used
     except _STOP:
         raise
     except Exception as exc:  # the design stands without its analysis; say why on the page
@@ -216,7 +218,8 @@ def traffic_request_clean(*, data: dict[str, Any]) -> dict[str, Any]:
         "pattern": pattern,
         "max_flows": _whole(errors, data, "max_flows", DEFAULT_MAX_FLOWS, MIN_MAX_FLOWS, MAX_MAX_FLOWS),
         "seed": _whole(errors, data, "seed", 0, 0, MAX_SEED),
-        "qps_per_connection": _whole(errors, data, "qps_per_connection", 1, 1, 64),
+        # default: the design's own NCCL_IB_QPS_PER_CONNECTION (engine.roce.host), as the generated analysis uses
+        "qps_per_connection": _whole(errors, data, "qps_per_connection", QPS_PER_CONNECTION, 1, 64),
         "message_bytes": _whole(errors, data, "message_bytes", DEFAULT_MESSAGE_BYTES, 1, MAX_MESSAGE_BYTES),
         **{name: _optional_whole(errors, data, name, 0, MAX_LATENCY_NS) for name in LATENCY_FIELDS},
     }
@@ -297,7 +300,8 @@ def traffic_analysis_run(*, analysis_id: int, celery_task_id: str = "") -> Traff
         report = analyze(plan, pattern=analysis.pattern, max_flows=analysis.max_flows, seed=analysis.seed,
                          message_bytes=analysis.message_bytes, qps_per_connection=analysis.qps_per_connection,
                          switch_latency_ns=analysis.switch_latency_ns, nic_latency_ns=analysis.nic_latency_ns)
-        fields.update(status=TrafficAnalysis.Status.SUCCEEDED, report=report.to_dict(), error="")
+        fields.update(status=TrafficAnalysis.Status.SUCCEEDED, report=report.to_dict(), error="",
+                      qps_per_connection=report.qps_per_connection)
     except SoftTimeLimitExceeded:
         fields.update(status=TrafficAnalysis.Status.FAILED, error=_("The analysis took too long and was stopped."))
     except Exception as exc:

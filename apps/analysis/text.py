@@ -429,6 +429,18 @@ _NOTES: list[tuple[re.Pattern, Any]] = [
                 r"none\)\.$"),
      lambda m: _("Per-step latency 9.6 us: what NCCL's own tuning model charges a network step (Ring, Simple "
                  "protocol); no switch or NIC latency was entered (the vendors' data sheets checked publish none).")),
+    (re.compile(r"^Per-step latency ([\d.]+) us: what NCCL 2\.30\.7's tuning model charges a network step \(Ring, "
+                r"Simple protocol\); no switch or NIC latency was entered \(the vendors' data sheets checked publish "
+                r"none\)\.$"),
+     lambda m: _("Per-step latency %(step)s us: what NCCL 2.30.7's tuning model charges a network step (Ring, Simple "
+                 "protocol); no switch or NIC latency was entered (the vendors' data sheets checked publish none).")
+     % {"step": m[1]}),
+    (re.compile(r"^Latency term as NCCL's tuning model sums it, the performance model's figure: 8\.4 us \+ NVLink "
+                r"steps x 3\.4 us \+ network steps x the per-step latency for a ring \(Simple protocol\); 8\.4 us "
+                r"\+ one network step for All-to-All\.$"),
+     lambda m: _("Latency term as NCCL's tuning model sums it, the performance model's figure: 8.4 us + NVLink steps "
+                 "x 3.4 us + network steps x the per-step latency for a ring (Simple protocol); 8.4 us + one network "
+                 "step for All-to-All.")),
     (re.compile(r"^The ring's latency term is (\d+)% of its time over (\d+) servers: at this size NCCL usually picks "
                 r"Tree \(about (\d+) network steps instead of (\d+)\) or NVLS / CollNet where the switches reduce in "
                 r"the network; NCCL_ALGO=Ring forces the ring modelled here\.$"),
@@ -478,6 +490,14 @@ def _assumptions() -> dict[str, str]:
         "own flow.",
         "Time = message bytes per NIC / effective bandwidth + network steps x per-step latency (2 (N - 1) steps for a "
         "ring over N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring.",
+        "Every NIC offers its line rate; flows share links max-min fairly, as in the performance model; a ring "
+        "channel moves at the rate of its slowest queue pair's link, and a collective ends with its slowest flow.",
+        "Ring All-Reduce: rings in rank order, one per rail, over the job's servers in a seeded random order as a "
+        "scheduler would place them (the headline) and in plan order; each hop on NCCL's 2 channels per NIC x "
+        "qps_per_connection queue pairs (the design's NCCL_IB_QPS_PER_CONNECTION unless entered), each its own flow.",
+        "Time = message bytes per NIC / effective bandwidth + NCCL's latency term, as the performance model sums it "
+        "(NCCL 2.30.7's tuning model: a base, NVLink steps and network steps; 2 (N - 1) network steps for a ring over "
+        "N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring.",
     )
     translated = (
         _("Every NIC offers its line rate, shared equally by the flows it sources; a flow on an overloaded link "
@@ -496,6 +516,15 @@ def _assumptions() -> dict[str, str]:
           "each its own flow."),
         _("Time = message bytes per NIC / effective bandwidth + network steps x per-step latency (2 (N - 1) steps "
           "for a ring over N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring."),
+        _("Every NIC offers its line rate; flows share links max-min fairly, as in the performance model; a ring "
+          "channel moves at the rate of its slowest queue pair's link, and a collective ends with its slowest flow."),
+        _("Ring All-Reduce: rings in rank order, one per rail, over the job's servers in a seeded random order as a "
+          "scheduler would place them (the headline) and in plan order; each hop on NCCL's 2 channels per NIC x "
+          "qps_per_connection queue pairs (the design's NCCL_IB_QPS_PER_CONNECTION unless entered), each its own "
+          "flow."),
+        _("Time = message bytes per NIC / effective bandwidth + NCCL's latency term, as the performance model sums "
+          "it (NCCL 2.30.7's tuning model: a base, NVLink steps and network steps; 2 (N - 1) network steps for a "
+          "ring over N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring."),
     )
     return dict(zip(english, translated))
 

@@ -17,6 +17,9 @@ KEY_LABELS = {
     "ep-combine": _("EP All-to-All combine"), "pp-send-recv": _("PP send / receive"),
     "dp-reduce-scatter": _("DP gradient Reduce-Scatter"), "dp-all-gather": _("DP parameter All-Gather"),
     "dp-all-reduce": _("DP gradient All-Reduce"),
+    "edp-reduce-scatter": _("Expert gradient Reduce-Scatter (DP / EP)"),
+    "edp-all-gather": _("Expert parameter All-Gather (DP / EP)"),
+    "edp-all-reduce": _("Expert gradient All-Reduce (DP / EP)"),
 }
 ROUTING_LABELS = {"ecmp": _("ECMP"), "hash-aware": _("Hash-aware source ports"),
                   "spray": _("Adaptive routing / packet spraying"), "nvlink": _("NVLink")}
@@ -24,7 +27,8 @@ NETWORK_LABELS = {"scale-up": _("scale-up"), "scale-out": _("scale-out")}
 FAILURE_LABELS = {"": _("healthy"), "link": _("one leaf-spine link down"), "leaf": _("one leaf down"),
                   "spine": _("one spine down"), "core": _("one core switch down")}
 ALGORITHM_LABELS = {"ring": _("Ring"), "tree": _("Tree"), "pat": _("PAT"), "pairwise": _("Pairwise"),
-                    "p2p": _("Point-to-point")}
+                    "p2p": _("Point-to-point"), "nvls": _("NVLS (NVLink SHARP)"),
+                    "nvlstree": _("NVLSTree (NVLink SHARP + Tree)")}
 ZERO_LABELS = {"zero1": _("ZeRO-1 (Reduce-Scatter + All-Gather)"), "fsdp": _("FSDP"),
                "none": _("none (All-Reduce)")}
 ASSUMPTIONS = (
@@ -34,10 +38,14 @@ ASSUMPTIONS = (
       "round-robin over each switch's next hops; spraying splits every flow evenly over the leaf's uplinks."),
     _("Ranks follow Megatron-LM's order (TP innermost, then CP, DP, PP); GPU i of a server uses NIC i x ports / GPUs; "
       "All-to-All crosses NVLink to the NIC on the destination's rail (PXN)."),
-    _("Latency and the algorithm NCCL would choose follow NCCL's own tuning model (Simple protocol); NVLS and "
-      "CollNet in-network reduction are not offered."),
-    _("Step time = compute + exposed communication; data-parallel collectives hide behind compute up to the stated "
-      "overlap; pipeline bubbles are not modelled."),
+    _("Rings follow rank order, each hop on NCCL's channels x NCCL_IB_QPS_PER_CONNECTION queue pairs, each queue "
+      "pair its own ECMP flow; the traffic analysis uses the same rings."),
+    _("Latency, algorithm and protocol (Ring, Tree, PAT, NVLS, NVLSTree; LL, LL128, Simple) follow NCCL 2.30.7's "
+      "tuning model; NVLink runs at the bandwidth NCCL reaches (370.8 GB/s per H100), not its line rate; CollNet "
+      "in-network reduction in the switches is not offered."),
+    _("Step time = compute at the stated compute efficiency + exposed communication + pipeline bubble (1F1B or "
+      "interleaved); data-parallel collectives hide behind compute up to the stated overlap, expert All-to-All up "
+      "to the stated expert overlap; expert gradients are reduced over DP / EP ranks."),
 )
 
 

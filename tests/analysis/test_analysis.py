@@ -327,6 +327,8 @@ def test_traffic_can_be_run_again_with_another_seed_and_collective(member_client
     assert response.status_code == 201, response.content
     body = response.json()
     assert (body["status"], body["source"], body["seed"], body["max_flows"]) == ("succeeded", "on-demand", 7, 5000)
+    # not given: the design's own NCCL_IB_QPS_PER_CONNECTION (4 on RoCE), stored as the report used it
+    assert body["qps_per_connection"] == body["report"]["qps_per_connection"] == 4
     assert set(body["report"]["patterns"]) == {"all-to-all"}
     assert body["report"]["seed"] == 7
     assert response["Location"] == reverse("api-version-traffic-detail",
@@ -464,3 +466,11 @@ def test_collision_share_is_null_in_the_api_where_flows_outnumber_links(member_c
     a2a = next(r for r in rows if r["pattern"] == "all-to-all" and r["strategy"] == "ecmp")
     assert a2a["flows_outnumber_links"] and a2a["collision_share"] is None
     assert a2a["worst_over_mean"] >= 1.0 and a2a["p99_util"] > 0
+
+
+def test_the_generated_analysis_stores_the_queue_pairs_its_report_used(member_client, version):
+    """The design's own NCCL_IB_QPS_PER_CONNECTION (4 on RoCE, engine.roce.host) is what the generated analysis runs
+    with; the stored row and the API say the same number, not the model field's default."""
+    stored = TrafficAnalysis.objects.get(version=version, source=TrafficAnalysis.Source.GENERATION)
+    assert stored.qps_per_connection == stored.report["qps_per_connection"] == 4
+    assert traffic(member_client, version)["analysis"]["qps_per_connection"] == 4

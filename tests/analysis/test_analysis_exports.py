@@ -90,7 +90,7 @@ def test_traffic_sheet_has_summary_rows_and_hop_rows(inconsistent):
     ring = report["patterns"]["all-reduce"]["strategies"]["ecmp"]
     ring_row = summary[0]
     assert ring_row[17] == ring["latency_steps"] == 2 * (report["servers"] - 1)
-    assert ring_row[18] == pytest.approx(9.6) and ring_row[20] == pytest.approx(ring["total_ms"])
+    assert ring_row[18] == pytest.approx(14.0) and ring_row[20] == pytest.approx(ring["total_ms"])
     assert sheet.auto_filter.ref == "A1:U7"
 
     hops_at = next(i for i, r in enumerate(table) if r[0] == "Per hop: simulated vs closed-form ECMP collisions")

@@ -11,7 +11,7 @@ import pytest
 
 from apps.engine.plan import plan
 from apps.engine.simulation import FabricModel, scale_up_domain, simulate
-from apps.engine.simulation.nccl import latency_s
+from apps.engine.nccl import latency_s
 from apps.engine.spec import SpecError
 from tests.engine.builders import server, switch
 from tests.engine.builders import spec as make_spec
@@ -136,7 +136,11 @@ def test_inline_server_scale_up_is_said_not_limiting(fabric_512):
     assert r.collectives[0].network == "scale-up"
     assert any("does not limit" in note for note in r.notes)
     nvlink = replace(fabric_512.spec, server=replace(fabric_512.spec.server, scale_up="NVLink 4"))
-    assert scale_up_domain(nvlink).gbps_per_gpu == 450 * 8
+    h100 = scale_up_domain(nvlink)
+    # line rate 450 GB/s one way (NVIDIA NVLink page); NCCL reaches 18 links x 20.6 GB/s (nccl src/graph/topo.h)
+    assert h100.line_gbps_per_gpu == 450 * 8
+    assert h100.gbps_per_gpu == pytest.approx(18 * 20.6 * 8)
+    assert h100.nvls_heads == 8
 
 
 def test_nccl_choice_moves_from_tree_to_ring_with_size(fabric_512):
@@ -213,7 +217,9 @@ def test_a_rack_scale_domain_is_the_nvl72_rack_with_its_published_nvlink_bandwid
     domain = scale_up_domain(_gb200_plan().spec)
     # 72 GPUs in 18 compute trays, 1.8 TB/s per GPU both directions (DGX SuperPOD GB200 RA)
     assert (domain.gpus, domain.servers) == (72, 18)
-    assert domain.gbps_per_gpu == pytest.approx(1800 / 2 * 8)
+    assert domain.line_gbps_per_gpu == pytest.approx(1800 / 2 * 8)
+    assert domain.gbps_per_gpu == pytest.approx(18 * 40.1 * 8)  # what NCCL reaches (src/graph/topo.h)
+    assert domain.nvls_heads == 0  # NVLS across the trays of a rack is not offered
 
 
 def test_tensor_parallelism_across_the_trays_of_an_nvl72_rack_stays_on_nvlink():
@@ -352,3 +358,46 @@ def test_a_global_batch_that_cannot_fill_the_pipeline_is_refused(fabric_512):
     with pytest.raises(SpecError) as exc:
         simulate(fabric_512, {"model": "llama3-70b", "tp": 8, "pp": 4, "global_batch": 32})
     assert "cannot fill 4 pipeline stages" in exc.value.errors["global_batch"][0]
+
+
+def test_nccl_picks_nvlstree_on_two_nvswitch_servers_and_ring_on_many():
+    """NCCL 2.30.7's tuning model (src/graph/tuning.cc): NVLSTree's bus bandwidth doubles its network share on two
+    servers (462 GB/s on 8 H100 + 8 x 400G) and falls to one NIC's speed step per head beyond (320 GB/s), below a
+    rail ring (about 390 GB/s): so NVLSTree on 2 servers, Ring on 16, as measured (NVIDIA/nccl issue 1221)."""
+    from apps.engine.specio import spec_from_dict
+
+    def run(gpus):
+        fabric = plan(spec_from_dict({"gpus": gpus, "server": {"sku": "DGXH-G640F+P2EDI36"},
+                                      "leaf": {"sku": "DCS-7060DX5-64S", "breakout": "1x400G"}}))
+        return simulate(fabric, {"collective": "all-reduce", "bytes": 8 << 30, "ranks": "all",
+                                 "routing": "spray", "sizes": [1 << 20, 8 << 30]})
+    two, many = run(16), run(128)
+    assert two.collectives[0].algorithm == "nvlstree"
+    assert two.collectives[0].busbw_gbps / 8 == pytest.approx(461.6, rel=0.01)
+    assert many.collectives[0].algorithm == "ring"
+    assert many.collectives[0].nvls_s is not None and many.collectives[0].nvls_s > many.collectives[0].bandwidth_s
+
+
+def test_expert_gradients_are_reduced_over_dp_over_ep_ranks_holding_the_same_experts():
+    """Dense gradients over the DP group, expert gradients over the DP / EP ranks that hold the same experts
+    (Megatron-LM's expert-data-parallel group), not over the whole DP group."""
+    from apps.engine.simulation.collectives import step_collectives
+    from apps.engine.simulation.presets import PRESETS
+    from apps.engine.simulation.workload import workload_from_dict
+    job = workload_from_dict({"model": "deepseek-v3", "tp": 1, "pp": 8, "ep": 8, "global_batch": 512},
+                             design_gpus=512, domain=scale_up_domain(plan(make_spec(512, server=server(),
+                                                                                    leaf=switch(64))).spec))
+    steps = {c.key: c for c in step_collectives(job)}
+    model = PRESETS["deepseek-v3"]
+    dense = model.params_b * 1e9 - model.expert_params
+    assert steps["dp-reduce-scatter"].groups.shape == (8, 64)
+    assert steps["dp-reduce-scatter"].bytes == int(2 * dense / 8)
+    edp = steps["edp-reduce-scatter"]
+    assert edp.groups.shape == (64, 8)  # DP 64 / EP 8 ranks per group, 8 stages x 8 places in an EP group
+    assert edp.bytes == int(2 * model.expert_params / (8 * 8))
+    ep_groups = steps["ep-dispatch"].groups
+    for group in edp.groups[:8]:
+        # one rank of each EP group, all at the same place of it
+        where = [np.argwhere(ep_groups == r)[0] for r in group]
+        assert len({int(w[0]) for w in where}) == 8 and len({int(w[1]) for w in where}) == 1
+    assert steps["edp-all-gather"].overlappable and steps["edp-all-gather"].parallelism == "dp"

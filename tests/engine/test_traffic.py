@@ -362,7 +362,9 @@ def test_time_adds_the_ring_latency_term_from_hops_and_nics(four_su):
             assert r.latency_steps == 2 * (servers - 1)
             assert r.latency_basis == "hops" and r.step_switches == 3  # the ring's longest step goes through a spine
             assert r.step_latency_us == pytest.approx((2 * 1000 + 3 * 600 + 5 * r.step_metres) / 1e3)
-            assert r.latency_ms == pytest.approx(r.latency_steps * r.step_latency_us / 1e3)
+            # NCCL's sum: base + NVLink steps + network steps at the path's step (engine.nccl, as the performance model)
+            nvlink = 2 * (four_su.gpus - 1) - r.latency_steps
+            assert r.latency_ms == pytest.approx((8.4 + nvlink * 3.4 + r.latency_steps * r.step_latency_us) / 1e3)
             assert r.total_ms == pytest.approx(r.estimated_ms + r.latency_ms)
     assert report.switch_latency_ns == 600 and report.nic_latency_ns == 1000
     assert any(n.startswith("Per-step latency = 2 x 1000 ns") for n in report.patterns["all-reduce"].notes)
@@ -371,8 +373,9 @@ def test_time_adds_the_ring_latency_term_from_hops_and_nics(four_su):
 def test_without_latencies_a_step_costs_what_nccl_charges_and_the_report_says_nccl_may_not_ring(gpus_5000):
     pattern = analyze(gpus_5000, pattern="all-reduce").patterns["all-reduce"]
     ecmp = pattern.strategies["ecmp"]
-    assert ecmp.latency_basis == "nccl-model" and ecmp.step_latency_us == 9.6
-    assert ecmp.latency_ms == pytest.approx(2 * 624 * 9.6 / 1e3)
+    # NCCL 2.30.7 src/graph/tuning.cc: Ring Simple, base 8.4 us, NVLink step 3.4 us, network step 14 us
+    assert ecmp.latency_basis == "nccl-model" and ecmp.step_latency_us == 14.0
+    assert ecmp.latency_ms == pytest.approx((8.4 + (2 * 4999 - 2 * 624) * 3.4 + 2 * 624 * 14.0) / 1e3)
     nccl = [n for n in pattern.notes if "NCCL" in n and "ring's latency term" in n]
     assert len(nccl) == 1 and "Tree" in nccl[0] and "NVLS" in nccl[0]
 
@@ -397,3 +400,17 @@ def test_reports_stored_before_placements_and_latency_still_load(report_5000):
 def test_analyze_rejects_bad_latencies(four_su, kwargs):
     with pytest.raises(ValueError):
         analyze(four_su, pattern="all-reduce", **kwargs)
+
+
+@pytest.mark.parametrize("pattern", ["all-reduce", "all-to-all"])
+def test_traffic_analysis_and_performance_model_charge_the_same_latency(four_su, pattern):
+    """One story: the traffic analysis' latency term is the performance model's latency of the same collective
+    (a Ring with the Simple protocol, NCCL_ALGO=Ring; grouped point-to-point for All-to-All)."""
+    from apps.engine.simulation import simulate
+    analysed = analyze(four_su, pattern=pattern).patterns[pattern].strategies["ecmp"]
+    work = {"collective": pattern, "bytes": 1 << 30, "ranks": "all", "routing": "ecmp"}
+    if pattern == "all-reduce":
+        work["algorithm"] = "ring"
+    modelled = simulate(four_su, work).collectives[0]
+    assert modelled.protocol == "simple"
+    assert analysed.latency_ms == pytest.approx(modelled.latency_s * 1e3)

@@ -152,7 +152,7 @@ class TrafficRequestSerializer(serializers.Serializer):
     switch_latency_ns = serializers.IntegerField(
         required=False, allow_null=True,
         help_text=f"0 to {MAX_LATENCY_NS:,}: switch port-to-port latency from the vendor's data sheet; with "
-                  "nic_latency_ns the per-step latency is computed from the paths, otherwise NCCL's per-step figure "
-                  "(9.6 us) is used")
+                  "nic_latency_ns the network step is computed from the paths, otherwise NCCL 2.30.7's figure "
+                  "(14 us) is used")
     nic_latency_ns = serializers.IntegerField(required=False, allow_null=True,
                                               help_text=f"0 to {MAX_LATENCY_NS:,}: latency of one NIC end")

@@ -71,10 +71,11 @@ def traffic_blocks(source: DocumentSource) -> list:
     notes = [note for pattern in patterns for note in pattern["notes"]]
     if notes:
         blocks.append(Bullets(notes))
-    blocks.append(Paragraph(_("Ring All-Reduce above uses the same rings, NCCL channels and queue pairs and the same "
-                              "max-min timing as the training-job model below: a ring's effective bandwidth here is "
-                              "the share of line rate its data-parallel collectives reach there, under the same "
-                              "placement and routing.")))
+    blocks.append(Paragraph(_("Ring All-Reduce above uses the same rings, NCCL channels and queue pairs, the same "
+                              "max-min timing and the same NCCL latency as the training-job model below: a ring's "
+                              "effective bandwidth here is the share of line rate its data-parallel collectives reach "
+                              "there, under the same placement and routing, and its latency term is the one the model "
+                              "charges a Ring with the Simple protocol (NCCL_ALGO=Ring).")))
     assumptions = traffic_assumptions(analysis.report.get("assumptions") or [])
     if assumptions:
         blocks.append(Paragraph(_("Assumptions"), style="lead"))

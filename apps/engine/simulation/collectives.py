@@ -20,11 +20,14 @@ reports), m = micro-batches per step = global batch / (DP x b), L = layers, L_mo
   dispatch and combine each 2 x (L_moe / PP) x m calls.
 - PP send/receive at every stage boundary, activations forward and their gradients backward:
   b (s / (CP TP)) h x 2 bytes; 2 m calls.
-- DP over DP x CP ranks, gradients in BF16 (2 bytes per parameter), per rank's parameters
-  P = dense parameters / (TP PP) + expert parameters / (EP TP PP) (the expert part is reduced
-  over DP x CP / EP ranks): zero1: Reduce-Scatter of gradients and All-Gather of parameters,
-  2P bytes each, once per step; fsdp: Reduce-Scatter once, All-Gather twice (forward and
-  backward); none: All-Reduce of 2P bytes.
+- DP, gradients in BF16 (2 bytes per parameter): the dense parameters a rank holds,
+  P = dense parameters / (TP PP), over its DP x CP ranks; the expert parameters it holds,
+  P_e = expert parameters / (EP TP PP), over the DP x CP / EP ranks that hold the same experts
+  (the expert-data-parallel group: one rank at the same place of every EP group of its (pp, tp);
+  Megatron-LM's expert_data_parallel group, DeepSpeed-MoE's expert-data-parallel group), none
+  when EP = DP x CP. zero1: Reduce-Scatter of gradients and All-Gather of parameters, 2P bytes
+  each, once per step; fsdp: Reduce-Scatter once, All-Gather twice (forward and backward); none:
+  All-Reduce of 2P bytes; the same for P_e ("edp-" collectives).
 """
 from __future__ import annotations
 
@@ -88,18 +91,28 @@ def step_collectives(job: TrainingJob) -> list[StepCollective]:
         out.append(StepCollective("pp-send-recv", "pp", "send-recv", b * (s // (p.cp * p.tp)) * h * act, 2 * m,
                                   pairs, False))
     dp_ranks = p.dp * p.cp
-    if dp_ranks > 1:
-        groups = grid.transpose(0, 3, 1, 2).reshape(-1, dp_ranks)
-        dense = m_.params_b * 1e9 - m_.expert_params
-        per_rank = dense / (p.tp * p.pp) + m_.expert_params / (p.ep * p.tp * p.pp)
-        size = int(2 * per_rank)
-        if job.zero == "none":
-            out.append(StepCollective("dp-all-reduce", "dp", "all-reduce", size, 1, groups, True))
-        else:
-            out.append(StepCollective("dp-reduce-scatter", "dp", "reduce-scatter", size, 1, groups, True))
-            out.append(StepCollective("dp-all-gather", "dp", "all-gather", size, 2 if job.zero == "fsdp" else 1,
-                                      groups, True))
+    flat = grid.transpose(0, 3, 1, 2).reshape(p.pp * p.tp, dp_ranks)
+    dense = m_.params_b * 1e9 - m_.expert_params
+    ep = p.ep if m_.moe and m_.expert_params else 1
+    expert_dp = dp_ranks // ep
+    if ep == 1:  # dense model, or experts not split: every parameter over the whole DP group
+        dense = m_.params_b * 1e9
+    if dp_ranks > 1 and dense > 0:
+        _dp_collectives(out, "dp", flat, int(2 * dense / (p.tp * p.pp)), job.zero)
+    if ep > 1 and expert_dp > 1:
+        # one rank at the same place of every EP group of a (pp, tp): the ranks holding the same experts
+        groups = flat.reshape(p.pp * p.tp, expert_dp, ep).transpose(0, 2, 1).reshape(-1, expert_dp)
+        _dp_collectives(out, "edp", groups, int(2 * m_.expert_params / (ep * p.tp * p.pp)), job.zero)
     return out
+
+
+def _dp_collectives(out: list[StepCollective], prefix: str, groups: np.ndarray, size: int, zero: str) -> None:
+    if zero == "none":
+        out.append(StepCollective(f"{prefix}-all-reduce", "dp", "all-reduce", size, 1, groups, True))
+    else:
+        out.append(StepCollective(f"{prefix}-reduce-scatter", "dp", "reduce-scatter", size, 1, groups, True))
+        out.append(StepCollective(f"{prefix}-all-gather", "dp", "all-gather", size, 2 if zero == "fsdp" else 1,
+                                  groups, True))
 
 
 # --- flows --------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ link utilisation, failure scenarios and the design's alternatives.
 Rules:
 - A collective whose groups each sit inside one server runs on the scale-up network: its time is
   the bytes a GPU sends (ring: 2 (n-1)/n S for All-Reduce, (n-1)/n S otherwise) over the GPU's
-  scale-up bandwidth (scaleup.py) plus NCCL's NVLink latency; without a known bandwidth only the
+  scale-up bandwidth as NCCL reaches it (scaleup.py) plus NCCL's NVLink latency, or NVLS where the
+  server offers it and NCCL's model prefers it (nccl.py); without a known bandwidth only the
   latency is counted and the result says so.
 - Any other collective runs on the scale-out fabric: its flows (collectives.py) are routed on
   the design's links and timed by max-min fair sharing (maxmin.py); every group of the
@@ -40,7 +41,7 @@ import numpy as np
 from ..model import Plan
 from ..roce.host import QPS_PER_CONNECTION
 from ..spec import DesignSpec, InfeasibleSpec, SpecError
-from . import nccl
+from .. import nccl
 from ..traffic.reference import balls_into_bins
 from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
 from .network import FabricModel
@@ -63,9 +64,10 @@ ASSUMPTIONS = (
     "Rings follow rank order, one rail-aligned ring per GPU of a server, each hop on NCCL's 2 channels per NIC x "
     "NCCL_IB_QPS_PER_CONNECTION queue pairs, each queue pair its own ECMP flow; a ring channel moves at the rate "
     "of its slowest link (the traffic analysis uses the same rings).",
-    "Latency and the algorithm and protocol NCCL would choose (Ring / Tree / PAT, LL / LL128 / Simple) follow "
-    "NCCL 2.30.7's tuning model (src/graph/tuning.cc); NVLS, NVLSTree and CollNet in-network reduction are not "
-    "offered.",
+    "Latency and the algorithm and protocol NCCL would choose (Ring / Tree / PAT / NVLS / NVLSTree, LL / LL128 / "
+    "Simple) follow NCCL 2.30.7's tuning model (src/graph/tuning.cc); NVLS and NVLSTree on NVSwitch servers of "
+    "H100 and later; NVLink at the bandwidth NCCL reaches (src/graph/topo.h: 370.8 GB/s per H100), not its line "
+    "rate; CollNet in-network reduction in the switches is not offered.",
     "Step time = compute (at the stated compute efficiency) + exposed communication + pipeline bubble ((PP - 1) / "
     "(v m) for 1F1B or interleaved); data-parallel collectives hide behind compute up to the stated overlap, "
     "expert All-to-All up to the stated expert overlap; the achieved MFU is reported.",
@@ -92,6 +94,8 @@ class CollectiveResult:
     busbw_gbps: float
     net_step_us: float | None = None  # a network step from the path's hops; None: NCCL's figure
     protocol: str = "simple"  # NCCL protocol: ll, ll128 or simple
+    ring_s: float = 0.0  # bandwidth term of a Simple ring at this size (the base every algorithm scales)
+    nvls_s: float | None = None  # bandwidth term of NVLS / NVLSTree at this size; None: not offered
     flows: int = 0
     flows_total: int = 0
     sampled: str = ""
@@ -205,6 +209,17 @@ def _scale_up_time(collective: str, size: float, n: int, domain: ScaleUpDomain) 
     return bw, nccl.latency_s(collective, algo, ranks=n, servers=1)
 
 
+def _nvls_seconds(collective: str, size: float, heads: int, servers: int, domain: ScaleUpDomain,
+                  nic_gbytes: float | None) -> float | None:
+    """Bandwidth time of NVLS (one server) / NVLSTree (across servers) for an All-Reduce, None where not offered:
+    the bus bandwidth of NCCL's model (nccl.nvls_busbw_gbytes) with the NIC rate the flow model reached."""
+    if collective != "all-reduce" or not domain.nvls_heads or heads < 2 or not domain.gbps_per_gpu:
+        return None
+    busbw = nccl.nvls_busbw_gbytes(heads=heads, servers=servers, nvlink_gbytes=domain.gbps_per_gpu / 8,
+                                   nic_gbytes=nic_gbytes, compute_capability=domain.compute_capability)
+    return nccl.busbw_factor(collective, heads * servers) * size / (busbw * 1e9) if busbw else None
+
+
 def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: str, size: int, groups: np.ndarray,
                    calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
                    parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
@@ -218,10 +233,19 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
     factor = nccl.traffic_factor(collective, n)
     phase = None
     flows = None
+    proto = "simple"
+    net_us = None
     if inside:
-        bw, _ = _scale_up_time(collective, size, n, domain)
+        ring_bw, _ = _scale_up_time(collective, size, n, domain)
+        nvls_bw = _nvls_seconds(collective, size, n, 1, domain, None)
         algo = "ring" if collective in ("all-reduce", "all-gather", "reduce-scatter") else "pairwise"
-        lat = nccl.latency_s(collective, algo, ranks=n, servers=1)
+        if algorithm == "auto" and domain.gbps_per_gpu:
+            algo, proto, _ = nccl.choose_protocol(collective, ring_seconds=ring_bw, ranks=n, servers=1,
+                                                  gpus_per_server=n, nvls_seconds=nvls_bw)
+        elif algorithm not in ("auto", "nvls", "nvlstree"):
+            algo = algorithm
+        if collective == "send-recv":
+            algo = "p2p"
         network = "scale-up"
     else:
         if collective in ("all-reduce", "all-gather", "reduce-scatter"):
@@ -247,21 +271,27 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         net_us = (model.step_us(flows.src, flows.dst, switch_ns=hop_latency[0], nic_ns=hop_latency[1])
                   if hop_latency else None)
         ring_bw = phase.seconds
+        per_server = max(1, n // servers)
+        nic_gbytes = factor * size / ring_bw / per_server / 1e9 if ring_bw > 0 else None
+        nvls_bw = _nvls_seconds(collective, size, per_server, servers, domain, nic_gbytes)
         if domain.gbps_per_gpu:  # the scale-up hops of the same rings, in parallel with the network
             ring_bw = max(ring_bw, factor * size / max(1, servers) * 8 / (domain.gbps_per_gpu * 1e9))
-        per_server = max(1, n // servers)
-        proto = "simple"
         if algorithm == "auto":
             algo, proto, _ = nccl.choose_protocol(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
                                                   gpus_per_server=min(per_server, gpus_per_server),
-                                                  net_step_us=net_us)
+                                                  net_step_us=net_us, nvls_seconds=nvls_bw)
         else:
             algo = algorithm
         if collective == "send-recv":
             algo, proto = "p2p", "simple"
-        bw = nccl.bandwidth_s(algo, ring_bw, proto, servers=servers)
-        lat = nccl.latency_s(collective, algo, ranks=n, servers=servers, net_step_us=net_us, protocol=proto)
         network = "scale-out"
+    if algo in ("nvls", "nvlstree"):
+        bw = nvls_bw if nvls_bw is not None else ring_bw
+        lat = nccl.nvls_latency_s(1 if inside else servers)
+    else:
+        bw = nccl.bandwidth_s(algo, ring_bw, proto, servers=1 if inside else servers)
+        lat = nccl.latency_s(collective, algo, ranks=n, servers=1 if inside else servers, net_step_us=net_us,
+                             protocol=proto)
     t = bw + lat
     algbw = size * 8 / t / 1e9 if t > 0 else 0.0
     busbw = algbw * nccl.busbw_factor(collective, n) if collective != "send-recv" else algbw
@@ -269,7 +299,7 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         key=key, collective=collective, parallelism=parallelism, network=network, bytes=int(size), ranks=n,
         groups=int(groups.shape[0]), calls=int(calls), algorithm=algo, routing=routing if not inside else "nvlink",
         time_s=t, step_s=t * calls, bandwidth_s=bw, latency_s=lat, algbw_gbps=algbw, busbw_gbps=busbw,
-        net_step_us=net_us if not inside else None, protocol=proto if not inside else "simple",
+        net_step_us=net_us if not inside else None, protocol=proto, ring_s=ring_bw, nvls_s=nvls_bw,
         flows=int(len(flows.src)) if flows is not None else 0, flows_total=flows.total if flows is not None else 0,
         sampled=flows.sampled if flows is not None else "", unroutable=phase.unroutable if phase else 0,
         waves=phase.timed.waves if phase else 0)
@@ -313,20 +343,24 @@ def size_table(result: CollectiveResult, sizes: tuple[int, ...], *, servers: int
                algorithm: str) -> list[SizeRow]:
     """nccl-tests rows: the bandwidth term scales with size, the latency is the chosen algorithm's."""
     rows = []
+    size = max(1, result.bytes)
     if result.network == "scale-up":
-        per_byte = result.bandwidth_s / result.bytes
-        for s in sizes:
-            t = per_byte * s + result.latency_s
-            alg = s * 8 / t / 1e9
-            rows.append(SizeRow(s, result.algorithm, t, alg, alg * nccl.busbw_factor(result.collective, result.ranks)))
-        return rows
-    ring_per_byte = result.bandwidth_s / nccl.bandwidth_s(result.algorithm, 1.0, result.protocol, servers=servers)
-    ring_per_byte /= result.bytes
+        servers, gpus_per_server = 1, result.ranks
+        if not result.ring_s:  # scale-up bandwidth not known: latency only, as the collective itself
+            for s in sizes:
+                t = result.latency_s
+                alg = s * 8 / t / 1e9 if t else 0.0
+                rows.append(SizeRow(s, result.algorithm, t, alg,
+                                    alg * nccl.busbw_factor(result.collective, result.ranks)))
+            return rows
+    ring_per_byte = result.ring_s / size
+    nvls_per_byte = result.nvls_s / size if result.nvls_s is not None else None
     for s in sizes:
+        nvls = nvls_per_byte * s if nvls_per_byte is not None else None
         if algorithm == "auto":
             algo, t = nccl.choose(result.collective, ring_seconds=ring_per_byte * s, ranks=result.ranks,
                                   servers=servers, gpus_per_server=gpus_per_server,
-                                  net_step_us=result.net_step_us)
+                                  net_step_us=result.net_step_us, nvls_seconds=nvls)
         else:
             algo = algorithm
             t = nccl.bandwidth_s(algo, ring_per_byte * s) + nccl.latency_s(

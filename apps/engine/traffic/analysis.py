@@ -22,7 +22,8 @@ scheduler placement, `PatternReport.placement` says so, and the plan-order run i
 change it: it is analysed once, in plan order.
 
 Time: the bandwidth term (`estimated_ms`, the message at effective bandwidth) plus the
-latency term (`latency_ms`, steps x per-step latency; latency.py states the rule and its
+latency term (`latency_ms`, NCCL's sum of a base, NVLink steps and network steps, the performance
+model's figure; latency.py states the rule and its
 sources) gives `total_ms`. Reports stored before these fields existed read them as None.
 """
 from __future__ import annotations
@@ -37,7 +38,8 @@ from ..model import Plan
 from ..roce.host import QPS_PER_CONNECTION
 from .fabric import HOP_DOWN, HOP_TIER, HOPS, STRATEGIES, Fabric, Routes
 from .maxmin import phase_time
-from .latency import MAX_LATENCY_NS, PathLatency, nccl_note, path_latency, ring_steps
+from .latency import (MAX_LATENCY_NS, NCCL_RING_STEP_US, PathLatency, collective_latency_us, nccl_note, path_latency,
+                      ring_steps)
 from .patterns import FlowSet, all_to_all, ring_all_reduce, scheduler_order, servers_per_domain
 from .reference import collision_share
 
@@ -51,19 +53,20 @@ HISTOGRAM_BINS = 20
 OVER = 1.0 + 1e-9
 
 ASSUMPTIONS = (
-    "Every NIC offers its line rate, shared equally by the flows it sources; a flow on an overloaded link gets "
-    "its fair share there, and a collective ends with its slowest flow.",
+    "Every NIC offers its line rate; flows share links max-min fairly, as in the performance model; a ring channel "
+    "moves at the rate of its slowest queue pair's link, and a collective ends with its slowest flow.",
     "ECMP: every switch hashes the RoCE v2 5-tuple (source IP, destination IP, UDP, random source port "
     "49152-65535, 4791) with CRC-32 and a per-switch seed, modulo its equal-cost next hops.",
     "Hash-aware: the sender picks source ports whose hashes place its flows round-robin over each switch's "
     "next hops, in an order rotated by destination (ideal topology-aware collective library).",
     "GPU i of a server uses NIC port i x ports / GPUs; All-to-All sends to other rails through the NVLink peer "
     "on the destination rail (PXN), so network flows stay on one rail; traffic inside a server stays on NVLink.",
-    "Ring All-Reduce: one ring per rail, over the job's servers in a seeded random order as a scheduler would "
-    "place them (the headline) and in plan order; each connection uses qps_per_connection queue pairs, each its "
-    "own flow.",
-    "Time = message bytes per NIC / effective bandwidth + network steps x per-step latency (2 (N - 1) steps for a "
-    "ring over N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring.",
+    "Ring All-Reduce: rings in rank order, one per rail, over the job's servers in a seeded random order as a "
+    "scheduler would place them (the headline) and in plan order; each hop on NCCL's 2 channels per NIC x "
+    "qps_per_connection queue pairs (the design's NCCL_IB_QPS_PER_CONNECTION unless entered), each its own flow.",
+    "Time = message bytes per NIC / effective bandwidth + NCCL's latency term, as the performance model sums it "
+    "(NCCL 2.30.7's tuning model: a base, NVLink steps and network steps; 2 (N - 1) network steps for a ring over "
+    "N servers, one for All-to-All); NCCL may pick Tree, NVLS or CollNet instead of a ring.",
 )
 
 
@@ -307,7 +310,8 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
                 if progress:
                     progress(f"traffic {name} {placement} {strategy}", int(100 * done / steps))
             placements[placement] = (flowset, results)
-        reports[name] = _pattern_report(fabric, name, placements, int(message_bytes), seed, switch_ns, nic_ns)
+        reports[name] = _pattern_report(fabric, name, placements, int(message_bytes), seed, switch_ns, nic_ns,
+                                        plan.gpus)
     return TrafficReport(gpus=plan.gpus, servers=fabric.servers, rails=fabric.nic_ports, tiers=plan.tiers,
                          line_gbps=fabric.nic_gbps, seed=seed, max_flows=int(max_flows),
                          qps_per_connection=int(qps_per_connection),
@@ -317,7 +321,8 @@ def analyze(plan: Plan, *, pattern: str = "both", max_flows: int = DEFAULT_MAX_F
 
 def _pattern_report(fabric: Fabric, name: str,
                     placements: dict[str, tuple[FlowSet, dict[str, tuple[LinkLoads, "_FlowSummary"]]]],
-                    message_bytes: int, seed: int, switch_ns: float | None, nic_ns: float | None) -> PatternReport:
+                    message_bytes: int, seed: int, switch_ns: float | None, nic_ns: float | None,
+                    gpus: int) -> PatternReport:
     fabric_dirs = np.repeat(fabric.tier >= 1, 2)
     top = 1.0
     for _, results in placements.values():
@@ -336,8 +341,10 @@ def _pattern_report(fabric: Fabric, name: str,
     for placement, (placed, results) in placements.items():
         runs[placement] = {}
         for strategy, (loads, flows) in results.items():
+            latency_us = collective_latency_us(name, gpus=gpus, servers=fabric.servers,
+                                               step_us=flows.path.step_us if flows.path.basis == "hops" else None)
             runs[placement][strategy] = _strategy_result(fabric, strategy, placement, loads, flows, edges, nic_bytes,
-                                                         steps)
+                                                         steps, latency_us if steps else 0.0)
             unroutable = max(unroutable, flows.unroutable)
     notes = []
     if flowset.sampled:
@@ -365,9 +372,12 @@ def _pattern_report(fabric: Fabric, name: str,
             notes.append(f"Per-step latency = 2 x {nic_ns:g} ns (NIC send and receive) + switches x {switch_ns:g} ns "
                          "+ 5 ns per metre of cable, on the longest path of a step.")
         else:
-            notes.append("Per-step latency 9.6 us: what NCCL's own tuning model charges a network step (Ring, Simple "
-                         "protocol); no switch or NIC latency was entered (the vendors' data sheets checked publish "
-                         "none).")
+            notes.append(f"Per-step latency {NCCL_RING_STEP_US:g} us: what NCCL 2.30.7's tuning model charges a "
+                         "network step (Ring, Simple protocol); no switch or NIC latency was entered (the vendors' "
+                         "data sheets checked publish none).")
+        notes.append("Latency term as NCCL's tuning model sums it, the performance model's figure: 8.4 us + NVLink "
+                     "steps x 3.4 us + network steps x the per-step latency for a ring (Simple protocol); 8.4 us + one "
+                     "network step for All-to-All.")
     headline_ecmp = runs[headline].get("ecmp")
     if headline_ecmp is not None and headline_ecmp.latency_ms is not None and headline_ecmp.total_ms:
         note = nccl_note(name, fabric.servers, headline_ecmp.latency_ms, headline_ecmp.total_ms)
@@ -441,7 +451,7 @@ def coupled_effective_bandwidth(fabric: Fabric, routes: Routes, flow_of: np.ndar
 
 
 def _strategy_result(fabric: Fabric, strategy: str, placement: str, loads: LinkLoads, flows: _FlowSummary,
-                     edges: np.ndarray, nic_bytes: float, steps: int) -> StrategyResult:
+                     edges: np.ndarray, nic_bytes: float, steps: int, latency_us: float) -> StrategyResult:
     fabric_dirs = np.repeat(fabric.tier >= 1, 2)
     used = fabric_dirs & (loads.flows > 0)
     mean, p99, worst, _ = _summary(loads.util[used])
@@ -452,7 +462,7 @@ def _strategy_result(fabric: Fabric, strategy: str, placement: str, loads: LinkL
     # imbalance is judged within a hop: tiers carry different shares of the traffic by design
     worst_over_mean = max((hs.worst_over_mean for hs in hop_stats if hs.tier >= 1 and hs.used), default=1.0)
     path = flows.path
-    latency_ms = steps * path.step_us / 1e3
+    latency_ms = latency_us / 1e3
     return StrategyResult(strategy=strategy, histogram=tuple(int(c) for c in histogram), links_used=int(used.sum()),
                           mean_util=mean, p99_util=p99, max_util=worst, worst_over_mean=worst_over_mean,
                           collision_share=flows.collision_share, oversubscribed_share=flows.oversubscribed_share,

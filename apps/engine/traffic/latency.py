@@ -1,15 +1,17 @@
 """The latency term of a collective's time, and what NCCL would do about it.
 
 time = bandwidth term + latency term. The bandwidth term is the bytes a NIC sends over its
-effective bandwidth (analysis.py). The latency term is steps x per-step latency:
-- Ring All-Reduce over N servers (one ring per rail; N = the ring's servers, the network
-  steps only: the steps between GPUs of one server run over NVLink and are left out) takes
-  2 (N - 1) steps (N - 1 reduce-scatter, N - 1 all-gather), each waiting for its slowest
-  ring neighbour, so a step costs the latency of the ring's longest path.
-- All-to-All posts its sends to every peer together (grouped ncclSend/ncclRecv, as
-  nccl-tests does): one step, the latency of its longest path.
+effective bandwidth (analysis.py). The latency term is NCCL's own, summed by the same function
+the performance model uses (engine.nccl.latency_s, NCCL 2.30.7 src/graph/tuning.cc), so the
+traffic analysis and the performance chapter charge a collective the same latency:
+- Ring All-Reduce over n GPUs on N servers (Simple protocol, the one NCCL uses for large
+  messages): base 8.4 us + (2 (n - 1) - 2 (N - 1)) NVLink steps x 3.4 us + 2 (N - 1) network
+  steps x the network step. The network steps each wait for the slowest ring neighbour, so a
+  step costs the latency of the ring's longest path.
+- All-to-All posts its sends to every peer together (grouped ncclSend/ncclRecv, as nccl-tests
+  does): base 8.4 us + one network step.
 
-Per-step latency, from the hops of the routed paths when both figures are given:
+The network step, from the hops of the routed paths when both figures are given:
 
     step = NIC send + switches x switch latency + NIC receive + metres x 5 ns/m
 
@@ -21,17 +23,17 @@ rules use). The switch port-to-port latency and the NIC latency are analysis par
 publishes a port-to-port or adapter latency figure for these products, so none is invented:
 enter the figure your vendor quotes.
 
-Without them, a step costs what NCCL's own tuning model charges a ring step over the network
-with the Simple protocol (the one NCCL uses for large messages): hwLat[NET][Ring][Simple] =
-9.6 us in NVIDIA/nccl src/graph/tuning.cc (commit 01afd20a77b5804e0ecf1042509dd9d20ebf9e93).
-That figure covers NCCL's chunking and proxy overheads as well as the wire, so it is larger
-than a path's switch and NIC latency alone.
+Without them, a network step costs what NCCL's tuning model charges a ring step over the network
+with the Simple protocol: hwLatencies[NET][Ring][Simple] = 14 us (engine.nccl.NET_STEP_US). That
+figure covers NCCL's chunking and proxy overheads as well as the wire, so it is larger than a
+path's switch and NIC latency alone.
 
-NCCL does not always run a ring: it picks Ring, Tree, CollNet or NVLS per call from message
-size, rank count and topology (its tuning model compares latency + bytes / bandwidth; the
-NCCL_ALGO environment variable pins one). When the ring's latency term is a visible share of
-its time, NCCL is likely to pick Tree (about 2 log2(N) network steps instead of 2 (N - 1)), or
-NVLS / CollNet where the switches support in-network reduction; the report says so.
+NCCL does not always run a ring: it picks Ring, Tree, PAT, NVLS / NVLSTree or CollNet per call
+from message size, rank count and topology (its tuning model compares latency + bytes /
+bandwidth; the NCCL_ALGO environment variable pins one). When the ring's latency term is a
+visible share of its time, NCCL is likely to pick Tree (about 2 log2(N) network steps instead
+of 2 (N - 1)), or NVLS / CollNet where the switches support in-network reduction; the report
+says so.
 """
 from __future__ import annotations
 
@@ -39,9 +41,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import nccl
+
 PROPAGATION_NS_PER_M = 5.0
-NCCL_RING_STEP_US = 9.6
-NCCL_SOURCE = "NCCL tuning model (NVIDIA/nccl src/graph/tuning.cc, hwLat NET Ring Simple)"
+NCCL_RING_STEP_US = nccl.NET_STEP_US
+NCCL_SOURCE = nccl.NCCL_SOURCE
 MAX_LATENCY_NS = 100_000
 # the latency term's share of the ring's time above which the report says NCCL would likely not run a ring
 NCCL_NOTE_SHARE = 0.05
@@ -82,6 +86,17 @@ def path_latency(hops: np.ndarray, routed: np.ndarray, length_m: np.ndarray, *, 
     ns = 2 * nic_ns + switches * switch_ns + metres * PROPAGATION_NS_PER_M
     worst = int(np.argmax(ns))
     return PathLatency(int(switches[worst]), float(metres[worst]), float(ns[worst]) / 1e3, basis)
+
+
+def collective_latency_us(pattern: str, *, gpus: int, servers: int, step_us: float | None) -> float:
+    """The latency term of one call as NCCL's tuning model sums it (engine.nccl.latency_s), the performance
+    model's figure for the same collective: Ring / Simple for All-Reduce, grouped point-to-point for All-to-All.
+    step_us: the network step from the path's hops, None for NCCL's own."""
+    if servers < 2:
+        return 0.0
+    if pattern == "all-reduce":
+        return nccl.latency_s("all-reduce", "ring", ranks=gpus, servers=servers, net_step_us=step_us) * 1e6
+    return nccl.latency_s("all-to-all", "pairwise", ranks=gpus, servers=servers, net_step_us=step_us) * 1e6
 
 
 def ring_steps(pattern: str, servers: int) -> int:

@@ -464,3 +464,20 @@ def test_collision_share_is_null_in_the_api_where_flows_outnumber_links(member_c
     a2a = next(r for r in rows if r["pattern"] == "all-to-all" and r["strategy"] == "ecmp")
     assert a2a["flows_outnumber_links"] and a2a["collision_share"] is None
     assert a2a["worst_over_mean"] >= 1.0 and a2a["p99_util"] > 0
+
+
+def test_generation_above_the_size_limit_is_ready_without_traffic_and_it_runs_on_demand(
+    member_client, project, seed, monkeypatch, django_capture_on_commit_callbacks
+):
+    # The limit is 131,072 GPUs (a million-GPU design would take minutes and many GB); lowered here.
+    monkeypatch.setattr(analysis_services, "GENERATION_TRAFFIC_MAX_GPUS", 256)
+    version = generated(member_client, project, seed, django_capture_on_commit_callbacks)
+    stored = TrafficAnalysis.objects.get(version=version)
+    assert (stored.status, stored.report) == (TrafficAnalysis.Status.FAILED, {})
+    assert stored.error == analysis_services.traffic_deferred_text(256)
+    assert "256" in stored.error
+    assert RoceReview.objects.filter(version=version).exists()  # the RoCE review still runs
+    response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}),
+                                  {"pattern": "all-reduce"}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "succeeded"

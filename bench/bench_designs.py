@@ -212,11 +212,18 @@ def main() -> None:
         if args.networks == "none":
             return {}
         servers = -(-gpus // server.gpus)
+        wide = gpus > 262_144  # beside the backend's /10 pools (pools()), pools of their own that hold them
         return {"networks": {
-            "frontend": {"switch": sn5600.pk, "breakout": "2x400G", "ports_per_server": 2},
+            "frontend": {"switch": sn5600.pk, "breakout": "2x400G", "ports_per_server": 2,
+                         **({"pools": {"host": "10.192.0.0/12", "p2p": "10.208.0.0/12", "loopback": "10.224.0.0/16"}}
+                            if wide else {})},
             "storage": {"mode": "fabric", "switch": sn5600.pk, "breakout": "2x400G", "nodes": max(1, servers // 20),
-                        "ports_per_node": 2, "ports_per_server": 2},
-            "oob": {"ports": 48, "gbps": 1},
+                        "ports_per_node": 2, "ports_per_server": 2,
+                        **({"pools": {"host": "100.64.0.0/12", "p2p": "100.96.0.0/11", "loopback": "100.80.0.0/16"}}
+                           if wide else {})},
+            "oob": {"ports": 48, "gbps": 1,
+                    **({"pools": {"host": "172.16.0.0/13", "p2p": "172.24.0.0/14"}}
+                       if wide else {})},
         }}
 
     logs = tempfile.mkdtemp(prefix="fabricweb-bench-")

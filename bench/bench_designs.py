@@ -131,6 +131,22 @@ def first_draws(base: str, username: str, page_url: str, networks: list[str]) ->
     return out
 
 
+def _peak_reset(pid: int) -> None:
+    """Reset the process's peak RSS (VmHWM) so the next reading is this job's (Linux: clear_refs "5")."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def _peak_mb(pid: int) -> float:
+    """The process's peak resident set since the last reset, MB (VmHWM in /proc/<pid>/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gpus", type=int, nargs="+", default=[5000, 65536])
@@ -139,6 +155,12 @@ def main() -> None:
                         help="all: front-end, storage and out-of-band networks beside the backend (default)")
     parser.add_argument("--database", default=os.environ.get("BENCH_DATABASE", "fabricweb_bench"))
     parser.add_argument("--broker", default=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--switch", default=SWITCH_SKU, help=f"backend switch SKU (default {SWITCH_SKU})")
+    parser.add_argument("--breakout", default="1x400G", help="backend switch breakout (default 1x400G)")
+    parser.add_argument("--planes", type=int, default=None, help="backend planes (default: the form's)")
+    parser.add_argument("--no-persist", action="store_true",
+                        help="skip the persistence-alone measure (it plans again in this process)")
+    parser.add_argument("--no-draw", action="store_true", help="skip the first draw in Chromium")
     args = parser.parse_args()
 
     queue = f"fabricweb-bench-{uuid.uuid4().hex[:8]}"
@@ -176,18 +198,32 @@ def main() -> None:
         customer=customer_get_or_create(name="Benchmark customer", created_by=user), name="Benchmark", owner=user,
     )
     server = ServerModel.objects.get(sku=SERVER_SKU)
-    switch = SwitchModel.objects.get(sku=SWITCH_SKU)
+    switch = SwitchModel.objects.get(sku=args.switch)
     sn5600 = SwitchModel.objects.get(sku=NETWORK_SWITCH_SKU)
+
+    def pools(gpus: int) -> dict:
+        # The default /12 host and point-to-point pools hold up to 262,144 NIC ports and 524,288
+        # switch links; larger designs get /10 pools (4,194,304 addresses each).
+        if gpus <= 262_144:
+            return {}
+        return {"pools": {"host": "10.0.0.0/10", "p2p": "10.64.0.0/10", "loopback": "10.128.0.0/16"}}
 
     def networks(gpus: int) -> dict:
         if args.networks == "none":
             return {}
         servers = -(-gpus // server.gpus)
+        wide = gpus > 262_144  # beside the backend's /10 pools (pools()), pools of their own that hold them
         return {"networks": {
-            "frontend": {"switch": sn5600.pk, "breakout": "2x400G", "ports_per_server": 2},
+            "frontend": {"switch": sn5600.pk, "breakout": "2x400G", "ports_per_server": 2,
+                         **({"pools": {"host": "10.192.0.0/12", "p2p": "10.208.0.0/12", "loopback": "10.224.0.0/16"}}
+                            if wide else {})},
             "storage": {"mode": "fabric", "switch": sn5600.pk, "breakout": "2x400G", "nodes": max(1, servers // 20),
-                        "ports_per_node": 2, "ports_per_server": 2},
-            "oob": {"ports": 48, "gbps": 1},
+                        "ports_per_node": 2, "ports_per_server": 2,
+                        **({"pools": {"host": "100.64.0.0/12", "p2p": "100.96.0.0/11", "loopback": "100.80.0.0/16"}}
+                           if wide else {})},
+            "oob": {"ports": 48, "gbps": 1,
+                    **({"pools": {"host": "172.16.0.0/13", "p2p": "172.24.0.0/14"}}
+                       if wide else {})},
         }}
 
     logs = tempfile.mkdtemp(prefix="fabricweb-bench-")
@@ -208,10 +244,12 @@ def main() -> None:
         for gpus in args.gpus:
             for attempt in range(args.repeat):
                 name = f"bench {gpus} #{attempt} {uuid.uuid4().hex[:6]}"
+                worker_pid = processes[1].pid
+                _peak_reset(worker_pid)
                 started = time.perf_counter()
                 status, body = api.call("POST", f"/api/projects/{project.pk}/designs/", {
-                    "name": name, "server": server.pk, "leaf_switch": switch.pk, "leaf_breakout": "1x400G",
-                    "gpus": gpus, **networks(gpus),
+                    "name": name, "server": server.pk, "leaf_switch": switch.pk, "leaf_breakout": args.breakout,
+                    "gpus": gpus, **({"planes": args.planes} if args.planes else {}), **pools(gpus), **networks(gpus),
                 })
                 accepted = time.perf_counter()
                 if status != 202:
@@ -223,6 +261,7 @@ def main() -> None:
                         break
                     time.sleep(0.05)
                 done = time.perf_counter()
+                worker_peak_mb = _peak_mb(worker_pid)
                 if job["status"] != "succeeded":
                     raise SystemExit(f"job {job_id} {job['status']}: {job['error']}\nlogs in {logs}")
                 version = DesignVersion.objects.get(pk=job["version"])
@@ -235,20 +274,23 @@ def main() -> None:
                         raise SystemExit(f"topology {network} answered {code}: {view}")
                     topology_ms[network] = (time.perf_counter() - t_topo) * 1000
                 page = reverse("designs:version-topology", kwargs={"project_pk": project.pk, "version_pk": version.pk})
-                draws = first_draws(f"http://127.0.0.1:{port}", user.username, f"http://127.0.0.1:{port}{page}",
-                                    list(topology_ms))
+                draws = {} if args.no_draw else first_draws(
+                    f"http://127.0.0.1:{port}", user.username, f"http://127.0.0.1:{port}{page}", list(topology_ms))
 
                 # Persistence alone: the same plan written again into a scratch version, committed.
-                plan = plan_cluster(version_spec(version=version))
-                scratch = DesignVersion.objects.get(pk=version.pk)
-                scratch.pk, scratch.number, scratch.status = None, version.number + 1000, DesignVersion.Status.QUEUED
-                scratch.save()
-                t0 = time.perf_counter()
-                with transaction.atomic():
-                    version_records_write(version=scratch, plan=plan)
-                    network_records_write(version_id=scratch.pk, plan=plan)
-                persist = time.perf_counter() - t0
-                scratch.delete()
+                persist = None
+                if not args.no_persist:
+                    plan = plan_cluster(version_spec(version=version))
+                    scratch = DesignVersion.objects.get(pk=version.pk)
+                    scratch.pk, scratch.number, scratch.status = None, version.number + 1000, DesignVersion.Status.QUEUED
+                    scratch.save()
+                    t0 = time.perf_counter()
+                    with transaction.atomic():
+                        version_records_write(version=scratch, plan=plan)
+                        network_records_write(version_id=scratch.pk, plan=plan)
+                    persist = time.perf_counter() - t0
+                    scratch.delete()
+                    del plan
 
                 rows.append({
                     "gpus": gpus,
@@ -260,6 +302,8 @@ def main() -> None:
                     "plan_s": timings.get("plan"),
                     "save_s": timings.get("save"),
                     "persist_commit_s": persist,
+                    "worker_peak_mb": worker_peak_mb,
+                    "timings": timings,
                     "topology_ms": topology_ms,
                     "draw_ms": draws,
                 })
@@ -277,13 +321,17 @@ def main() -> None:
 
     print(f"\nfabricweb design generation, API request -> job done ({os.cpu_count()} CPUs, PostgreSQL, "
           f"Redis, gunicorn + celery solo worker)")
-    header = ("GPUs", "devices", "links", "ports", "202 in s", "total s", "plan s", "save s", "persist+commit s")
+    header = ("GPUs", "devices", "links", "ports", "202 in s", "total s", "plan s", "save s", "persist+commit s",
+              "worker peak MB")
     print(" | ".join(f"{h:>16}" for h in header))
     for row in rows:
         values = (row["gpus"], row["devices"], row["links"], row["ports"], f"{row['accept_s']:.2f}",
                   f"{row['total_s']:.2f}", f"{row['plan_s']:.2f}", f"{row['save_s']:.2f}",
-                  f"{row['persist_commit_s']:.2f}")
+                  "-" if row["persist_commit_s"] is None else f"{row['persist_commit_s']:.2f}",
+                  f"{row['worker_peak_mb']:.0f}")
         print(" | ".join(f"{v:>16}" for v in values))
+        print("    job stages s: " + ", ".join(f"{k} {v:.2f}" for k, v in row["timings"].items()
+                                                if isinstance(v, (int, float))))
         print("    topology first view (API, cold): " + ", ".join(
             f"{k} {v:.0f} ms" for k, v in row["topology_ms"].items()))
         print("    topology first draw (Chromium): " + ", ".join(

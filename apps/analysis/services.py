@@ -51,6 +51,11 @@ logger = logging.getLogger(__name__)
 Progress = Callable[[str, int], None]
 
 SYNC_MAX_GPUS = 16_384
+# Generation analyses traffic up to this size. The traffic fabric's reachability tables grow with
+# spines x cores x pods: at 200,000 GPUs (600,384 links) the analysis took 27 s and 2.8 GB, at
+# 1,000,000 GPUs (3.0 M links) 648 s and 19 GB (bench/bench_designs.py, issue 33), far beyond the
+# job's time and the worker's memory. Larger designs are ready without it; the user runs it on demand.
+GENERATION_TRAFFIC_MAX_GPUS = 131_072
 MIN_MAX_FLOWS = 1_000
 MAX_MAX_FLOWS = 4_000_000
 MAX_SEED = 2**32 - 1
@@ -89,6 +94,26 @@ def _roce_stored_settings(stored: dict[str, Any] | None) -> RoceSettings:
         raise ValueError("; ".join(f"{name}: {' '.join(messages)}" for name, messages in fields.items())) from None
 
 
+def traffic_deferred_text(limit: int) -> str:
+    return _("Not analysed during generation: designs above %(limit)s GPUs are ready without the traffic "
+             "analysis; run it from this page (it is queued for a worker).") % {"limit": f"{limit:,}"}
+
+
+def _traffic_compute(plan: Plan, traffic: TrafficResult, report: Progress) -> None:
+    """Both collectives at the default sampling into `traffic` (its report, or its error)."""
+    try:
+        report("traffic", 0)
+        result = analyze(plan, pattern="both", max_flows=DEFAULT_MAX_FLOWS, seed=0,
+                         progress=lambda stage, percent: report("traffic", percent * 90 // 100))
+        traffic.report = result.to_dict()
+        traffic.qps_per_connection = result.qps_per_connection  # store the value the analysis used
+    except _STOP:
+        raise
+    except Exception as exc:  # the design stands without its analysis; say why on the page
+        logger.exception("traffic analysis failed")
+        traffic.error = str(exc) or type(exc).__name__
+
+
 def version_analysis_compute(*, plan: Plan, roce: dict[str, Any] | None, progress: Progress | None = None
                              ) -> VersionAnalysis:
     """The traffic analysis (both collectives, default sampling) and the RoCE review of a planned version.
@@ -102,17 +127,10 @@ def version_analysis_compute(*, plan: Plan, roce: dict[str, Any] | None, progres
         return VersionAnalysis(roce=None, traffic=None)
     traffic = TrafficResult()
     started = time.perf_counter()
-    try:
-        report("traffic", 0)
-        result = analyze(plan, pattern="both", max_flows=DEFAULT_MAX_FLOWS, seed=0,
-                         progress=lambda stage, percent: report("traffic", percent * 90 // 100))
-        traffic.report = result.to_dict()
-        traffic.qps_per_connection = result.qps_per_connection  # store the value the analysis used
-    except _STOP:
-        raise
-    except Exception as exc:  # the design stands without its analysis; say why on the page
-        logger.exception("traffic analysis failed")
-        traffic.error = str(exc) or type(exc).__name__
+    if plan.gpus > GENERATION_TRAFFIC_MAX_GPUS:
+        traffic.error = traffic_deferred_text(GENERATION_TRAFFIC_MAX_GPUS)
+    else:
+        _traffic_compute(plan, traffic, report)
     traffic.seconds = round(time.perf_counter() - started, 3)
 
     report("roce", 92)

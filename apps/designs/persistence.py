@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 from django.db import connection
@@ -31,6 +31,8 @@ from .models import BomLineRecord, DesignVersion, DeviceRecord, LinkRecord, Port
 from .models.records import ID_SHIFT
 
 INSERT_BATCH_ROWS = 50_000
+# Rows per chunk of a big table: its Python values are built, written and dropped before the next.
+CHUNK_ROWS = 100_000
 _OCTETS = np.array([str(i) for i in range(256)], dtype=object)
 _CENTS = Decimal("0.01")
 
@@ -45,13 +47,14 @@ class Column:
     values: np.ndarray
     null: np.ndarray | None = None  # bool mask of NULLs for numeric columns
 
-    def python_values(self) -> list:
-        """Plain Python values (None for NULL) for the database driver."""
+    def python_values(self, start: int = 0, stop: int | None = None) -> list:
+        """Plain Python values (None for NULL) of rows [start, stop) for the database driver."""
         if self.values.dtype == object:
-            return self.values.tolist()
-        values = self.values.tolist()
-        if self.null is not None and self.null.any():
-            for i in np.flatnonzero(self.null).tolist():
+            return self.values[start:stop].tolist()
+        values = self.values[start:stop].tolist()
+        null = self.null[start:stop] if self.null is not None else None
+        if null is not None and null.any():
+            for i in np.flatnonzero(null).tolist():
                 values[i] = None
         return values
 
@@ -79,13 +82,23 @@ class SaveReport:
     seconds: float
 
 
-def ipv4_text(addresses: np.ndarray) -> np.ndarray:
-    """uint32 addresses -> object array of dotted quads (vectorised over octets)."""
-    a = addresses.astype(np.uint32)
-    return (
-        _OCTETS[(a >> 24) & 255] + "." + _OCTETS[(a >> 16) & 255] + "." + _OCTETS[(a >> 8) & 255] + "."
-        + _OCTETS[a & 255]
-    )
+_HALVES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _ipv4_halves(suffix: str) -> tuple[np.ndarray, np.ndarray]:
+    """"a.b." for every high 16 bits and "c.d<suffix>" for every low 16 bits (built once, 2 x 65,536 strings)."""
+    if suffix not in _HALVES:
+        high = np.add.outer(np.add(_OCTETS, "."), np.add(_OCTETS, ".")).ravel()
+        low = np.add.outer(np.add(_OCTETS, "."), np.add(_OCTETS, suffix)).ravel()
+        _HALVES[suffix] = (high, low)
+    return _HALVES[suffix]
+
+
+def ipv4_text(addresses: np.ndarray, suffix: str = "") -> np.ndarray:
+    """uint32 addresses -> object array of dotted quads, `suffix` appended (one concatenation per address)."""
+    a = np.asarray(addresses).astype(np.uint32)
+    high, low = _ipv4_halves(suffix)
+    return high[a >> 16] + low[a & 0xFFFF]
 
 
 def _nullable_int(values: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -138,103 +151,147 @@ def device_rows_table(*, ids: np.ndarray, version_id: int, index: np.ndarray, de
     return table
 
 
+class _LinkRows:
+    """What every chunk of a plan's link and port rows needs, computed once per plan (per device, not per link)."""
+
+    def __init__(self, *, version_id: int, plan: Plan):
+        self.plan = plan
+        self.version_id = version_id
+        devices = plan.devices
+        self.devices = devices
+        self.count = len(plan.links)
+        self.role_code = np.array([ROLES.index(d.role) for d in devices], dtype=np.int64)
+        self.device_pod = np.array([d.pod for d in devices], dtype=np.int64)
+        self.names = np.array([d.name for d in devices], dtype=object)
+        self.port_names = engine_names.port_name_table(plan)
+        self.base = np.int64(version_id) << np.int64(ID_SHIFT)
+        media = plan.media
+        self.media_lookup = {
+            attr: np.array([getattr(m, attr) for m in media] + [""], dtype=object)
+            for attr in ("key", "kind", "fiber", "a_sku", "b_sku", "cable_sku")
+        }
+        self.speeds = _role_speed(plan)
+
+    def links(self, start: int, stop: int) -> Table:
+        """LinkRecord rows of links [start, stop)."""
+        links, plan = self.plan.links, self.plan
+        count = stop - start
+        a_dev = links.a_dev[start:stop].astype(np.int64)
+        b_dev = links.b_dev[start:stop].astype(np.int64)
+        a_port = links.a_port[start:stop].astype(np.int64)
+        b_port = links.b_port[start:stop].astype(np.int64)
+        tier = links.tier[start:stop].astype(np.int64)
+        role_code, port_names, base = self.role_code, self.port_names, self.base
+        a_port_name = port_names[role_code[a_dev], a_port]
+        b_port_name = port_names[role_code[b_dev], b_port]
+
+        table = Table(LinkRecord)
+        table.add("id", base + np.arange(start, stop, dtype=np.int64))
+        table.add("version_id", np.full(count, self.version_id, dtype=np.int64))
+        table.add("index", np.arange(start, stop, dtype=np.int64))
+        table.add("tier", tier)
+        table.add("a_device_id", base + a_dev)
+        table.add("a_port", a_port_name)
+        table.add("b_device_id", base + b_dev)
+        table.add("b_port", b_port_name)
+        plane, plane_null = _nullable_int(links.plane[start:stop])
+        table.add("plane", plane, plane_null)
+        rail, rail_null = _nullable_int(links.rail[start:stop])
+        table.add("rail", rail, rail_null)
+        # A server-leaf link belongs to its leaf's pod; higher links to their lower (a) end's pod.
+        pod = np.where(tier == 0, self.device_pod[b_dev], self.device_pod[a_dev])
+        table.add("pod", pod, pod < 0)
+
+        medium = links.medium[start:stop].astype(np.int64)
+        medium = np.where(medium < 0, len(plan.media), medium)
+        for column, attr in (
+            ("medium", "key"), ("medium_kind", "kind"), ("fiber", "fiber"), ("a_sku", "a_sku"), ("b_sku", "b_sku"),
+            ("cable_sku", "cable_sku"),
+        ):
+            table.add(column, self.media_lookup[attr][medium])
+        table.add("length_m", np.round(links.length_m[start:stop].astype(np.float64), 2))
+        a_label = self.names[a_dev] + ":" + a_port_name
+        b_label = self.names[b_dev] + ":" + b_port_name
+        table.add("label_a", engine_names.link_labels(a_label, b_label))
+        table.add("label_b", engine_names.link_labels(b_label, a_label))
+
+        subnet = links.subnet[start:stop].astype(np.uint32)
+        unaddressed = subnet == 0
+        if plan.spec.infiniband:
+            # The NIC port's IPoIB address itself (engine.addressing), in the host pool's subnet; the
+            # switch end and switch-to-switch links have none (the subnet manager routes by LID).
+            a_ip_text = ipv4_text(subnet)
+            a_ip_text[unaddressed] = None
+            b_ip_text = np.full(count, None, dtype=object)
+            subnet_text = np.full(count, plan.spec.pools.host, dtype=object)
+            subnet_text[unaddressed] = ""
+        else:
+            # Tier 0: the NIC (a end) holds the odd address; switch-to-switch links give it to the b end.
+            a_ip = np.where(tier == 0, subnet + 1, subnet).astype(np.uint32)
+            b_ip = np.where(tier == 0, subnet, subnet + 1).astype(np.uint32)
+            subnet_text = ipv4_text(subnet, "/31")
+            a_ip_text, b_ip_text = ipv4_text(a_ip), ipv4_text(b_ip)
+            for text in (subnet_text, a_ip_text, b_ip_text):
+                text[unaddressed] = None
+            subnet_text[unaddressed] = ""
+        table.add("subnet", subnet_text)
+        table.add("a_ip", a_ip_text)
+        table.add("b_ip", b_ip_text)
+        return table
+
+    def port_order(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every link end (device, port number, link index), sorted by device then port; refuses a port used twice."""
+        links = self.plan.links
+        port_device = np.concatenate([links.a_dev.astype(np.int64), links.b_dev.astype(np.int64)])
+        port_number = np.concatenate([links.a_port.astype(np.int64), links.b_port.astype(np.int64)])
+        order = np.lexsort((port_number, port_device))
+        port_device, port_number = port_device[order], port_number[order]
+        port_link = np.where(order < self.count, order, order - self.count)
+        duplicate = (np.diff(port_device) == 0) & (np.diff(port_number) == 0)
+        if duplicate.any():
+            where = int(np.flatnonzero(duplicate)[0])
+            raise ValueError(
+                f"port {int(port_number[where])} of device {self.devices[int(port_device[where])].name} is used twice"
+            )
+        return port_device, port_number, port_link
+
+    def ports(self, order: tuple[np.ndarray, np.ndarray, np.ndarray], start: int, stop: int) -> Table:
+        """PortRecord rows [start, stop) of the sorted link ends `order` (port_order())."""
+        port_device, port_number, port_link = (column[start:stop] for column in order)
+        count = stop - start
+        port_role = self.role_code[port_device]
+        ports = Table(PortRecord)
+        ports.add("id", self.base + np.arange(start, stop, dtype=np.int64))
+        ports.add("version_id", np.full(count, self.version_id, dtype=np.int64))
+        ports.add("index", np.arange(start, stop, dtype=np.int64))
+        ports.add("device_id", self.base + port_device)
+        ports.add("number", port_number)
+        ports.add("name", self.port_names[port_role, port_number])
+        ports.add("speed_gbps", self.speeds[port_role])
+        ports.add("link_id", self.base + port_link)
+        return ports
+
+
 def link_tables(*, version_id: int, plan: Plan) -> tuple[Table, Table]:
     """The link table and the used-port table (two ends per link), built column-wise."""
-    links = plan.links
-    count = len(links)
-    devices = plan.devices
-    role_code = np.array([ROLES.index(d.role) for d in devices], dtype=np.int64)
-    device_pod = np.array([d.pod for d in devices], dtype=np.int64)
-    names = np.array([d.name for d in devices], dtype=object)
-    port_names = engine_names.port_name_table(plan)
+    rows = _LinkRows(version_id=version_id, plan=plan)
+    order = rows.port_order()
+    return rows.links(0, rows.count), rows.ports(order, 0, 2 * rows.count)
 
-    a_dev = links.a_dev.astype(np.int64)
-    b_dev = links.b_dev.astype(np.int64)
-    a_port = links.a_port.astype(np.int64)
-    b_port = links.b_port.astype(np.int64)
-    tier = links.tier.astype(np.int64)
-    a_port_name = port_names[role_code[a_dev], a_port]
-    b_port_name = port_names[role_code[b_dev], b_port]
-    base = np.int64(version_id) << np.int64(ID_SHIFT)
 
-    table = Table(LinkRecord)
-    link_ids = _ids(version_id, count)
-    table.add("id", link_ids)
-    table.add("version_id", np.full(count, version_id, dtype=np.int64))
-    table.add("index", np.arange(count, dtype=np.int64))
-    table.add("tier", tier)
-    table.add("a_device_id", base + a_dev)
-    table.add("a_port", a_port_name)
-    table.add("b_device_id", base + b_dev)
-    table.add("b_port", b_port_name)
-    plane, plane_null = _nullable_int(links.plane)
-    table.add("plane", plane, plane_null)
-    rail, rail_null = _nullable_int(links.rail)
-    table.add("rail", rail, rail_null)
-    # A server-leaf link belongs to its leaf's pod; higher links to their lower (a) end's pod.
-    pod = np.where(tier == 0, device_pod[b_dev], device_pod[a_dev])
-    table.add("pod", pod, pod < 0)
+def link_table_chunks(*, version_id: int, plan: Plan, chunk_rows: int = CHUNK_ROWS) -> Iterator[Table]:
+    """link_tables() as consecutive tables of at most `chunk_rows` rows: every link chunk, then every port chunk.
 
-    media = plan.media
-    medium = links.medium.astype(np.int64)
-    for column, attr in (
-        ("medium", "key"), ("medium_kind", "kind"), ("fiber", "fiber"), ("a_sku", "a_sku"), ("b_sku", "b_sku"),
-        ("cable_sku", "cable_sku"),
-    ):
-        lookup = np.array([getattr(m, attr) for m in media] + [""], dtype=object)
-        table.add(column, lookup[np.where(medium < 0, len(media), medium)])
-    table.add("length_m", np.round(links.length_m.astype(np.float64), 2))
-    a_label = names[a_dev] + ":" + a_port_name
-    b_label = names[b_dev] + ":" + b_port_name
-    table.add("label_a", engine_names.link_labels(a_label, b_label))
-    table.add("label_b", engine_names.link_labels(b_label, a_label))
-
-    subnet = links.subnet.astype(np.uint32)
-    unaddressed = subnet == 0
-    if plan.spec.infiniband:
-        # The NIC port's IPoIB address itself (engine.addressing), in the host pool's subnet; the
-        # switch end and switch-to-switch links have none (the subnet manager routes by LID).
-        a_ip_text = ipv4_text(subnet)
-        a_ip_text[unaddressed] = None
-        b_ip_text = np.full(count, None, dtype=object)
-        subnet_text = np.full(count, plan.spec.pools.host, dtype=object)
-        subnet_text[unaddressed] = ""
-    else:
-        # Tier 0: the NIC (a end) holds the odd address; switch-to-switch links give it to the b end.
-        a_ip = np.where(tier == 0, subnet + 1, subnet).astype(np.uint32)
-        b_ip = np.where(tier == 0, subnet, subnet + 1).astype(np.uint32)
-        subnet_text = ipv4_text(subnet) + "/31"
-        a_ip_text, b_ip_text = ipv4_text(a_ip), ipv4_text(b_ip)
-        for text in (subnet_text, a_ip_text, b_ip_text):
-            text[unaddressed] = None
-        subnet_text[unaddressed] = ""
-    table.add("subnet", subnet_text)
-    table.add("a_ip", a_ip_text)
-    table.add("b_ip", b_ip_text)
-
-    ports = Table(PortRecord)
-    port_device = np.concatenate([a_dev, b_dev])
-    port_number = np.concatenate([a_port, b_port])
-    port_link = np.concatenate([link_ids, link_ids])
-    order = np.lexsort((port_number, port_device))
-    port_device, port_number, port_link = port_device[order], port_number[order], port_link[order]
-    duplicate = (np.diff(port_device) == 0) & (np.diff(port_number) == 0)
-    if duplicate.any():
-        where = int(np.flatnonzero(duplicate)[0])
-        raise ValueError(
-            f"port {int(port_number[where])} of device {devices[int(port_device[where])].name} is used twice"
-        )
-    port_count = 2 * count
-    port_role = role_code[port_device]
-    ports.add("id", _ids(version_id, port_count))
-    ports.add("version_id", np.full(port_count, version_id, dtype=np.int64))
-    ports.add("index", np.arange(port_count, dtype=np.int64))
-    ports.add("device_id", base + port_device)
-    ports.add("number", port_number)
-    ports.add("name", port_names[port_role, port_number])
-    ports.add("speed_gbps", _role_speed(plan)[port_role])
-    ports.add("link_id", port_link)
-    return table, ports
+    Written one after the other, they give the same rows as link_tables(); only one chunk's Python
+    values exist at a time, so the worker's memory does not grow with the fabric (issue 33:
+    3.0 M links at 1,000,000 GPUs).
+    """
+    rows = _LinkRows(version_id=version_id, plan=plan)
+    order = rows.port_order()  # before any row is written: a port used twice writes nothing
+    for start in range(0, rows.count, chunk_rows):
+        yield rows.links(start, min(start + chunk_rows, rows.count))
+    for start in range(0, 2 * rows.count, chunk_rows):
+        yield rows.ports(order, start, min(start + chunk_rows, 2 * rows.count))
 
 
 def _money(value: float) -> Decimal:
@@ -274,21 +331,25 @@ def table_write(table: Table) -> None:
         return
     db_table = _quoted(table.model._meta.db_table)
     columns = ", ".join(_quoted(c.name) for c in table.columns)
-    rows = zip(*(c.python_values() for c in table.columns))
+
+    def rows(start: int, stop: int):
+        # Python values of one slice at a time: a million-row table never exists as Python objects.
+        return zip(*(c.python_values(start, stop) for c in table.columns))
+
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             with cursor.connection.cursor() as raw:
                 # psycopg formats and escapes each row in C; rows stream while the server parses.
                 with raw.copy(f"COPY {db_table} ({columns}) FROM STDIN") as copy:
-                    for row in rows:
-                        copy.write_row(row)
+                    for start in range(0, len(table), CHUNK_ROWS):
+                        for row in rows(start, start + CHUNK_ROWS):
+                            copy.write_row(row)
         return
     placeholders = ", ".join(["%s"] * len(table.columns))
-    rows = list(rows)
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), INSERT_BATCH_ROWS):
+        for start in range(0, len(table), INSERT_BATCH_ROWS):
             cursor.executemany(
-                f"INSERT INTO {db_table} ({columns}) VALUES ({placeholders})", rows[start:start + INSERT_BATCH_ROWS]
+                f"INSERT INTO {db_table} ({columns}) VALUES ({placeholders})", list(rows(start, start + INSERT_BATCH_ROWS))
             )
 
 
@@ -297,16 +358,22 @@ def version_records_write(*, version: DesignVersion, plan: Plan, progress: Progr
     started = time.perf_counter()
     report = progress or (lambda stage, percent: None)
     devices = device_table(version_id=version.pk, plan=plan)
-    links, ports = link_tables(version_id=version.pk, plan=plan)
+    report("saving_devices", 10)
+    table_write(devices)
+    del devices
+    # Links then ports in chunks (link_table_chunks): built, written and dropped one at a time.
+    written = {LinkRecord: 0, PortRecord: 0}
+    chunks: Iterable[Table] = link_table_chunks(version_id=version.pk, plan=plan)
+    for chunk in chunks:
+        if not written[chunk.model]:
+            report("saving_links" if chunk.model is LinkRecord else "saving_ports",
+                   30 if chunk.model is LinkRecord else 70)
+        table_write(chunk)
+        written[chunk.model] += len(chunk)
     bom = bom_table(version_id=version.pk, plan=plan)
-    tables: Iterable[tuple[str, Table, int]] = (
-        ("saving_devices", devices, 10), ("saving_links", links, 30), ("saving_ports", ports, 70),
-        ("saving_bom", bom, 95),
-    )
-    for stage, table, percent in tables:
-        report(stage, percent)
-        table_write(table)
+    report("saving_bom", 95)
+    table_write(bom)
     return SaveReport(
-        devices=len(devices), ports=len(ports), links=len(links), bom_lines=len(bom),
+        devices=len(plan.devices), ports=written[PortRecord], links=written[LinkRecord], bom_lines=len(bom),
         seconds=time.perf_counter() - started,
     )

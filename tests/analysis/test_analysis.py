@@ -474,3 +474,20 @@ def test_the_generated_analysis_stores_the_queue_pairs_its_report_used(member_cl
     stored = TrafficAnalysis.objects.get(version=version, source=TrafficAnalysis.Source.GENERATION)
     assert stored.qps_per_connection == stored.report["qps_per_connection"] == 4
     assert traffic(member_client, version)["analysis"]["qps_per_connection"] == 4
+
+
+def test_generation_above_the_size_limit_is_ready_without_traffic_and_it_runs_on_demand(
+    member_client, project, seed, monkeypatch, django_capture_on_commit_callbacks
+):
+    # The limit is 131,072 GPUs (a million-GPU design would take minutes and many GB); lowered here.
+    monkeypatch.setattr(analysis_services, "GENERATION_TRAFFIC_MAX_GPUS", 256)
+    version = generated(member_client, project, seed, django_capture_on_commit_callbacks)
+    stored = TrafficAnalysis.objects.get(version=version)
+    assert (stored.status, stored.report) == (TrafficAnalysis.Status.FAILED, {})
+    assert stored.error == analysis_services.traffic_deferred_text(256)
+    assert "256" in stored.error
+    assert RoceReview.objects.filter(version=version).exists()  # the RoCE review still runs
+    response = member_client.post(reverse("api-version-traffic", kwargs={"pk": version.pk}),
+                                  {"pattern": "all-reduce"}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "succeeded"

@@ -198,3 +198,19 @@ def test_storage_nodes_stand_in_rows_of_their_own_and_frontend_switches_in_netwo
     spines = [d for d in superpod.networks["frontend"].devices if d.role == "spine"]
     assert all(d.row in network_rows or d.row > backend_rows for d in spines)
     assert not any(d.row == s.row and d.col == s.col for d in spines for s in superpod.devices)
+
+
+def test_storage_nodes_with_more_ports_than_a_server_use_each_port_once():
+    # Nodes of 4 ports beside servers of 2: each node is 2 endpoint groups, numbered on from the first.
+    data = dict(SUPERPOD, storage=dict(SUPERPOD["storage"], nodes=8, ports_per_node=4))
+    st = plan_cluster(spec_from_dict(data)).networks["storage"]
+    nodes = {d.index for d in st.devices if d.role == "storage"}
+    edge = st.links.tier == 0
+    ports: dict[int, list[int]] = {}
+    for a, port in zip(st.links.a_dev[edge].tolist(), st.links.a_port[edge].tolist()):
+        if a in nodes:
+            ports.setdefault(a, []).append(port)
+    assert len(ports) == 8
+    for numbers in ports.values():
+        assert len(numbers) == 4 and len(set(numbers)) == 4
+        assert max(numbers) - min(numbers) == 3  # the node's 4 ports in a row

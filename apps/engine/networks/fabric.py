@@ -101,9 +101,10 @@ def plan_fabric_network(spec: DesignSpec, key: str, *, endpoints: Endpoints, gbp
             continue
         swr = network_switches_per_rack(spec, hw)
         k = np.arange(n)
-        r, c = grid.block("network", -(-n // swr))
-        row[lo:hi] = r[k // swr]
-        col[lo:hi] = c[k // swr]
+        # (rack_rows, rack_cols: not r, the endpoint group size the port numbers below use)
+        rack_rows, rack_cols = grid.block("network", -(-n // swr))
+        row[lo:hi] = rack_rows[k // swr]
+        col[lo:hi] = rack_cols[k // swr]
         ru[lo:hi] = (k % swr) * height(hw) + 1
         uh[lo:hi] = height(hw)
     placement = Placement(row.astype(np.int32), col.astype(np.int32), ru.astype(np.int32),

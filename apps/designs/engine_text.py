@@ -180,6 +180,9 @@ MESSAGES = {
     "warning.partial_scale_unit": gettext_lazy(
         "the last scale unit has %(servers)s of %(su_servers)s servers; its leaves still cable all %(uplinks)s "
         "uplinks"),
+    "warning.partial_scale_unit_shared": gettext_lazy(
+        "the last scale unit has %(servers)s of %(su_servers)s servers; its leaves carry %(downlinks)s downlinks each "
+        "and cable %(uplinks)s uplinks"),
     "warning.leaf_split": gettext_lazy(
         "%(ports)s-port leaves at %(oversubscription)s:1 use %(downlinks)s downlinks and %(uplinks)s uplinks "
         "(%(ratio)s:1)"),

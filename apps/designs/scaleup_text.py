@@ -66,6 +66,10 @@ def scale_up_notes(summary: dict | None) -> list[str]:
         notes.insert(0, _("The NVLink switch trays, their copper spine and the power shelves are part of the "
                           "rack-scale system and its published rack power: counted here and in the compute racks, "
                           "never in the network BOM or the network power. Scale units hold whole domains."))
+        if (summary or {}).get("leaf_slots"):
+            notes.insert(1, _("The domains of a scale unit share their leaves by tray slot: leaf t takes the NIC "
+                              "ports of tray t of every domain, so GPUs at the same position of different racks "
+                              "meet on one leaf; this needs fewer switches than a leaf per rail of each rack."))
     return notes
 
 

@@ -10,7 +10,8 @@ What is watched, and from which exporter (the metric names are those exporters' 
   {direction, priority} in microseconds) and node_exporter (`node_network_carrier_changes_total`,
   `node_network_receive_errs_total`).
 - Every target carries the design's labels (file_sd targets below): fabric (the design's slug),
-  fabric_role (server / leaf / spine / core: the tier), fabric_plane, fabric_rail (leaves), fabric_su.
+  fabric_role (server / leaf / spine / core: the tier), fabric_plane, fabric_rail (leaves of one rail; not
+  a rack-scale leaf shared by tray slot, which carries every rail of its plane), fabric_su.
   Rules and dashboard select `fabric="<slug>"`, so several designs share one Prometheus.
 
 Alert rules (thresholds from the design where it has them, else a stated starting point):
@@ -69,7 +70,8 @@ def prometheus_targets(plan: Plan) -> list[dict]:
         if d.role != "server":
             labels["fabric_plane"] = str(d.plane)
         if d.role == "leaf":
-            labels["fabric_rail"] = str(d.rail)
+            if d.rail >= 0:  # a rack-scale leaf shared by tray slot carries every rail of its plane
+                labels["fabric_rail"] = str(d.rail)
             labels["fabric_su"] = str(d.su)
         groups.append({"targets": [d.name], "labels": labels})
     return groups

@@ -182,6 +182,8 @@ TEMPLATES: dict[str, str] = {
                                "{spare} GPU slots spare",
     "warning.partial_scale_unit": "the last scale unit has {servers} of {su_servers} servers; its leaves still "
                                   "cable all {uplinks} uplinks",
+    "warning.partial_scale_unit_shared": "the last scale unit has {servers} of {su_servers} servers; its leaves "
+                                         "carry {downlinks} downlinks each and cable {uplinks} uplinks",
     "warning.leaf_split": "{ports}-port leaves at {oversubscription:g}:1 use {downlinks} downlinks and {uplinks} "
                           "uplinks ({ratio:.2f}:1)",
     "warning.rack_servers_height": "{servers} servers of {server_ru}U per rack need {needed}U, more than the "

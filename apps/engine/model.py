@@ -152,7 +152,7 @@ class Sizing:
     servers: int
     gpus: int  # requested GPUs
     gpus_per_server: int
-    su_servers: int  # d: leaf downlinks = servers per scale unit
+    su_servers: int  # servers per scale unit (= leaf downlinks d, unless leaves are shared by tray slot)
     leaf_uplinks: int  # u
     scale_units: int
     leaves_per_plane: int
@@ -177,6 +177,12 @@ class Sizing:
     # count); 0 = uplinks follow the downlinks on the same ports (fabric switches).
     leaf_uplink_port: int = 0
     spine_uplinks_last_pod: int = 0  # uplinks of a spine of the last pod (3 tiers; fewer when it is partly filled)
+    # Rack-scale leaves shared by tray slot (engine.topology): the trays per domain D, so an SU has D leaves per
+    # plane, leaf t taking tray t of each of the SU's K racks; 0 = one leaf per rail of the plane.
+    leaf_slots: int = 0
+    leaf_downlinks: int = 0  # downlinks of a full SU's leaf when shared (K x r/p); 0 = su_servers
+    leaf_downlinks_last_su: int = 0  # a partly filled last SU's shared leaves: downlinks, 0 = as a full SU's
+    leaf_uplinks_last_su: int = 0  # ... and uplinks, 0 = leaf_uplinks
 
 
 @dataclass(slots=True)

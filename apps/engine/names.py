@@ -3,6 +3,8 @@
 Devices (numbers zero-padded to a width fixed per plan so names sort; at least the widths shown):
 - servers      "srv-0123"          (server index, 0-based)
 - leaves       "p0-su03-leaf-r5"   (plane, scale unit, rail; the rail is the global NIC port index)
+                 "p0-su01-leaf-t07"  (rack-scale leaves shared by tray slot, engine.topology: plane, scale unit,
+                                      tray slot t, the leaf taking tray t of each of the SU's racks)
 - spines       "p0-spine-012"      (plane, spine index within the plane; its pod is Device.pod)
 - cores        "p0-core-007"       (plane, core index within the plane)
 
@@ -86,6 +88,10 @@ def spine_names(planes: list[int], indexes: list[int], digits: int = 3) -> list[
 def core_names(planes: list[int], indexes: list[int], digits: int = 3) -> list[str]:
     """core_name(plane, index, digits) of each (planes[i], indexes[i]), in one pass."""
     return list(map(f"p{{}}-core-{{:0{digits}d}}".format, planes, indexes))
+
+
+def slot_leaf_name(plane: int, su: int, slot: int, su_digits: int = 2, slot_digits: int = 2) -> str:
+    return f"p{plane}-su{su:0{su_digits}d}-leaf-t{slot:0{slot_digits}d}"
 
 
 def spine_name(plane: int, index: int, digits: int = 3) -> str:

@@ -23,7 +23,8 @@ from .bom import bill, price_notes, switch_sku
 from .cabling import cable_links
 from .messages import Message, message
 from .model import Alternative, Device, Plan, Progress, Sizing, Wiring
-from .names import core_names, is_nvos, lanes_per_port, leaf_names, server_names, spine_names, width
+from .names import (core_names, is_nvos, lanes_per_port, leaf_names, server_names, slot_leaf_name, spine_names,
+                    width)
 from .hall.build import place_hall
 from .hall.grid import HallGrid
 from .hall.structured import apply_structured_bom
@@ -31,7 +32,8 @@ from .hall.rules import RackFill, check_rack_rules, rack_fill
 from .racks import Placement, place, rack_names, raw_lengths
 from .seedcatalog import seed_catalog
 from .spec import DesignSpec, InfeasibleSpec, backend_class_check
-from .topology import Layout, build_links, device_layout, size_fabric
+from .topology import (Layout, build_links, device_layout, last_su_leaf_links, leaf_downlinks, size_fabric,
+                       su_leaves)
 from .wiring import prove
 
 STAGES = {"topology": (0, 35), "cabling": (35, 70), "bom": (70, 80), "addressing": (80, 100)}
@@ -155,7 +157,12 @@ def make_devices(spec: DesignSpec, sz: Sizing, lay: Layout, placement: Placement
     names = server_names(sz.servers, srv_w)
     su_w, rail_w = width(sz.scale_units, 2), width(sz.rails, 1)
     leaves, spines = slice(lay.leaf_base, lay.spine_base), slice(lay.spine_base, lay.core_base)
-    names += leaf_names(plane[leaves], su[leaves], rail[leaves], su_w, rail_w)
+    if sz.leaf_slots:  # leaves shared by tray slot are named by it (engine.names)
+        slots = sz.leaf_slots
+        names += [slot_leaf_name(plane[i], su[i], local[i] % slots, su_w, width(slots, 2))
+                  for i in range(lay.leaf_base, lay.spine_base)]
+    else:
+        names += leaf_names(plane[leaves], su[leaves], rail[leaves], su_w, rail_w)
     names += spine_names(plane[spines], local[spines], width(sz.spines_per_plane, 3))
     names += core_names(plane[lay.core_base:count], local[lay.core_base:count], width(sz.cores_per_plane, 3))
 
@@ -198,15 +205,20 @@ def review_notes(spec: DesignSpec, sz: Sizing, wiring: Wiring | None = None, fil
         out.append(message("warning.spare_gpu_slots", gpus=spec.gpus, servers=sz.servers,
                            gpus_per_server=sz.gpus_per_server, spare=spare))
     last = sz.servers - (sz.scale_units - 1) * sz.su_servers
-    if last < sz.su_servers:
+    if last < sz.su_servers and sz.leaf_uplinks_last_su:  # shared leaves cable what the last SU's racks carry
+        down_last, up_last = last_su_leaf_links(sz)
+        out.append(message("warning.partial_scale_unit_shared", servers=last, su_servers=sz.su_servers,
+                           downlinks=down_last, uplinks=up_last))
+    elif last < sz.su_servers:
         out.append(message("warning.partial_scale_unit", servers=last, su_servers=sz.su_servers,
                            uplinks=sz.leaf_uplinks))
     leaf = spec.leaf
     o = spec.oversubscription
     ideal = leaf.ports * o / (o + 1)
-    if not leaf.uplinks and abs(ideal - sz.su_servers) > 1e-6:  # an uplink group's split is the hardware's
-        out.append(message("warning.leaf_split", ports=leaf.ports, oversubscription=o, downlinks=sz.su_servers,
-                           uplinks=sz.leaf_uplinks, ratio=sz.su_servers / sz.leaf_uplinks))
+    down = leaf_downlinks(sz)
+    if not leaf.uplinks and abs(ideal - down) > 1e-6:  # an uplink group's split is the hardware's
+        out.append(message("warning.leaf_split", ports=leaf.ports, oversubscription=o, downlinks=down,
+                           uplinks=sz.leaf_uplinks, ratio=down / sz.leaf_uplinks))
     out += _rack_notes(spec, sz, fill)
     if sz.tiers == 3 and sz.spines_last_pod != sz.spines_per_pod:
         out.append(message("warning.partial_pod", spines=sz.spines_last_pod, spines_per_pod=sz.spines_per_pod))
@@ -256,7 +268,7 @@ def blocking_note(wiring: Wiring) -> Message:
 
 def _rack_notes(spec: DesignSpec, sz: Sizing, fill: RackFill | None) -> list[Message]:
     """What the racks could not take as the layout asked (engine.hall.rules lowers it and says so here)."""
-    fill = fill if fill is not None else rack_fill(spec, sz.su_servers, sz.rails)
+    fill = fill if fill is not None else rack_fill(spec, sz.su_servers, su_leaves(sz))
     out = list(fill.notes)
     layout = spec.layout
     tiers = [("spine", spec.spine_hw, sz.switches.get("spine", 0))]

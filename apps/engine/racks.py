@@ -37,7 +37,7 @@ from .hall.route import run_lengths
 from .hall.rules import RackFill, height, rack_fill, switch_draw
 from .model import Sizing
 from .spec import DesignSpec
-from .topology import Layout
+from .topology import Layout, leaves_per_su, su_leaves
 
 
 @dataclass(slots=True)
@@ -68,7 +68,7 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
           fill: RackFill | None = None) -> Placement:
     layout = spec.layout
     grid = grid if grid is not None else HallGrid(layout)
-    fill = fill if fill is not None else rack_fill(spec, sz.su_servers, sz.rails)
+    fill = fill if fill is not None else rack_fill(spec, sz.su_servers, su_leaves(sz))
     spr = fill.servers_per_rack
     in_server = layout.leaf_rack == "server"
     d, sus = sz.su_servers, sz.scale_units
@@ -88,7 +88,7 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
     last_server_racks = full_server_racks if in_server else -(-last_servers // spr)
     su_server_racks = np.full(sus, full_server_racks, dtype=np.int64)
     su_server_racks[-1] = last_server_racks
-    rails = max(1, sz.rails)
+    rails = max(1, su_leaves(sz))  # leaves per SU, all planes
     per = max(1, fill.leaves_per_leaf_rack)
     group = 1
     if not in_server and full_server_racks <= 2:
@@ -232,7 +232,8 @@ def place(spec: DesignSpec, sz: Sizing, lay: Layout, grid: HallGrid | None = Non
     # Leaves: the group's leaf racks stacked by SU and rail, or spread over the SU's server racks.
     leaves = np.arange(lay.leaf_base, lay.spine_base)
     lsu = lay.su[leaves].astype(np.int64)
-    j = lay.rail[leaves].astype(np.int64)
+    per_su = leaves_per_su(sz)  # j: the leaf's place in its SU, plane by plane (its rail with a leaf per rail)
+    j = lay.plane[leaves].astype(np.int64) * per_su + lay.local[leaves].astype(np.int64) % per_su
     lru = uh[leaves]
     if in_server:
         racks_of = su_server_racks[lsu]

@@ -2,7 +2,8 @@
 
 Keys (all plain JSON types):
   name, fabric ("ethernet" or "infiniband"), tiers, planes, gpus, servers, gpus_per_server, rails,
-  rails_per_plane, su_servers, scale_units, pods, sus_per_pod, switches {leaf, spine, core}, links {server-leaf, leaf-spine,
+  rails_per_plane, su_servers, leaf_downlinks, leaf_slots (rack-scale leaves shared by tray slot: trays per domain,
+  each a leaf of the SU; 0 = a leaf per rail), leaves_per_su (per plane), scale_units, pods, sus_per_pod, switches {leaf, spine, core}, links {server-leaf, leaf-spine,
   spine-core}, total_links, max_gpus, max_hops, oversubscription {leaf[, spine]}, bisection_gbps,
   free_ports {leaf, spine, core}, bom [{sku, description, category, qty, unit_price, total,
   power_typical_w, power_max_w, in_server_typical_w, in_server_max_w, scope ("network", "in-server",
@@ -39,6 +40,7 @@ from .scaleup import scale_up_summary
 from .model import TIER_NAMES, Alternative, Plan, Sizing, Wiring, power_missing, price_missing
 from .networks.report import cluster_report
 from .spec import SPARE_CATEGORIES
+from .topology import leaf_downlinks, leaves_per_su
 
 
 def wiring_dict(wiring: Wiring | None) -> dict | None:
@@ -106,6 +108,9 @@ def report(plan: Plan, *, alternatives: list[Alternative] | None = None) -> dict
         "scale_up": scale_up_summary(spec, plan.servers).to_dict(),
         "su_servers": plan.su_servers,
         "leaf_uplinks": sz.leaf_uplinks if sz else None,
+        "leaf_downlinks": leaf_downlinks(sz) if sz else plan.su_servers,
+        "leaf_slots": sz.leaf_slots if sz else 0,
+        "leaves_per_su": leaves_per_su(sz) if sz else plan.rails // plan.planes,
         "scale_units": plan.scale_units,
         "pods": plan.pods,
         "sus_per_pod": sz.sus_per_pod if sz else 0,

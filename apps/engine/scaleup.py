@@ -16,13 +16,14 @@ Rules:
 - Rails and scale units (engine.topology): as in NVIDIA's GB200 / GB300 SuperPOD reference
   architectures, a rack-scale system joins the backend fabric by GPU: GPU i of every compute tray
   is rail i (each GPU has its own NIC), and scale units are built of whole racks ("each SU contains
-  8 DGX GB200 systems", 576 GPUs, GB200 RA abstract). The engine's scale unit is the leaf's downlinks
-  rounded down to whole domains, so a domain's rail-i ports all land on one leaf per plane and no
-  domain straddles two scale units. A leaf cables only the uplinks its downlinks carry at the stated
-  oversubscription (engine.topology): on 64-port leaves at 1:1 one rail of one rack, 18 down and 18 up.
+  8 DGX GB200 systems", 576 GPUs, GB200 RA abstract). No domain straddles two scale units. The leaves
+  are either one per rail of an SU of whole racks, or shared by tray slot, leaf t taking tray t of each of
+  the SU's K racks (the cross-rack rail), whichever needs fewer switches (engine.topology); a leaf cables
+  only the uplinks its downlinks carry at the stated oversubscription.
   Worked example (tests/engine/test_scaleup.py): 576 GPUs of GB200 NVL72 (the RA's one SU) = 8 racks =
   8 domains of 72 GPUs = 144 compute trays, 72 NVLink switch trays, 576 server-leaf links (one 400G NIC
-  port per GPU) on 4 rails; on QM9700 32 leaves, 9 spines, 576 leaf-spine links (41 switches, not 48).
+  port per GPU) on 4 rails; on QM9700 18 shared leaves of 32 down / 32 up and 16 spines, 576 leaf-spine
+  links (34 switches; a leaf per rail of each rack: 32 leaves and 9 spines, 41).
 - Counting, without double counting: NVLink switch trays, the NVLink copper spine and the power
   shelves are part of the rack-scale system (its published rack power, e.g. "Full rack requiring
   up to 142 kW" for GB300 NVL72, covers them): the domain summary counts the switch trays, the rack

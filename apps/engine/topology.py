@@ -11,9 +11,26 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   connectivity through two different planes", RA Table 3): 8 x 800G per server split 2x400G, 2 planes,
   64 servers per SU on SN5610 in 128x400G at 1:1 -> 1 SU (512 GPUs): 16 leaves, 8 spines;
   2 SUs: 32 / 16; 4 SUs: 64 / 32; 8 SUs: 128 / 64; 16 SUs (8,192 GPUs): 256 leaves, 128 spines.
-- Rack-scale systems (engine.scaleup): servers are compute trays; the scale unit's downlinks d are
-  rounded down to whole scale-up domains when a domain fits (18 trays for NVL72), so no domain
-  straddles two scale units. The leaf then cables only the uplinks those d carry (below).
+- Rack-scale systems (engine.scaleup): servers are compute trays of D per domain (18 for NVL72), and
+  the fabric is sized two ways, taking the one with fewer switches (a leaf per rail on a tie):
+  - a leaf per rail: the scale unit's downlinks d are rounded down to whole domains when a domain fits,
+    so no domain straddles two scale units, and the leaf cables only the uplinks those d carry (below);
+  - leaves shared by tray slot: an SU is K = floor(d / (r/p)) racks (domains; fewer if K x r/p would
+    split a cage), with D leaves per plane; leaf t takes the plane's r/p NIC ports of tray t of each of the
+    K racks, on leaf port (rack in the SU) x r/p + rail in the plane, K x r/p downlinks. Tray t of K racks
+    is the cross-rack rail: GPU i of tray t sits at the same NVLink position in every rack, so the GPUs
+    that talk across racks (the same rank of each domain) meet on one leaf, as GPU i of every node meets
+    on its rail's leaf in an 8-GPU SuperPOD. NVIDIA builds GB200 SuperPOD SUs of "8 DGX GB200 systems"
+    (576 GPUs, DGX SuperPOD GB200 RA, Abstract), K = 8 on a 64-port leaf at 1:1: 8 x 4 = 32 down.
+    A partly filled last SU's leaves carry its racks' ports only and cable what those carry at o:1; the
+    spine count of a group holding them must divide both kinds of leaves' uplinks, else this way is not
+    taken. Worked examples, GB200 NVL72 on 64-port QM9700 at 1:1 (tests/engine/test_scaleup.py):
+    1 SU, 8 racks: per rail 32 leaves (18 down, 18 up) + 9 spines = 41; shared 18 leaves (32 down, 32 up)
+    + 16 spines = 34, taken (9 spines would be fewer, but 9 does not divide 32: 18 leaves x 32 uplinks
+    meet 9 spines' 64 ports only with 3 or 4 links per pair, blocking). 6 racks: 24 + 9 = 33 against 18 +
+    8 = 26. 57 racks (3 tiers): per rail 228 leaves + 129 spines + 72 cores = 429, kept; shared, a pod
+    (32 spine ports down) holds one SU of 18 leaves x 32 uplinks, which needs 32 spines (the divisor of
+    32 from 18), so 144 leaves + 7 x 32 + 4 spines + 72 cores = 444.
 
 - servers = ceil(gpus / gpus per server). Every NIC port of every server is cabled.
 - p divides r; plane j holds rails j*r/p .. (j+1)*r/p - 1. Each plane is an independent fabric
@@ -21,14 +38,14 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
 - Leaf logical ports P_L run at NIC speed (after breakout). Oversubscription o:1 gives downlinks
   d = floor(P_L * o / (o + 1)), rounded down to whole cages on twin-port cages (a cage carries one
   link class), and down to whole rack-scale domains; uplinks u = min(P_L - d, ceil(d / o)): a leaf never
-  cables more uplinks than its d downlinks carry at o:1 (GB200 NVL72 on 64-port leaves at 1:1: one rail
-  of one rack, 18 down and 18 up, not 32; 1 SU of 8 racks -> 32 leaves and 9 spines, not 16). Every leaf
+  cables more uplinks than its d downlinks carry at o:1 (GB200 NVL72 on 64-port leaves at 1:1 with a leaf per
+  rail: one rail of one rack, 18 down and 18 up, not 32: 32 leaves and 9 spines an SU, not 16). Every leaf
   cables all u uplinks, also in a partly filled SU: NVIDIA builds the full SU's leaves and leaf-spine
   cables ("the fabric should be designed to support the full SU, including leaf switches and leaf-spine
   cables", DGX SuperPOD RAs, Network Fabrics), so the SU fills later without recabling.
 - A scale unit (SU) is d servers with one leaf per rail: NIC port i of every server of the SU lands
-  on the SU's leaf for rail i, on leaf port = the server's position in the SU. Downlinks take the
-  first d logical ports of a leaf, uplinks the ports after them.
+  on the SU's leaf for rail i, on leaf port = the server's position in the SU (shared rack-scale leaves:
+  above). Downlinks take the first d logical ports of a leaf, uplinks the ports after them.
 - Spine count, 2 tiers (per plane): leaves L = SUs * r/p; feasible only if L <= P_S (a spine needs a
   port for every leaf of its plane). Spines n = the smallest n >= ceil(L * u / P_S) that divides u, so
   every leaf has exactly u/n links to every spine of its plane and a leaf pair can always use all of
@@ -77,7 +94,7 @@ On 64x400G in 8 planes -> 2 tiers, 160 leaves, 128 spines (16 per plane), grows 
 On 64x400G (DGX SuperPOD): 1,016 GPUs -> 32 leaves, 16 spines (4 SUs); 760 GPUs -> 24 leaves,
 16 spines (3 SUs). engine.wiring proves every plan delivers its stated oversubscription.
 
-Device order (Device.index): servers, then leaves (plane, SU, rail), spines (plane, pod, index),
+Device order (Device.index): servers, then leaves (plane, SU, rail; or tray slot when shared), spines (plane, pod, index),
 cores (plane, index). Links: tier 0 server-major (server, NIC port), tier 1 by (plane, leaf, spine),
 tier 2 by (plane, spine, uplink). Everything is built with numpy array arithmetic, never a Python
 loop per link.
@@ -196,12 +213,12 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
 
     Assumes spec.validate() passed; raises InfeasibleSpec naming the field to change. even=False
     takes the fewest spines instead (uneven, blocking wiring), only for the priced alternative.
+    A rack-scale design is sized both ways, a leaf per rail of an SU and a leaf per tray slot shared by
+    the SU's racks (module rules), and takes the one with fewer switches (per rail on a tie).
     """
-    count = spine_count if even else fewest_spines
-    server, leaf, spine, core = spec.server, spec.leaf, spec.spine_hw, spec.core_hw
+    server, leaf = spec.server, spec.leaf
     rails, planes = spec.rails, spec.planes
     rpp = rails // planes
-    servers = spec.servers
     gbps = spec.port_gbps
     if leaf.uplinks:  # an uplink group: access ports down, the group up (see uplink_split)
         d, u = uplink_split(leaf, gbps, spec.oversubscription)
@@ -214,28 +231,118 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
         raise InfeasibleSpec({"oversubscription": [
             message("topology.no_uplinks", ports=leaf.ports, oversubscription=spec.oversubscription)]})
     per_domain = spec.servers_per_domain
+    per_rail_d, per_rail_u = d, u
     if 1 < per_domain <= d:  # a scale unit holds whole rack-scale domains (engine.scaleup)
-        d -= d % per_domain
+        per_rail_d -= per_rail_d % per_domain
     if not leaf.uplinks:  # never more uplinks than the downlinks carry at o:1 (18 of 32 for an NVL72 rail)
-        u = min(u, carried_uplinks(d, spec.oversubscription))
-    sus = -(-servers // d)
-    leaves_pp = sus * rpp
+        per_rail_u = min(u, carried_uplinks(per_rail_d, spec.oversubscription))
+    try:
+        best = _size(spec, even, per_rail_d, per_rail_u, 0)
+    except InfeasibleSpec as refused:
+        best, error = None, refused
+    # Leaves shared by tray slot: K racks' rail ports of tray t on leaf t (K x r/p downlinks, whole cages).
+    racks = d // rpp if per_domain > 1 and not leaf.uplinks else 0
+    while racks > 1 and (racks * rpp) % leaf.ports_per_cage:
+        racks -= 1
+    if racks > 1:
+        try:
+            shared = _size(spec, even, racks * rpp, min(u, carried_uplinks(racks * rpp, spec.oversubscription)),
+                           racks)
+        except (InfeasibleSpec, NoEvenSpines):
+            shared = None
+        if shared is not None and (best is None or sum(shared.switches.values()) < sum(best.switches.values())):
+            best = shared
+    if best is None:
+        raise error
+    return best
+
+
+def leaves_per_su(sz: Sizing) -> int:
+    """Leaves of one scale unit in one plane: one per rail of the plane, or one per tray slot when shared."""
+    return sz.leaf_slots or sz.rails_per_plane
+
+
+def su_leaves(sz: Sizing) -> int:
+    """Leaves of one scale unit, all planes (the rails with a leaf per rail)."""
+    return sz.planes * leaves_per_su(sz)
+
+
+def leaf_downlinks(sz: Sizing) -> int:
+    """Downlinks of a leaf of a full scale unit: its servers (one per rail), or K x r/p (shared by tray slot)."""
+    return sz.leaf_downlinks or sz.su_servers
+
+
+def last_su_leaf_links(sz: Sizing) -> tuple[int, int]:
+    """(downlinks, uplinks) of a leaf of the last scale unit: fewer than a full one's only when shared leaves'
+    last SU is partly filled (its leaves cable what they carry)."""
+    return (sz.leaf_downlinks_last_su or leaf_downlinks(sz), sz.leaf_uplinks_last_su or sz.leaf_uplinks)
+
+
+def group_spines(full: int, uplinks: int, last: int, last_carried: int, ports: int, *, even: bool = True
+                 ) -> tuple[int, int]:
+    """(spines, uplinks of a last-SU leaf) of one spine group holding `full` leaves of `uplinks` uplinks and `last`
+    leaves of a partly filled last SU that carry `last_carried` (shared leaves; module rules).
+
+    Even: the smallest n >= ceil(all uplinks / ports) that divides every leaf's uplinks, so every leaf reaches
+    every spine alike and no leaf cables more than it carries; NoEvenSpines when none does (the design then
+    takes a leaf per rail). even=False: the fewest.
+    """
+    if not last:
+        n = spine_count(full, uplinks, ports) if even else fewest_spines(full, uplinks, ports)
+        return n, 0
+    low = max(1, -(-(full * uplinks + last * last_carried) // ports))
+    if not even:
+        return low, last_carried
+    common = math.gcd(uplinks, last_carried) if full else last_carried
+    n = next((n for n in range(low, common + 1) if common % n == 0), 0)
+    if not n:
+        raise NoEvenSpines
+    return n, last_carried
+
+
+class NoEvenSpines(Exception):
+    """No spine count divides both a full SU's shared leaves' uplinks and the partly filled last SU's."""
+
+
+def _size(spec: DesignSpec, even: bool, d: int, u: int, racks: int) -> Sizing:
+    """The fabric with leaves of d downlinks and u uplinks: one per rail of an SU of d servers (racks = 0), or one
+    per tray slot of an SU of `racks` rack-scale domains, d = racks x r/p (module rules)."""
+    count = spine_count if even else fewest_spines
+    server, leaf, spine, core = spec.server, spec.leaf, spec.spine_hw, spec.core_hw
+    rails, planes = spec.rails, spec.planes
+    rpp = rails // planes
+    servers = spec.servers
+    gbps = spec.port_gbps
+    slots = spec.servers_per_domain if racks else 0
+    su_servers = racks * slots if racks else d
+    per_su = slots or rpp  # leaves of an SU in one plane
+    sus = -(-servers // su_servers)
+    leaves_pp = sus * per_su
+    # A partly filled last SU of shared leaves: its leaves carry the racks it has (its domains are whole).
+    last_servers = servers - (sus - 1) * su_servers
+    d_last = u_last = 0
+    partial = racks and last_servers < su_servers
+    if partial:
+        d_last = -(-last_servers // slots) * rpp
+        u_last = min(u, carried_uplinks(d_last, spec.oversubscription))
+    last_leaves = per_su if partial else 0
     p_s, p_c = spine.ports, core.ports
-    max2 = (p_s // rpp) * d * server.gpus
+    max2 = (p_s // per_su) * su_servers * server.gpus
     fits2 = leaves_pp <= p_s
     if spec.tiers == 2 and not fits2:
         raise InfeasibleSpec({"tiers": [
-            message("topology.two_tiers_limit", spine_ports=p_s, max_gpus=max2, scale_units=p_s // rpp, su_servers=d,
-                    gpus=spec.gpus, leaves=leaves_pp)]})
+            message("topology.two_tiers_limit", spine_ports=p_s, max_gpus=max2, scale_units=p_s // per_su,
+                    su_servers=su_servers, gpus=spec.gpus, leaves=leaves_pp)]})
     tiers = 2 if (spec.tiers == 2 or (spec.tiers == "auto" and fits2)) else 3
 
     sus_per_pod = pods = n_full = n_last = cores_pp = 0
     spine_up = up_last = 0
     if tiers == 2:
-        spines_pp = count(leaves_pp, u, p_s)
+        spines_pp, u_last = group_spines(leaves_pp - last_leaves, u, last_leaves, u_last, p_s, even=even)
         spine_down = p_s
         max_gpus = max2
-        links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaves_pp * u, TIER_NAMES[2]: 0}
+        leaf_links = (leaves_pp - last_leaves) * u + last_leaves * u_last
+        links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaf_links, TIER_NAMES[2]: 0}
     else:
         if p_s % 2:
             raise InfeasibleSpec({_field(spec, "spine", "ports"): [
@@ -244,29 +351,31 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
         if spine.ports_per_cage > 1 and half % spine.ports_per_cage:
             raise InfeasibleSpec({_field(spec, "spine", "ports"): [
                 message("topology.spine_cage_halves", cages=spine.physical_cages)]})
-        sus_per_pod = half // rpp
+        sus_per_pod = half // per_su
         if sus_per_pod < 1:
             raise InfeasibleSpec({_field(spec, "spine", "ports"): [
-                message("topology.spine_half_too_small", ports=p_s, leaves=rpp)]})
+                message("topology.spine_half_too_small", ports=p_s, leaves=per_su)]})
         pods = -(-sus // sus_per_pod)
-        max_gpus = p_c * sus_per_pod * d * server.gpus
+        max_gpus = p_c * sus_per_pod * su_servers * server.gpus
         if pods > p_c:
             raise InfeasibleSpec({"gpus": [
                 message("topology.three_tiers_limit", max_gpus=max_gpus, pods=p_c, sus_per_pod=sus_per_pod,
-                        su_servers=d, gpus=spec.gpus, needed_pods=pods)]})
-        lpod = sus_per_pod * rpp
-        last_leaves = leaves_pp - (pods - 1) * lpod
+                        su_servers=su_servers, gpus=spec.gpus, needed_pods=pods)]})
+        lpod = sus_per_pod * per_su
+        pod_last_leaves = leaves_pp - (pods - 1) * lpod
         n_full = count(lpod, u, half)
-        n_last = count(last_leaves, u, half)
+        n_last, u_last = group_spines(pod_last_leaves - last_leaves, u, last_leaves, u_last, half, even=even)
         spines_pp = (pods - 1) * n_full + n_last
         spine_down = half
         # A spine cables as many uplinks as it carries leaf links (1:1): all h = P_S/2 in a full pod wired
         # evenly, fewer in a partly filled last pod (or when the uneven count leaves a spine short).
-        spine_up = -(-lpod * u // n_full) if pods > 1 else -(-last_leaves * u // n_last)
-        up_last = -(-last_leaves * u // n_last)
+        last_pod_links = (pod_last_leaves - last_leaves) * u + last_leaves * u_last
+        up_last = -(-last_pod_links // n_last)
+        spine_up = -(-lpod * u // n_full) if pods > 1 else up_last
         pod_up, last_up = n_full * spine_up, n_last * up_last
         cores_pp = core_count(pod_up, last_up, pods, p_c, even=even)
-        links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaves_pp * u,
+        leaf_links = (pods - 1) * lpod * u + last_pod_links
+        links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaf_links,
                  TIER_NAMES[2]: planes * ((pods - 1) * pod_up + last_up)}
     switches = {"leaf": planes * leaves_pp, "spine": planes * spines_pp, "core": planes * cores_pp}
     t0, t1, t2 = (links[name] for name in TIER_NAMES)
@@ -282,14 +391,16 @@ def size_fabric(spec: DesignSpec, *, even: bool = True) -> Sizing:
     thinnest = min(t0, t1, t2) if tiers == 3 else min(t0, t1)
     return Sizing(
         tiers=tiers, planes=planes, rails=rails, rails_per_plane=rpp, servers=servers, gpus=spec.gpus,
-        gpus_per_server=server.gpus, su_servers=d, leaf_uplinks=u, scale_units=sus, leaves_per_plane=leaves_pp,
-        spines_per_plane=spines_pp, cores_per_plane=cores_pp, sus_per_pod=sus_per_pod, pods=pods,
-        spines_per_pod=n_full if tiers == 3 else 0, spines_last_pod=n_last, spine_downlinks=spine_down,
-        spine_uplinks=spine_up, spine_uplinks_last_pod=up_last, switches=switches, links_by_tier=links, max_gpus=max_gpus,
-        max_hops=3 if tiers == 2 else 5, oversubscription=over,
+        gpus_per_server=server.gpus, su_servers=su_servers, leaf_uplinks=u, scale_units=sus,
+        leaves_per_plane=leaves_pp, spines_per_plane=spines_pp, cores_per_plane=cores_pp, sus_per_pod=sus_per_pod,
+        pods=pods, spines_per_pod=n_full if tiers == 3 else 0, spines_last_pod=n_last, spine_downlinks=spine_down,
+        spine_uplinks=spine_up, spine_uplinks_last_pod=up_last, switches=switches, links_by_tier=links,
+        max_gpus=max_gpus, max_hops=3 if tiers == 2 else 5, oversubscription=over,
         bisection_gbps=(min(t0 * gbps, (t1 if tiers == 2 else min(t1, t2)) * up_gbps) if leaf.uplinks
                         else thinnest * gbps) / 2,
         free_ports=free, currency=spec.currency, leaf_uplink_port=leaf.ports if leaf.uplinks else 0,
+        leaf_slots=slots, leaf_downlinks=d if racks else 0, leaf_downlinks_last_su=d_last,
+        leaf_uplinks_last_su=u_last if partial else 0,
     )
 
 
@@ -333,14 +444,18 @@ def device_layout(sz: Sizing) -> Layout:
     group = np.full(count, -1, dtype=np.int32)
     local = np.zeros(count, dtype=np.int32)
     d = sz.su_servers
+    per_su = leaves_per_su(sz)
     local[:leaf_base] = np.arange(sz.servers)
     su[:leaf_base] = np.arange(sz.servers) // d
-    # leaves: (plane, su, rail-in-plane)
+    # leaves: (plane, su, rail-in-plane), or (plane, su, tray slot) when shared
     k = np.arange(sz.leaves_per_plane)
     lsl = slice(leaf_base, spine_base)
     plane[lsl] = np.repeat(np.arange(planes), sz.leaves_per_plane)
-    su[lsl] = np.tile(k // rpp, planes)
-    rail[lsl] = plane[lsl] * rpp + np.tile(k % rpp, planes)
+    su[lsl] = np.tile(k // per_su, planes)
+    if sz.leaf_slots:  # a shared leaf carries every rail of its plane: one rail only with one rail per plane
+        rail[lsl] = plane[lsl] if rpp == 1 else -1
+    else:
+        rail[lsl] = plane[lsl] * rpp + np.tile(k % rpp, planes)
     local[lsl] = np.tile(k, planes)
     if sz.tiers == 3:
         pod[lsl] = su[lsl] // sz.sus_per_pod
@@ -372,25 +487,22 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
     planes, rpp, rails = sz.planes, sz.rails_per_plane, sz.rails
     d, u = sz.su_servers, sz.leaf_uplinks
     lpp = sz.leaves_per_plane
-    up0 = sz.leaf_uplink_port or d  # the leaf's first uplink port
+    up0 = sz.leaf_uplink_port or leaf_downlinks(sz)  # the leaf's first uplink port
 
-    # Tier 0: NIC port i of server s -> leaf (plane i // rpp, SU s // d, rail i), leaf port s % d.
+    # Tier 0: server-leaf links (server_leaf_ends), server-major.
     s = np.arange(sz.servers, dtype=np.int64)
     i = np.arange(rails, dtype=np.int64)
-    server_leaf0 = lay.leaf_base + (s // d) * rpp
-    port_offset = (i // rpp) * lpp + (i % rpp)
+    t0_b_dev, t0_b_port = (x.ravel() for x in server_leaf_ends(sz, lay, s[:, None], i[None, :]))
     t0_a_dev = np.repeat(s, rails)
     t0_a_port = np.tile(i, sz.servers)
-    t0_b_dev = (server_leaf0[:, None] + port_offset[None, :]).ravel()
-    t0_b_port = np.repeat(s % d, rails)
     t0_plane = np.tile(i // rpp, sz.servers)
     t0_rail = t0_a_port
 
     # Tier 1: one plane's wiring (a spread pattern per spine group), then the same for every plane.
     if sz.tiers == 2:
-        leaf, leaf_port, spine, spine_port = spread(lpp, u, sz.spines_per_plane, up0)
+        leaf, leaf_port, spine, spine_port = leaf_spine_group(sz, 0, lpp, sz.spines_per_plane, up0)
     else:
-        lpod = sz.sus_per_pod * rpp
+        lpod = sz.sus_per_pod * leaves_per_su(sz)
         groups = []
         if sz.pods > 1:  # full pods share one pattern, offset pod by pod
             f_leaf, f_leaf_port, f_spine, f_spine_port = spread(lpod, u, sz.spines_per_pod, up0)
@@ -398,7 +510,8 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
             groups.append(((f_leaf + pod * lpod).ravel(), np.tile(f_leaf_port, sz.pods - 1),
                            (f_spine + pod * sz.spines_per_pod).ravel(), np.tile(f_spine_port, sz.pods - 1)))
         last = sz.pods - 1
-        l_leaf, l_leaf_port, l_spine, l_spine_port = spread(lpp - last * lpod, u, sz.spines_last_pod, up0)
+        l_leaf, l_leaf_port, l_spine, l_spine_port = leaf_spine_group(sz, last * lpod, lpp - last * lpod,
+                                                                      sz.spines_last_pod, up0)
         groups.append((l_leaf + last * lpod, l_leaf_port, l_spine + last * sz.spines_per_pod, l_spine_port))
         leaf, leaf_port, spine, spine_port = (np.concatenate(column) for column in zip(*groups))
     n = leaf.shape[0]
@@ -408,7 +521,8 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
     t1_a_port = np.tile(leaf_port, planes)
     t1_b_port = np.tile(spine_port, planes)
     t1_plane = np.repeat(plane_ix, n)
-    t1_rail = t1_plane * rpp + np.tile(leaf % rpp, planes)
+    t1_rail = (t1_plane * rpp + np.tile(leaf % rpp, planes)) if not sz.leaf_slots else (
+        t1_plane if rpp == 1 else np.full(t1_plane.shape[0], -1, np.int64))
 
     columns = [
         (t0_a_dev, t0_a_port, t0_b_dev, t0_b_port, np.zeros(t0_a_dev.shape[0], np.int8), t0_plane, t0_rail),
@@ -437,6 +551,48 @@ def build_links(sz: Sizing, lay: Layout) -> LinkTable:
         rail=rail.astype(np.int16), length_m=np.zeros(n, np.float32), medium=np.full(n, -1, np.int16),
         subnet=np.zeros(n, np.uint32),
     )
+
+
+def server_leaf_ends(sz: Sizing, lay: Layout, s: np.ndarray, i: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(leaf device, leaf port) of NIC port i of server s (arrays broadcast).
+
+    One leaf per rail: leaf (plane i // rpp, SU s // d, rail i), leaf port s mod d. Shared by tray slot: leaf
+    (plane i // rpp, SU s // (K x D), slot s mod D), leaf port (rack of s in its SU) x r/p + i mod r/p.
+    """
+    rpp, d, lpp = sz.rails_per_plane, sz.su_servers, sz.leaves_per_plane
+    if sz.leaf_slots:
+        slots = sz.leaf_slots
+        leaf = lay.leaf_base + (i // rpp) * lpp + (s // d) * slots + s % slots
+        return leaf, ((s % d) // slots) * rpp + i % rpp
+    leaf = lay.leaf_base + (s // d) * rpp + (i // rpp) * lpp + (i % rpp)
+    return leaf, s % d + 0 * i
+
+
+def leaf_spine_group(sz: Sizing, first: int, leaves: int, spines: int, first_port: int) -> tuple[np.ndarray, ...]:
+    """`spread` over one spine group of `leaves` leaves from plane-local leaf `first`: the last SU's shared leaves
+    (the group's last ones) with their own uplinks, their spine ports after the full leaves'."""
+    u = sz.leaf_uplinks
+    _, u_last = last_su_leaf_links(sz)
+    last = leaves_per_su(sz) if (sz.leaf_uplinks_last_su and first + leaves == sz.leaves_per_plane) else 0
+    full = leaves - last
+    if not last or u_last == u:
+        return spread(leaves, u, spines, first_port)
+    parts = []
+    if full:
+        parts.append(spread(full, u, spines, first_port))
+    leaf, leaf_port, spine, spine_port = spread(last, u_last, spines, first_port)
+    offset = np.bincount(parts[0][2], minlength=spines) if full else np.zeros(spines, np.int64)
+    parts.append((leaf + full, leaf_port, spine, spine_port + offset[spine]))
+    return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def group_counts(sz: Sizing, first: int, leaves: int, spines: int) -> np.ndarray:
+    """Links of each leaf of a spine group to each of its spines, (leaves, spines): leaf_spine_group, counted."""
+    _, u_last = last_su_leaf_links(sz)
+    last = leaves_per_su(sz) if (sz.leaf_uplinks_last_su and first + leaves == sz.leaves_per_plane) else 0
+    if not last:
+        return spread_counts(leaves, sz.leaf_uplinks, spines)
+    return np.concatenate([spread_counts(leaves - last, sz.leaf_uplinks, spines), spread_counts(last, u_last, spines)])
 
 
 def core_slots(sz: Sizing) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -31,6 +31,7 @@ from collections import deque
 import numpy as np
 
 from .model import LinkTable, Sizing, Wiring
+from .topology import leaf_downlinks, leaves_per_su
 
 
 def pod_width(sz: Sizing) -> int:
@@ -75,17 +76,22 @@ def prove_counts(sz: Sizing, lay, c: np.ndarray, uplinks: tuple[np.ndarray, np.n
     """The proof from the counts it rests on: c[plane, leaf, spine in pod] tier-1 links (leaves numbered in their
     plane, spines within their pod, pod_width(sz) columns), and in 3 tiers with several pods every spine-core link
     as (spine device, core device) ordered by spine device, then uplink port (None otherwise)."""
-    d, u = sz.su_servers, sz.leaf_uplinks
+    d, u = leaf_downlinks(sz), sz.leaf_uplinks
     stated = min(1.0, u / d)
     planes, lpp = sz.planes, sz.leaves_per_plane
     three = sz.tiers == 3
     pods = sz.pods if three else 1
     width = pod_width(sz)
-    leaf_pod_of_local = np.arange(lpp) // (sz.sus_per_pod * sz.rails_per_plane) if three else np.zeros(lpp, np.int64)
+    leaf_pod_of_local = np.arange(lpp) // (sz.sus_per_pod * leaves_per_su(sz)) if three else np.zeros(lpp, np.int64)
+    # Each leaf's downlinks: a pair is measured against the fewer of its two leaves' (the shared leaves of a partly
+    # filled last SU carry fewer than a full SU's, engine.topology).
+    down = np.full(lpp, d, np.int64)
+    if sz.leaf_downlinks_last_su:
+        down[lpp - leaves_per_su(sz):] = sz.leaf_downlinks_last_su
     pod_first_leaf = np.searchsorted(leaf_pod_of_local, np.arange(pods))
     pod_end_leaf = np.append(pod_first_leaf[1:], lpp)
 
-    best = _Worst()
+    best = _Worst(down)
     # Rows per (plane, pod): the distinct link-count rows and two leaves holding each. Usually every
     # leaf of a pod is wired alike, which one vectorized comparison shows for all pods at once.
     leaf_pod = np.repeat(np.arange(pods), pod_end_leaf - pod_first_leaf)
@@ -111,13 +117,14 @@ def prove_counts(sz: Sizing, lay, c: np.ndarray, uplinks: tuple[np.ndarray, np.n
     pod_pair = None
     if three and pods > 1:
         solved = _cross_pod(sz, lay, uplinks, patterns, best, width)
-        pod_pair, spread["spine-core"], spread["core-pod"] = _pod_pairs(sz, lay, uplinks, pod_end_leaf - pod_first_leaf)
+        pod_up = np.add.reduceat(c[0].sum(axis=1), pod_first_leaf)  # each pod's leaf uplinks
+        pod_pair, spread["spine-core"], spread["core-pod"] = _pod_pairs(sz, lay, uplinks, pod_up)
 
     pairs = planes * lpp * (lpp - 1) // 2
     if best.flow is None:  # one leaf per plane: no pair crosses a spine
         fraction, pair, flow = stated, None, 0
     else:
-        fraction, flow = min(1.0, best.flow / d), best.flow
+        fraction, flow = min(1.0, best.ratio), best.flow
         plane, a, b = best.pair
         pair = (lay.leaf_base + plane * lpp + a, lay.leaf_base + plane * lpp + b)
     leaf_ok = fraction >= stated - 1e-9
@@ -150,7 +157,7 @@ def _leaf_spine_spread(sz: Sizing, c: np.ndarray, pod_first_leaf: np.ndarray, po
     return [low or 0, high or 0]
 
 
-def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_leaves: np.ndarray
+def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_uplinks: np.ndarray
                ) -> tuple[tuple[int, int, int, int, int], list[int], list[int]]:
     """The top tier measured: the worst pod pair and the spread of spine-core and core-pod links.
 
@@ -174,7 +181,7 @@ def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_leav
     else:
         pair = np.bincount(key)
         pair = pair[pair > 0]
-    needed_of = pod_leaves.astype(np.int64) * sz.leaf_uplinks
+    needed_of = pod_uplinks.astype(np.int64)
     worst = None
     # Counts of links, in the narrowest integers that hold them: fewer bytes to compare and add.
     narrow = m.astype(np.int16 if int(m.max(initial=0)) < 2**15 else np.int32)
@@ -190,17 +197,21 @@ def _pod_pairs(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], pod_leav
 
 
 class _Worst:
-    """The lowest max-flow offered so far and the (plane, leaf, leaf) pair that has it."""
+    """The lowest max-flow per downlink offered so far (against the fewer downlinks of the pair), its flow and the
+    (plane, leaf, leaf) pair that has it; `down` holds each leaf's downlinks (plane-local leaf numbers)."""
 
-    __slots__ = ("flow", "pair")
+    __slots__ = ("flow", "pair", "ratio", "down")
 
-    def __init__(self):
+    def __init__(self, down: np.ndarray):
         self.flow: int | None = None
         self.pair: tuple[int, int, int] | None = None
+        self.ratio = 0.0
+        self.down = down
 
     def offer(self, flow: int, plane: int, a: int, b: int) -> None:
-        if self.flow is None or flow < self.flow:
-            self.flow, self.pair = flow, (plane, a, b)
+        ratio = flow / max(1, min(int(self.down[a]), int(self.down[b])))
+        if self.flow is None or ratio < self.ratio:
+            self.flow, self.pair, self.ratio = flow, (plane, a, b), ratio
 
 
 def _distinct_rows(block: np.ndarray, first_leaf: int) -> list[tuple[np.ndarray, int, int]]:
@@ -260,20 +271,20 @@ def _cross_pod(sz: Sizing, lay, uplinks: tuple[np.ndarray, np.ndarray], patterns
             if k in solved:
                 continue
             pod_a, pod_b = int(ga[i]), int(gb[i])
-            flow, leaf_a, leaf_b = _pod_pair_flow(patterns[(plane, pod_a)], patterns[(plane, pod_b)],
-                                                  entries(g[pod_a]), entries(g[pod_b]), width, cores)
-            solved[k] = flow
-            best.offer(flow, plane, leaf_a, leaf_b)
+            for flow, leaf_a, leaf_b in _pod_pair_flows(patterns[(plane, pod_a)], patterns[(plane, pod_b)],
+                                                        entries(g[pod_a]), entries(g[pod_b]), width, cores):
+                best.offer(flow, plane, leaf_a, leaf_b)
+            solved[k] = 1
     return len(solved)
 
 
-def _pod_pair_flow(rows_a, rows_b, entries_a, entries_b, width: int, cores: int) -> tuple[int, int, int]:
-    """(lowest max-flow, leaf, leaf) over every distinct leaf row of pod A against every one of pod B."""
+def _pod_pair_flows(rows_a, rows_b, entries_a, entries_b, width: int, cores: int) -> list[tuple[int, int, int]]:
+    """(max-flow, leaf, leaf) of every distinct leaf row of pod A against every one of pod B."""
     m_a = np.bincount(entries_a[0] * cores + entries_a[1], minlength=width * cores).reshape(width, cores)
     m_b = np.bincount(entries_b[0] * cores + entries_b[1], minlength=width * cores).reshape(width, cores)
     up_a, up_b = m_a.sum(axis=1), m_b.sum(axis=1)
     columns = multiplicity = None
-    worst = None
+    flows = []
     for row_a, leaf_a, _ in rows_a:
         for row_b, leaf_b, _ in rows_b:
             flow = _proportional_flow(row_a, row_b, m_a, m_b, up_a, up_b)
@@ -283,9 +294,8 @@ def _pod_pair_flow(rows_a, rows_b, entries_a, entries_b, width: int, cores: int)
                     columns = np.ascontiguousarray(np.concatenate([m_a[:, both], m_b[:, both]]).T)
                     columns, multiplicity = _merge_alike(columns)  # a row per kind of core both pods reach
                 flow = _layered_flow(row_a, row_b, columns, multiplicity, width)
-            if worst is None or flow < worst[0]:
-                worst = (flow, leaf_a, leaf_b)
-    return worst
+            flows.append((flow, leaf_a, leaf_b))
+    return flows
 
 
 def _proportional_flow(row_a, row_b, m_a, m_b, up_a, up_b) -> int | None:

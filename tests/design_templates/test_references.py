@@ -45,10 +45,11 @@ GENERATED = {
                                "spine_core_links": 4096},
     "dgx-superpod-b200-4su": {"scale_units": 4, "servers": 127, "gpus": 1016, "tiers": 2, "leaf": 32, "spine": 16,
                               "core": 0, "server_leaf_links": 1016, "leaf_spine_links": 1024},
-    # Leaf and spine counts are this tool's rule (not published): 8 scale units of one NVL72 rack each, a leaf
-    # per rail of a rack with 18 trays down and the 18 uplinks they carry at 1:1 (not 32), 9 spines.
+    # Leaf and spine counts are this tool's rule (not published): one scale unit of 8 NVL72 racks whose leaves
+    # are shared by tray slot (18 leaves of 32 down, 32 up), 16 spines (the divisor of 32 from 9); a leaf per
+    # rail of each rack would be 32 leaves + 9 spines.
     "dgx-superpod-gb200-nvl72-1su": {"racks": 8, "gpus": 576, "servers": 144, "nvlink_switch_trays": 72,
-                                     "server_leaf_links": 576, "scale_units": 8, "leaf": 32, "spine": 9,
+                                     "server_leaf_links": 576, "scale_units": 1, "leaf": 18, "spine": 16,
                                      "leaf_spine_links": 576},
     # 8 planes of 64 leaves and 32 spines.
     "deepseek-v3-multi-plane-16k": {"gpus": 16384, "servers": 2048, "planes": 8, "tiers": 2, "leaf": 512,
@@ -105,4 +106,5 @@ def test_gb200_template_says_its_switch_counts_are_not_published(templates):
     template = templates["dgx-superpod-gb200-nvl72-1su"]
     assert "leaf" not in template.published_counts and "spine" not in template.published_counts
     assert "not in the RA's text" in template.leaves_out
-    assert "18 uplinks" in template.leaves_out and "18 条上行链路" in template.text("leaves_out", "zh-hans")
+    assert "tray slot" in template.leaves_out and "托盘位置" in template.text("leaves_out", "zh-hans")
+    assert "18 leaves and 16 spines" in template.leaves_out and "32 leaves and 9 spines" in template.leaves_out

@@ -131,3 +131,26 @@ def test_design_form_offers_the_split_and_puts_its_errors_on_the_field(client_fo
     assert "multiple of 2" in " ".join(field_errors(response, "planes"))
     from apps.designs.models import Design
     assert not Design.objects.filter(project=project).exists()
+
+
+def test_leaves_shared_by_tray_slot_are_said_in_both_languages():
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from apps.designs.scaleup_text import scale_up_notes
+    from apps.designs.views.version import structure_rows
+
+    # The engine's report of one GB200 SU on QM9700: 18 leaves of 32 downlinks, each taking tray t of 8 racks.
+    summary = {"scale_up": {"kind": "rack-scale"}, "su_servers": 144, "scale_units": 1, "leaf_slots": 18,
+               "leaf_downlinks": 32}
+    with translation.override("en"):
+        rows = dict(structure_rows(SimpleNamespace(summary=summary)))
+        assert rows["Leaves per scale unit"].startswith("18 per plane, one per tray slot")
+        assert "32 downlinks" in rows["Leaves per scale unit"]
+        assert any("share their leaves by tray slot" in note for note in scale_up_notes(summary))
+        assert not any("tray slot" in note for note in scale_up_notes({**summary, "leaf_slots": 0}))
+    with translation.override("zh-hans"):
+        rows = dict(structure_rows(SimpleNamespace(summary=summary)))
+        assert "每个托盘位置一台" in rows["每个扩展单元的 Leaf 数"]
+        assert any("按托盘位置共享 Leaf" in note for note in scale_up_notes(summary))

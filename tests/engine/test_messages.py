@@ -120,6 +120,8 @@ def seen_codes() -> dict[str, list[Message]]:
                     scale_up_switch_trays=9, scale_up_rack_power_w=132_000, cooling="liquid")
     refused(gpus=144, server=nvl72, layout=RackLayout(rack_power_kw=100))
     found.extend(plan(spec(144, server=replace(nvl72, cooling="", scale_up_rack_power_w=None))).notes)
+    # 12 racks: a full SU of 8 sharing leaves by tray slot, and a last SU of 4 whose leaves cable what they carry.
+    found.extend(plan(spec(864, server=replace(nvl72, cooling="", scale_up_rack_power_w=None))).notes)
     refused(gpus=1_000, layout=RackLayout(hall=HallLayout(rows=1)))
     refused(gpus=5_000, layout=RackLayout(hall=HallLayout(positions=2, zones=(("network", (1,)),))))
     found.extend(plan(spec(1_000, server=dgx(), layout=RackLayout(rack_power_kw=25))).notes)

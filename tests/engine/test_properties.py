@@ -45,11 +45,21 @@ def check_plan(p) -> None:
     radix = np.array([d.ports for d in devices])
     assert (ends[:, 1] >= 0).all() and (ends[:, 1] < radix[ends[:, 0]]).all()
 
-    # Rail wiring: NIC port i -> the rail-i leaf of the server's SU, leaf port = position in the SU.
+    # Rail wiring: NIC port i -> the rail-i leaf of the server's SU, leaf port = position in the SU; with rack-scale
+    # leaves shared by tray slot, NIC port i of tray t of every rack of the SU -> the SU's leaf t of plane i // rpp,
+    # leaf port = rack in the SU x rpp + i mod rpp.
+    slots = sz.leaf_slots
+    slot_leaf = {}
     for a, ap, b, bp in zip(a_dev[t0].tolist(), a_port[t0].tolist(), b_dev[t0].tolist(), b_port[t0].tolist()):
         srv, leaf = devices[a], devices[b]
-        assert leaf.rail == ap and leaf.su == srv.su and leaf.plane == ap // rpp
-        assert bp == a % p.su_servers
+        assert leaf.su == srv.su and leaf.plane == ap // rpp
+        if slots:
+            assert leaf.rail == (leaf.plane if rpp == 1 else -1)
+            assert bp == (a % p.su_servers) // slots * rpp + ap % rpp
+            assert slot_leaf.setdefault((srv.su, a % slots, ap // rpp), b) == b
+        else:
+            assert leaf.rail == ap
+            assert bp == a % p.su_servers
     assert (links.rail[t0] == links.a_port[t0]).all()
 
     # Planes are disjoint fabrics.
@@ -61,10 +71,16 @@ def check_plan(p) -> None:
     # same number of links to every spine of its group.
     t1 = tier == 1
     uplinks = Counter(a_dev[t1].tolist())
+    downlinks = Counter(b_dev[t0].tolist())
     leaves = [d.index for d in devices if d.role == "leaf"]
-    assert all(uplinks[i] == sz.leaf_uplinks for i in leaves)
     o = float(s.oversubscription)
-    assert (sz.leaf_uplinks - 1) * o < sz.su_servers - 1e-9 and sz.leaf_uplinks * o >= sz.su_servers - 1e-9
+    last_su = sz.scale_units - 1
+    for i in leaves:  # a partly filled last SU's shared leaves carry and cable less than a full SU's
+        partial = bool(sz.leaf_uplinks_last_su) and devices[i].su == last_su
+        down = sz.leaf_downlinks_last_su if partial else (sz.leaf_downlinks or sz.su_servers)
+        up = sz.leaf_uplinks_last_su if partial else sz.leaf_uplinks
+        assert uplinks[i] == up and downlinks[i] <= down
+        assert (up - 1) * o < down - 1e-9 and up * o >= down - 1e-9
     per_pair = Counter(zip(a_dev[t1].tolist(), b_dev[t1].tolist()))
     group_spines = defaultdict(set)
     for d in devices:
@@ -81,7 +97,7 @@ def check_plan(p) -> None:
         assert max(counts) == min(counts)
     # The wiring proof: the worst leaf pair gets what the oversubscription states.
     assert p.wiring.as_stated
-    assert p.wiring.stated_fraction == min(1.0, sz.leaf_uplinks / sz.su_servers)
+    assert p.wiring.stated_fraction == min(1.0, sz.leaf_uplinks / (sz.leaf_downlinks or sz.su_servers))
     if p.tiers == 3:
         t2 = tier == 2
         # A spine cables as many uplinks as it carries leaf links (1:1 at the spine).
@@ -260,6 +276,9 @@ def test_invariants_hold_for_random_rack_scale_specs(s):
         assert exc.errors
         return
     event(f"{p.tiers} tiers, {p.planes} planes")
+    sz = p.sizing
+    event("leaves shared by tray slot" + (", last SU partly filled" if sz.leaf_uplinks_last_su else "")
+          if sz.leaf_slots else "a leaf per rail")
     assert p.su_servers % 18 == 0 or p.su_servers < 18
     check_plan(p)
 
@@ -280,3 +299,21 @@ def test_the_fewest_spines_and_cores_state_their_real_fraction(s):
         assert any(n.code == "wiring.blocking_pods" or n.code == "wiring.blocking" for n in p.notes)
     if w.as_stated:
         assert leaf_fraction >= w.stated_fraction - 1e-9 and w.worst_pod_pair_fraction == 1.0
+
+
+NVL72_TRAY = replace(server(gpus=4, ports=4), scale_up_kind="rack-scale", scale_up_gpus=72, scale_up_racks=1,
+                     scale_up_switch_trays=9, rack_units=1, scale_up="NVLink 5")
+
+
+@pytest.mark.parametrize("racks, leaf_ports, planes, oversubscription, tiers", [
+    (8, 64, 1, 1.0, 2),  # one full SU of shared leaves
+    (10, 32, 2, 3.0, 2),  # two planes, the last SU partly filled
+    (48, 64, 1, 3.0, 3),  # three tiers of full SUs
+    (45, 64, 1, 3.0, 3),  # three tiers, the last pod's last SU partly filled
+])
+def test_invariants_hold_for_rack_scale_leaves_shared_by_tray_slot(racks, leaf_ports, planes, oversubscription,
+                                                                  tiers):
+    p = plan(spec(72 * racks, server=NVL72_TRAY, leaf=switch(leaf_ports), planes=planes,
+                  oversubscription=oversubscription))
+    assert p.sizing.leaf_slots == 18 and p.tiers == tiers
+    check_plan(p)

@@ -139,29 +139,78 @@ def test_in_server_traffic_is_unchanged():
     assert a2a.flows_total == 31 * 32 * 8 * 8  # (S-1) steps x servers x ports x GPUs per NIC pair
 
 
-def test_one_gb200_su_cables_only_the_uplinks_its_racks_rails_carry():
-    # Before: each QM9700 leaf took one rail of one rack (18 trays) but cabled all 32 uplinks (0.56:1) and
-    # the SU came out at 32 leaves + 16 spines. A leaf now cables the 18 uplinks its 18 downlinks carry at
-    # 1:1; ceil(32 x 18 / 64) = 9 spines divide 18, so every leaf has 2 links to every spine.
+def test_one_gb200_su_shares_its_leaves_by_tray_slot_34_switches():
+    # A leaf per rail of each rack: 32 QM9700 leaves of 18 down / 18 up + 9 spines = 41 (before, 32 + 16 = 48).
+    # Shared by tray slot: leaf t takes the 4 NICs of tray t of each of the 8 racks, 32 down and 32 up; 18 leaves
+    # x 32 uplinks on 64-port spines need 9 at the least, but 9 does not divide 32: 16 spines, 2 links per pair.
     result = plan(gb200())
-    assert result.switches == {"leaf": 32, "spine": 9, "core": 0}
+    sz = result.sizing
+    assert result.switches == {"leaf": 18, "spine": 16, "core": 0}
     assert result.links_by_tier == {"server-leaf": 576, "leaf-spine": 576, "spine-core": 0}
-    assert result.su_servers == 18 and result.sizing.leaf_uplinks == 18
+    assert (result.scale_units, result.su_servers, sz.leaf_slots, sz.leaf_downlinks, sz.leaf_uplinks) == (
+        1, 144, 18, 32, 32)
     assert result.oversubscription == {"leaf": 1.0}
-    up = np.bincount(result.links.a_dev[result.links.tier == 1])
-    down = np.bincount(result.links.b_dev[result.links.tier == 0])
-    leaves = [d.index for d in result.devices if d.role == "leaf"]
-    assert all(up[i] == down[i] == 18 for i in leaves)
     assert result.wiring.as_stated and result.wiring.spread == {"leaf-spine": [2, 2]}
-    split = next(note for note in result.notes if note.code == "warning.leaf_split")  # 28 ports stay free
-    assert (split.params["downlinks"], split.params["uplinks"], split.params["ratio"]) == (18, 18, 1.0)
+    assert not [note for note in result.notes if note.code == "warning.leaf_split"]  # all 64 ports used
+    devices = result.devices
+    t0 = result.links.tier == 0
+    leaf_of = {}  # (tray slot) -> leaves its NICs reach, over every rack and rail
+    for a, b, port in zip(result.links.a_dev[t0].tolist(), result.links.b_dev[t0].tolist(),
+                          result.links.b_port[t0].tolist()):
+        leaf_of.setdefault(a % 18, set()).add(b)
+        rack, rail = divmod(port, 4)
+        assert rack == a // 18  # leaf port = rack in the SU x 4 + rail
+    assert all(len(leaves) == 1 for leaves in leaf_of.values()) and len(leaf_of) == 18
+    names = sorted(d.name for d in devices if d.role == "leaf")
+    assert names[0] == "p0-su00-leaf-t00" and names[-1] == "p0-su00-leaf-t17"
+    up = np.bincount(result.links.a_dev[result.links.tier == 1])
+    down = np.bincount(result.links.b_dev[t0])
+    assert all(up[d.index] == down[d.index] == 32 for d in devices if d.role == "leaf")
+
+
+@pytest.mark.parametrize("racks, per_rail, shared", [(6, (24, 9), (18, 8)), (7, (28, 9), (18, 14)),
+                                                    (4, (16, 6), None), (16, (64, 18), (36, 32))])
+def test_rack_scale_leaves_are_shared_only_where_that_needs_fewer_switches(racks, per_rail, shared):
+    # (leaves, spines) a leaf per rail of each rack against shared by tray slot; the plan takes the fewer.
+    result = plan(gb200(72 * racks))
+    taken = shared if shared and sum(shared) < sum(per_rail) else per_rail
+    assert (result.switches["leaf"], result.switches["spine"]) == taken
+    assert bool(result.sizing.leaf_slots) == (taken == shared)
+    assert result.wiring.as_stated and result.wiring.spread["leaf-spine"][0] == result.wiring.spread["leaf-spine"][1]
+
+
+def test_a_partly_filled_last_su_of_shared_leaves_cables_what_its_racks_carry():
+    # 12 racks: an SU of 8 (18 leaves, 32 down / 32 up) and one of 4 (18 leaves, 16 down / 16 up); 16 spines divide
+    # both, so every leaf reaches every spine evenly (2 links, or 1 from the last SU's leaves): 36 + 16 = 52
+    # switches, against 48 + 18 = 66 with a leaf per rail of each rack.
+    result = plan(gb200(864))
+    sz = result.sizing
+    assert result.switches == {"leaf": 36, "spine": 16, "core": 0}
+    assert (sz.leaf_downlinks_last_su, sz.leaf_uplinks_last_su) == (16, 16)
+    assert result.links_by_tier == {"server-leaf": 864, "leaf-spine": 864, "spine-core": 0}
+    up = np.bincount(result.links.a_dev[result.links.tier == 1], minlength=len(result.devices))
+    down = np.bincount(result.links.b_dev[result.links.tier == 0], minlength=len(result.devices))
+    leaves = [d.index for d in result.devices if d.role == "leaf"]
+    assert all(up[i] == down[i] for i in leaves) and sorted({int(up[i]) for i in leaves}) == [16, 32]
+    assert result.wiring.as_stated and result.wiring.worst_pair_fraction == 1.0
+    note = next(note for note in result.notes if note.code == "warning.partial_scale_unit_shared")
+    assert (note.params["servers"], note.params["downlinks"], note.params["uplinks"]) == (72, 16, 16)
+
+
+def test_a_last_su_whose_uplinks_no_spine_count_divides_keeps_a_leaf_per_rail():
+    # 14 racks: shared leaves would be 32 and 24 uplinks; gcd 8 < the 16 spines 1,008 uplinks need, so sharing
+    # would cable the last SU's leaves past what they carry or spread them unevenly: a leaf per rail (56 + 18).
+    result = plan(gb200(1008))
+    assert result.switches == {"leaf": 56, "spine": 18, "core": 0} and not result.sizing.leaf_slots
+    assert result.wiring.as_stated
 
 
 def test_57_gb200_racks_are_three_even_tiers_of_429_switches():
     # 4,104 GPUs = 57 racks = 57 SUs of one rack: 228 leaves of 18 down and 18 up; pods of 8 racks (32 leaves)
     # get 18 spines of 32 down / 32 up, the last pod (1 rack, 4 leaves) 3 spines of 24 / 24; 7 x 576 + 72
     # uplinks over cores that divide both pods' uplinks: 72 cores, 8 links into every full pod, 1 into the last.
-    # Before: 228 leaves of 32 uplinks, 228 spines, 114 cores (570 switches).
+    # Before: 228 leaves of 32 uplinks, 228 spines, 114 cores (570 switches). Leaves shared by tray slot would
+    # need 444: a pod takes one SU of 18 leaves x 32 uplinks, which 32 spines divide evenly (18 would not).
     result = plan(gb200(4104))
     sz = result.sizing
     assert result.switches == {"leaf": 228, "spine": 129, "core": 72}

@@ -362,6 +362,11 @@ def structure_rows(version: DesignVersion) -> list[tuple[str, str]]:
     for tier, ratio in (s.get("oversubscription") or {}).items():
         rows.append((ratio_labels.get(tier, tier), f"{float(ratio):g}:1"))
     rows.append((_("Servers per scale unit"), f"{s.get('su_servers', 0):,}"))
+    if s.get("leaf_slots"):  # rack-scale leaves shared by tray slot (engine.topology)
+        rows.append((_("Leaves per scale unit"), _(
+            "%(leaves)s per plane, one per tray slot: leaf t takes tray t of every domain of the scale unit, "
+            "%(downlinks)s downlinks") % {"leaves": f"{int(s['leaf_slots']):,}",
+                                         "downlinks": f"{int(s.get('leaf_downlinks') or 0):,}"}))
     rows.append((_("Scale units"), f"{s.get('scale_units', 0):,}"))
     if s.get("pods"):
         rows.append((_("Pods"), f"{s['pods']:,}"))

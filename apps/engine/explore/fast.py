@@ -39,7 +39,8 @@ from ..plan import interconnects
 from ..hall.rules import check_rack_rules
 from ..racks import Placement, place, raw_lengths
 from ..spec import DesignSpec, InfeasibleSpec
-from ..topology import Layout, core_slots, device_layout, size_fabric, spread_counts
+from ..topology import (Layout, core_slots, device_layout, group_counts, leaf_downlinks, leaves_per_su,
+                        server_leaf_ends, size_fabric)
 from ..wiring import pod_width, prove_counts
 from .model import Quote
 
@@ -78,15 +79,15 @@ def _lengths(spec: DesignSpec, placement: Placement, a: np.ndarray, b: np.ndarra
 def _server_leaf(spec: DesignSpec, sz, lay: Layout, placement: Placement, ppc_s: int, ppc_l: int) -> Groups:
     """Every server-leaf link grouped by cages as engine.cabling groups them: a link's run depends on its rail
     (each rail's leaf has its own rack unit, or its own rack with leaves in the server racks)."""
-    rails, rpp, d = sz.rails, sz.rails_per_plane, sz.su_servers
+    rails, d = sz.rails, leaf_downlinks(sz)
     s = np.repeat(np.arange(sz.servers, dtype=np.int64), rails)
     i = np.tile(np.arange(rails, dtype=np.int64), sz.servers)
-    leaf = lay.leaf_base + (s // d) * rpp + (i // rpp) * sz.leaves_per_plane + (i % rpp)
+    leaf, leaf_port = server_leaf_ends(sz, lay, s, i)
     run = _lengths(spec, placement, s, leaf)
     # Logical port i of a split port is part i div P of physical port i mod P, in that port's cage (engine.cabling).
     physical, per_cage = spec.server.nic_ports, spec.server.ports_per_cage
     a_key = s * (-(-physical // per_cage)) + (i % physical) // per_cage
-    b_key = leaf * (-(-d // ppc_l)) + (s % d) // ppc_l
+    b_key = leaf * (-(-d // ppc_l)) + leaf_port // ppc_l
     return _by_cages(run, a_key, b_key, ppc_s, ppc_l)
 
 
@@ -95,7 +96,7 @@ def _spine_groups(sz) -> list[tuple[int, int, int, int, int]]:
     groups), plane-local indexes; the full pods of 3 tiers are one entry, the last pod another."""
     if sz.tiers == 2:
         return [(0, sz.leaves_per_plane, 0, sz.spines_per_plane, 1)]
-    per_pod_leaves = sz.sus_per_pod * sz.rails_per_plane
+    per_pod_leaves = sz.sus_per_pod * leaves_per_su(sz)
     last = sz.pods - 1
     out = [(0, per_pod_leaves, 0, sz.spines_per_pod, last)] if last else []
     out.append((last * per_pod_leaves, sz.leaves_per_plane - last * per_pod_leaves, last * sz.spines_per_pod,
@@ -107,8 +108,8 @@ def _leaf_spine_counts(sz) -> np.ndarray:
     """c[plane, leaf, spine in pod]: the leaf-spine link counts the wiring proof rests on (engine.topology.spread)."""
     c = np.zeros((sz.planes, sz.leaves_per_plane, pod_width(sz)), np.int64)
     for first_leaf, leaves, _, spines, alike in _spine_groups(sz):
-        count = spread_counts(leaves, sz.leaf_uplinks, spines)
         for k in range(alike):
+            count = group_counts(sz, first_leaf + k * leaves, leaves, spines)
             c[:, first_leaf + k * leaves:first_leaf + (k + 1) * leaves, :spines] = count
     return c
 
@@ -119,9 +120,11 @@ def _leaf_spine(spec: DesignSpec, sz, lay: Layout, placement: Placement, ppc_l: 
     plane = np.arange(planes, dtype=np.int64)[:, None, None, None]
     parts = []
     for first_leaf, leaves, first_spine, spines, alike in _spine_groups(sz):
-        count = spread_counts(leaves, u, spines)
+        count = group_counts(sz, first_leaf, leaves, spines)
         pod = np.arange(alike, dtype=np.int64)[None, :, None, None]
         q, rem = divmod(u, spines)
+        if count.shape[0] and (count.sum(axis=1) != u).any():  # the last SU's shared leaves cable fewer: link by link
+            rem = 1
         leaf_dev = lay.leaf_base + plane * lpp + first_leaf + pod * leaves + np.arange(leaves)[None, None, :, None]
         spine_dev = lay.spine_base + plane * spp + first_spine + pod * spines + np.arange(spines)[None, None, None, :]
         if rem == 0 and q % ppc_l == 0 and q % ppc_s == 0:
@@ -401,7 +404,7 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
         return hash((rows.tobytes(), placement.col[first:stop].tobytes(), placement.rack_unit[first:stop].tobytes()))
 
     base = (id(optics), id(cables), id(fibers), spec.layout, sz.servers, sz.su_servers, sz.rails, sz.tiers,
-            sz.sus_per_pod)
+            sz.sus_per_pod, sz.leaf_slots, sz.leaf_uplinks_last_su)
     tiers, items = [], {}
 
     def priced(tier: int, key: tuple | None, grouped) -> None:

@@ -31,6 +31,7 @@ from . import cooling, geometry
 from .grid import HallGrid
 from .model import Hall, HallPlan, Rack, RackItem
 from .rules import draw, height, rack_fill
+from ..topology import su_leaves
 from .structured import add_structured_cabling
 
 STORAGE_NODE_U = 2
@@ -88,7 +89,7 @@ def cluster_devices_by_network(plan: Plan) -> list[tuple[str, Device]]:
 def place_hall(spec: DesignSpec, plan: Plan, grid: HallGrid) -> HallPlan:
     layout = spec.layout
     basis = layout.rack_power_basis
-    fill = rack_fill(spec, plan.su_servers, plan.rails)
+    fill = rack_fill(spec, plan.su_servers, su_leaves(plan.sizing) if plan.sizing else plan.rails)
     devices = cluster_devices_by_network(plan)
     count = (devices[-1][1].index + 1) if devices else 0
     devs = [d for _n, d in devices]

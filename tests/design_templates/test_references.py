@@ -10,6 +10,8 @@ whole plan, as generating a version does). Sources (apps/design_templates/seed/t
 - NVIDIA DGX SuperPOD RA, DGX GB200: 8 racks per SU, 18 compute trays and 9 NVLink switch trays per rack,
   4 ConnectX-7 400G per tray; its compute fabric's switches are drawn (Network Fabrics, Figure 9), never counted
   in its text, and "up to and beyond 128 racks with 9216 GPUs" names no switch count either.
+- NVIDIA DGX SuperPOD RA, DGX B300 with Quantum-X800 InfiniBand (RA-11339-001), DGX SuperPOD Architecture,
+  Table 3: 1, 2, 4, 8 and 18 SU of 72 nodes; 8 SU = 576 nodes, 4,608 GPUs, 64 leaf, 36 spine, 4,608 cables per tier.
 - DeepSeek-AI, Insights into DeepSeek-V3 (ISCA 2025, arXiv:2505.09343): MPFT, 8 planes, 16,384
   endpoints, 768 switches.
 - fabricweb's brief: 5,000 GPUs on 128x400G, 80 leaves, 64 spines.
@@ -19,6 +21,8 @@ from __future__ import annotations
 import pytest
 
 from apps.design_templates.services import design_template_counts
+from apps.engine.plan import size
+from apps.engine.specio import spec_from_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +36,8 @@ PUBLISHED = {
                               "server_leaf_links": 1020, "leaf_spine_links": 1024},
     "dgx-superpod-gb200-nvl72-1su": {"racks": 8, "gpus": 576, "servers": 144, "nvlink_switch_trays": 72,
                                      "server_leaf_links": 576},
+    "dgx-superpod-b300-xdr-8su": {"scale_units": 8, "servers": 576, "gpus": 4608, "leaf": 64, "spine": 36,
+                                  "core": 0, "server_leaf_links": 4608, "leaf_spine_links": 4608},
     "deepseek-v3-multi-plane-16k": {"gpus": 16384, "planes": 8, "tiers": 2, "switches": 768},
     "roce-5000-gpus": {"gpus": 5000, "leaf": 80, "spine": 64},
 }
@@ -51,6 +57,8 @@ GENERATED = {
     "dgx-superpod-gb200-nvl72-1su": {"racks": 8, "gpus": 576, "servers": 144, "nvlink_switch_trays": 72,
                                      "server_leaf_links": 576, "scale_units": 1, "leaf": 18, "spine": 16,
                                      "leaf_spine_links": 576},
+    "dgx-superpod-b300-xdr-8su": {"scale_units": 8, "servers": 576, "gpus": 4608, "tiers": 2, "leaf": 64,
+                                  "spine": 36, "core": 0, "server_leaf_links": 4608, "leaf_spine_links": 4608},
     # 8 planes of 64 leaves and 32 spines.
     "deepseek-v3-multi-plane-16k": {"gpus": 16384, "servers": 2048, "planes": 8, "tiers": 2, "leaf": 512,
                                     "spine": 256, "core": 0, "switches": 768, "server_leaf_links": 16384,
@@ -108,3 +116,26 @@ def test_gb200_template_says_its_switch_counts_are_not_published(templates):
     assert "not in the RA's text" in template.leaves_out
     assert "tray slot" in template.leaves_out and "托盘位置" in template.text("leaves_out", "zh-hans")
     assert "18 leaves and 16 spines" in template.leaves_out and "32 leaves and 9 spines" in template.leaves_out
+
+
+# NVIDIA's DGX B300 XDR RA, Table 3, every row: (SU, nodes, leaf, spine, node-leaf cables, leaf-spine cables).
+B300_XDR_TABLE = [(1, 72, 8, 4, 576, 576), (2, 144, 16, 8, 1152, 1152), (4, 288, 32, 18, 2304, 2304),
+                  (8, 576, 64, 36, 4608, 4608), (18, 1296, 144, 72, 10368, 10368)]
+
+
+@pytest.mark.parametrize("scale_units, nodes, leaf, spine, node_leaf, leaf_spine", B300_XDR_TABLE)
+def test_every_row_of_the_b300_xdr_table_sizes_as_nvidia_publishes(scale_units, nodes, leaf, spine, node_leaf,
+                                                                    leaf_spine):
+    # 4 SU takes 18 spines, not the 16 that 2,304 uplinks over 144 ports would need: 16 does not divide a leaf's 72
+    # uplinks, 18 does (4 links to each). The sizing makes the same choice NVIDIA's table does.
+    sized = size(spec_from_dict({"gpus": nodes * 8, "server": "90SF02H1-M00030",
+                                 "leaf": {"sku": "Q3400-RA", "breakout": "2x800G"}}))
+    assert (sized.scale_units, sized.servers) == (scale_units, nodes)
+    assert (sized.switches["leaf"], sized.switches["spine"], sized.switches["core"]) == (leaf, spine, 0)
+    assert (sized.links_by_tier["server-leaf"], sized.links_by_tier["leaf-spine"]) == (node_leaf, leaf_spine)
+
+
+def test_b300_template_says_which_server_stands_in_and_why_36_spines(templates):
+    template = templates["dgx-superpod-b300-xdr-8su"]
+    assert "DGX B300" in template.leaves_out and "XA NB3I-E12" in template.leaves_out
+    assert "36 spines" in template.leaves_out and "36 台脊交换机" in template.text("leaves_out", "zh-hans")

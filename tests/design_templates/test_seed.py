@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_loading_twice_changes_nothing_and_keeps_staff_templates(templates, staff_member):
     DesignTemplate.objects.create(slug="mine", name="Mine", inputs={"gpus": 8}, created_by=staff_member)
-    assert design_templates_seed_load() == {"created": 0, "updated": 0, "unchanged": 6}
+    assert design_templates_seed_load() == {"created": 0, "updated": 0, "unchanged": 7}
     assert DesignTemplate.objects.filter(slug="mine").exists()
 
 

@@ -83,9 +83,13 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   core it reaches gets the same t x h'/r links (at most U/C, what a full pod gives it, and within its free
   ports), and a leaf of the last pod spreads its flow over the classes as a full pod's leaf receives it: no
   pair loses paths. Bundle x (spine i's m-th, x = i x r + m) goes to class x mod g, to its class's core
-  (x div g) mod K (K cores reached per class) on the core's port after the full pods' ones. core_count takes
-  the first even C under which such bundles exist; only where none does (never seen in the sweep of
-  tests/engine/test_top_tier.py) the last pod takes its slots spine by spine, some cores one link more than
+  (x div g) mod K (K cores reached per class) on the core's port after the full pods' ones. Where no share
+  alike per class exists (a prime h' such as 5 with 8 classes of 2 cores), the same bundles go to cores
+  0 .. K-1 (as many of each class as can be; engine.wiring proves the pairs). core_count takes the first even C
+  under which one of the two exists: more cores only where the smallest C allows neither (925 single-port
+  servers on 32-port leaves and 16-port spines at 2:1: the last pod's 11 spines x 5 uplinks = 55 links meet
+  44 cores at most 2 each, and 55 has no divisor from 28 to 44, so 88 cores, 1 link each to 55 of them).
+  Where no C allows it the last pod takes its slots spine by spine, some cores one link more than
   others, and engine.wiring measures what that leaves. Worked example: 4,416 GPUs on 32x400G in 2 planes at
   1:1, 9 pods, 128 cores: the last pod's 16 spines have 12 uplinks each (192 links, 128 does not divide
   them); the stride gave 64 cores 2 links from it and 64 cores 1, bundles give 96 cores 2 links each, every
@@ -151,11 +155,12 @@ def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, 
     """Cores of a plane whose pods each send `pod_uplinks` links up (the last pod `last_uplinks`).
 
     Even (the plan): the smallest C >= ceil(all uplinks / P_C) that divides a full pod's uplinks, so every
-    core has the same number of links into every full pod (and no core more than P_C links). Among those the
-    first one under which the last pod spreads evenly too is taken: C dividing the last pod's uplinks (every core
-    reaches every pod alike), else one for which `last_pod_bundles` finds bundles (`spines` = (spines of a full
-    pod, spines of the last pod)); the smallest when none does (engine.wiring then measures the uneven pairs).
-    A single pod is its own "full" pod. even=False: the fewest, ceil(all uplinks / P_C).
+    core has the same number of links into every full pod (and no core more than P_C links); one that
+    divides the last pod's uplinks too is preferred when there is one (then every core reaches every pod
+    alike), else the first under which the last pod's bundles exist (last_pod_bundles, `spines` = (spines of a
+    full pod, of the last pod)): the last pod then reaches its cores evenly too (core_slots). Where no candidate
+    allows either, the smallest (engine.wiring measures what is uneven). A single pod is its own "full" pod.
+    even=False: the fewest, ceil(all uplinks / P_C).
     """
     total = (pods - 1) * pod_uplinks + last_uplinks
     low = max(1, -(-total // core_ports))
@@ -171,9 +176,9 @@ def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, 
     for c in candidates:
         if last_uplinks % c == 0:
             return c
-        if pods > 1 and n_full and n_last and last_uplinks % n_last == 0 and last_pod_bundles(
-                n_last, last_uplinks // n_last, c, math.gcd(n_full, c), pod_uplinks // c,
-                core_ports - (pods - 1) * (pod_uplinks // c)):
+        if pods > 1 and n_full and n_last and last_uplinks % n_last == 0 and any(last_pod_bundles(
+                n_last, last_uplinks // n_last, c, classes, pod_uplinks // c,
+                core_ports - (pods - 1) * (pod_uplinks // c)) for classes in (math.gcd(n_full, c), 1)):
             return c
     return candidates[0]
 
@@ -683,7 +688,11 @@ def core_slots(sz: Sizing) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
         # cores alike and every core it reaches takes the same number of links from the pod.
         q = n_full * h_full // c
         classes = math.gcd(n_full, c)
-        choice = last_pod_bundles(n_last, h_last, c, classes, q, core_ports(sz) - full_pods * q)
+        free = core_ports(sz) - full_pods * q
+        choice = last_pod_bundles(n_last, h_last, c, classes, q, free)
+        if choice is None:  # no share alike per class: cores 0 .. K-1, as many of each class as can be
+            classes = 1
+            choice = last_pod_bundles(n_last, h_last, c, classes, q, free)
         last_slots = p == full_pods
         if choice is not None:
             r, t = choice

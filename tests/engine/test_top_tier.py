@@ -15,7 +15,7 @@ from apps.engine.plan import plan
 from apps.engine.spec import InfeasibleSpec
 from apps.engine.topology import core_slots, size_fabric
 
-from .builders import spec, switch
+from .builders import CABLES, FIBERS, OPTICS, replace, server, spec, switch
 from .test_properties import check_plan
 
 
@@ -94,3 +94,27 @@ def test_every_three_tier_size_spreads_evenly_at_the_top(ports, planes, step, to
             sizes += 1
             assert uneven_top_tier(sz) == [], gpus
     assert sizes > 100
+
+
+def test_a_last_pod_without_a_share_alike_per_class_keeps_the_core_count():
+    """1,296 GPUs on 16x400G in 8 planes at 1:1: 3 pods, 16 cores a plane; the last pod's 8 spines have 5 uplinks each
+    (a prime), so no bundles give each of the 8 classes of cores the same share; they go to cores 0-9, 4 links each,
+    every spine 1 link to each of 5 cores, and the plan keeps 16 cores (64 would have given every class a share)."""
+    sz = sizing(1_296, 16, 8, 1.0)
+    assert (sz.pods, sz.spines_last_pod, sz.spine_uplinks_last_pod, sz.cores_per_plane) == (3, 8, 5, 16)
+    spine, _, core, _ = core_slots(sz)
+    last = spine >= (sz.pods - 1) * sz.spines_per_pod
+    assert np.bincount(core[last], minlength=16).tolist() == [4] * 10 + [0] * 6
+    assert uneven_top_tier(sz) == []
+
+
+def test_more_cores_only_where_the_fewest_cannot_take_the_last_pod_evenly():
+    """925 single-port servers on 32-port leaves and 16-port spines and cores at 2:1: 6 pods of 11 spines; the last
+    pod's 11 spines x 5 uplinks = 55 links can meet 44 cores (2 links each from a full pod, at most 2 from it) only
+    unevenly, since 55 has no divisor from 28 to 44; 88 cores take them 1 link each (55 of them), the full pods 1."""
+    s = spec(925, server=server(1, 1), leaf=switch(32), spine=switch(16), oversubscription=2.0, catalog=False)
+    sz = size_fabric(s)
+    assert (sz.pods, sz.spines_last_pod, sz.spine_uplinks_last_pod) == (6, 11, 5)
+    assert sz.switches == {"leaf": 45, "spine": 66, "core": 88}
+    assert uneven_top_tier(sz) == []
+    check_plan(plan(replace(s, optics=OPTICS, cables=CABLES, fibers=FIBERS)))

@@ -76,8 +76,24 @@ Rules (r = backend NIC ports per server = rails, p = planes, r/p = rails per pla
   i reaches C / gcd(n, C) cores with h / (C / gcd(n, C)) links to each, and the spines of any two pods meet
   on the cores alike, so two leaves in different pods keep all u uplinks' worth of paths (slots taken spine
   by spine, k + i * h, gave some pod pairs less, e.g. 30 of 32 links at 20,000 GPUs in 2 planes of 64-port
-  switches). A last pod whose U the cores don't divide takes its slots spine by spine when the stride would
-  give a spine uneven links; it then has one link more into some cores, never more than a full pod's.
+  switches). A partly filled last pod of n' spines with h' uplinks whose U' = n' x h' the cores don't divide is
+  wired in bundles (last_pod_bundles): each spine sends r bundles of h'/r links to r different cores, every core
+  it reaches takes t bundles, and the g = gcd(n, C) classes of cores (core mod g: a full pod's spine i reaches
+  exactly the cores of class i mod g) take equal shares, so every last-pod spine reaches its cores alike, every
+  core it reaches gets the same t x h'/r links (at most U/C, what a full pod gives it, and within its free
+  ports), and a leaf of the last pod spreads its flow over the classes as a full pod's leaf receives it: no
+  pair loses paths. Bundle x (spine i's m-th, x = i x r + m) goes to class x mod g, to its class's core
+  (x div g) mod K (K cores reached per class) on the core's port after the full pods' ones. Where no share
+  alike per class exists (a prime h' such as 5 with 8 classes of 2 cores), the same bundles go to cores
+  0 .. K-1 (as many of each class as can be; engine.wiring proves the pairs). core_count takes the first even C
+  under which one of the two exists: more cores only where the smallest C allows neither (925 single-port
+  servers on 32-port leaves and 16-port spines at 2:1: the last pod's 11 spines x 5 uplinks = 55 links meet
+  44 cores at most 2 each, and 55 has no divisor from 28 to 44, so 88 cores, 1 link each to 55 of them).
+  Where no C allows it the last pod takes its slots spine by spine, some cores one link more than
+  others, and engine.wiring measures what that leaves. Worked example: 4,416 GPUs on 32x400G in 2 planes at
+  1:1, 9 pods, 128 cores: the last pod's 16 spines have 12 uplinks each (192 links, 128 does not divide
+  them); the stride gave 64 cores 2 links from it and 64 cores 1, bundles give 96 cores 2 links each, every
+  spine 1 link to each of 12 cores.
   engine.wiring measures every tier on every plan: leaf pairs (max-flow), pod pairs (sum over cores of the
   smaller of the two pods' links) and the links per leaf-spine, spine-core and core-pod pair.
 - tiers "auto" = 2 when it fits, else 3.
@@ -134,13 +150,17 @@ def carried_uplinks(downlinks: int, oversubscription: float) -> int:
     return max(1, math.ceil(downlinks / float(oversubscription) - 1e-9))
 
 
-def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, *, even: bool = True) -> int:
+def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, *, even: bool = True,
+               spines: tuple[int, int] = (0, 0)) -> int:
     """Cores of a plane whose pods each send `pod_uplinks` links up (the last pod `last_uplinks`).
 
     Even (the plan): the smallest C >= ceil(all uplinks / P_C) that divides a full pod's uplinks, so every
     core has the same number of links into every full pod (and no core more than P_C links); one that
     divides the last pod's uplinks too is preferred when there is one (then every core reaches every pod
-    alike). A single pod is its own "full" pod. even=False: the fewest, ceil(all uplinks / P_C).
+    alike), else the first under which the last pod's bundles exist (last_pod_bundles, `spines` = (spines of a
+    full pod, of the last pod)): the last pod then reaches its cores evenly too (core_slots). Where no candidate
+    allows either, the smallest (engine.wiring measures what is uneven). A single pod is its own "full" pod.
+    even=False: the fewest, ceil(all uplinks / P_C).
     """
     total = (pods - 1) * pod_uplinks + last_uplinks
     low = max(1, -(-total // core_ports))
@@ -151,10 +171,51 @@ def core_count(pod_uplinks: int, last_uplinks: int, pods: int, core_ports: int, 
     def fits(c: int) -> bool:
         return full % c == 0 and (pods - 1) * (pod_uplinks // c) + -(-last_uplinks // c) <= core_ports
 
-    small = [c for c in range(1, math.isqrt(full) + 1) if full % c == 0]
-    divisors = sorted(set(small + [full // c for c in small]))
-    candidates = [c for c in divisors if c >= low and fits(c)]  # full itself always fits (pods <= P_C)
-    return next((c for c in candidates if last_uplinks % c == 0), candidates[0])
+    candidates = [c for c in _divisors(full) if c >= low and fits(c)]  # full itself always fits (pods <= P_C)
+    n_full, n_last = spines
+    for c in candidates:
+        if last_uplinks % c == 0:
+            return c
+        if pods > 1 and n_full and n_last and last_uplinks % n_last == 0 and any(last_pod_bundles(
+                n_last, last_uplinks // n_last, c, classes, pod_uplinks // c,
+                core_ports - (pods - 1) * (pod_uplinks // c)) for classes in (math.gcd(n_full, c), 1)):
+            return c
+    return candidates[0]
+
+
+def _divisors(x: int) -> list[int]:
+    """The divisors of x, ascending."""
+    small = [c for c in range(1, math.isqrt(x) + 1) if x % c == 0]
+    return sorted(set(small + [x // c for c in small]))
+
+
+def last_pod_bundles(spines: int, uplinks: int, cores: int, classes: int, full_links: int, free_ports: int
+                     ) -> tuple[int, int] | None:
+    """(r, t): how a partly filled last pod's `spines` spines of `uplinks` uplinks each meet `cores` cores evenly
+    when the cores don't divide the pod's uplinks (module rules, "Even spread at the top tier"), or None.
+
+    Each spine sends r bundles of uplinks / r links to r different cores, and every core it reaches takes t bundles
+    (t x uplinks / r links from the pod, at most `full_links`, what it has into a full pod, and at most its
+    `free_ports`). The cores fall into `classes` = gcd(spines of a full pod, C) residue classes (core mod classes),
+    class c being the cores that full-pod spines c, c + classes, ... reach; every class takes the same number of
+    the last pod's bundles, so a leaf's flow spread evenly over its spines' bundles meets every full pod's spines
+    alike. Of the choices the one reaching the most cores (then the most per spine) is taken.
+    """
+    best = None
+    per_class = cores // classes
+    cap = min(full_links, free_ports)
+    for r in _divisors(uplinks):
+        if (spines * r) % classes:
+            continue
+        size = uplinks // r
+        bundles = spines * r // classes  # per class
+        for t in _divisors(bundles):
+            reached = bundles // t  # cores per class
+            if reached > per_class or -(-r // classes) > reached or t * size > cap:
+                continue
+            if best is None or (reached, r) > best[0]:
+                best = ((reached, r), (r, t))
+    return best[1] if best else None
 
 
 def fewest_spines(leaves: int, uplinks: int, spine_ports: int) -> int:
@@ -373,7 +434,7 @@ def _size(spec: DesignSpec, even: bool, d: int, u: int, racks: int) -> Sizing:
         up_last = -(-last_pod_links // n_last)
         spine_up = -(-lpod * u // n_full) if pods > 1 else up_last
         pod_up, last_up = n_full * spine_up, n_last * up_last
-        cores_pp = core_count(pod_up, last_up, pods, p_c, even=even)
+        cores_pp = core_count(pod_up, last_up, pods, p_c, even=even, spines=(n_full, n_last))
         leaf_links = (pods - 1) * lpod * u + last_pod_links
         links = {TIER_NAMES[0]: servers * rails, TIER_NAMES[1]: planes * leaf_links,
                  TIER_NAMES[2]: planes * ((pods - 1) * pod_up + last_up)}
@@ -602,6 +663,7 @@ def core_slots(sz: Sizing) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     slots follow those of the pods before it, so slot j of the plane goes to core j mod C on core port j div C.
     With C dividing a full pod's uplinks (engine.topology.core_count) every core gets the same number of
     every full pod's slots, and spine i of a pod reaches C / gcd(n, C) cores with the same number of links each.
+    A partly filled last pod whose uplinks the cores don't divide is wired in bundles (last_pod_bundles, module rules).
     """
     n_full, n_last = sz.spines_per_pod, sz.spines_last_pod
     h_full, h_last = sz.spine_uplinks, sz.spine_uplinks_last_pod or sz.spine_uplinks
@@ -619,10 +681,39 @@ def core_slots(sz: Sizing) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     c = sz.cores_per_plane
     j = p * n_full * h_full + k * np.repeat(n, h) + i
     partial = full_pods and (n_last, h_last) != (n_full, h_full)
-    if partial and h_last % (c // math.gcd(n_last, c)) and (h_last <= c or h_last % c == 0):
-        # A last pod whose uplinks the cores don't divide: its spines take their slots one after another
-        # instead, so each still reaches its cores alike (one link each when it has no more uplinks than
-        # there are cores); the stride would give some cores of a spine one link more than others.
+    core_port = j // c
+    j = j % c
+    if partial and (n_last * h_last) % c and (n_full * h_full) % c == 0:
+        # A last pod whose uplinks the cores don't divide: bundles (last_pod_bundles), so every spine reaches its
+        # cores alike and every core it reaches takes the same number of links from the pod.
+        q = n_full * h_full // c
+        classes = math.gcd(n_full, c)
+        free = core_ports(sz) - full_pods * q
+        choice = last_pod_bundles(n_last, h_last, c, classes, q, free)
+        if choice is None:  # no share alike per class: cores 0 .. K-1, as many of each class as can be
+            classes = 1
+            choice = last_pod_bundles(n_last, h_last, c, classes, q, free)
         last_slots = p == full_pods
-        j = np.where(last_slots, full_pods * n_full * h_full + i * h_last + k, j)
-    return spine, k, j % c, j // c
+        if choice is not None:
+            r, t = choice
+            size = h_last // r
+            x = i * r + k // size  # the bundle, numbered spine by spine
+            y = x // classes  # its place among its class's bundles
+            reached = n_last * r // classes // t
+            core = x % classes + classes * (y % reached)
+            port = full_pods * q + (y // reached) * size + k % size
+            j = np.where(last_slots, core, j)
+            core_port = np.where(last_slots, port, core_port)
+        elif h_last <= c or h_last % c == 0:
+            # No even bundles with these cores (core_count found none): spine by spine, each spine still reaching
+            # its cores alike, some cores one link more than others (engine.wiring measures it).
+            slot = full_pods * n_full * h_full + i * h_last + k
+            j = np.where(last_slots, slot % c, j)
+            core_port = np.where(last_slots, slot // c, core_port)
+    return spine, k, j, core_port
+
+
+def core_ports(sz: Sizing) -> int:
+    """A core's ports P_C, from the sizing's free core ports and spine-core links."""
+    cores = sz.switches.get("core", 0)
+    return (sz.free_ports["core"] + sz.links_by_tier[TIER_NAMES[2]]) // cores if cores else 0

@@ -107,23 +107,20 @@ def check_plan(p) -> None:
         assert {up[i] for i in spines if devices[i].pod < sz.pods - 1} <= {sz.spine_uplinks}
         assert (a_port[tier == 1] < a_port.max() + 1).all()
         assert (b_port[t1] < sz.spine_downlinks).all() and (a_port[t2] >= sz.spine_downlinks).all()
-        # The top tier spreads evenly: a spine has the same number of links to every core it reaches, a core
-        # the same number into every full pod, and no core more into the last pod than into a full one.
+        # The top tier spreads evenly, the last pod's too: a spine has the same number of links to every core it
+        # reaches, a core the same number into every full pod, every core the last pod reaches the same number from
+        # it, and none more than from a full pod.
         spine_core = Counter(zip(a_dev[t2].tolist(), b_dev[t2].tolist()))
-        for sp in spines:
-            counts = {n for (a, _), n in spine_core.items() if a == sp}
-            if devices[sp].pod < sz.pods - 1:
-                assert len(counts) == 1
-            else:
-                # A spine of a partly filled last pod may carry fewer uplinks than the cores it reaches can take
-                # evenly: at most one link apart (issue 28 leaves this open; the wiring proof measures it).
-                assert max(counts) - min(counts) <= 1
+        per_spine = defaultdict(set)
+        for (a, _), n in spine_core.items():
+            per_spine[a].add(n)
+        assert all(len(per_spine[sp]) == 1 for sp in spines)
         core_pod = Counter((b, devices[a].pod) for a, b in zip(a_dev[t2].tolist(), b_dev[t2].tolist()))
         cores = [d.index for d in devices if d.role == "core"]
         full = {core_pod[(c, pod)] for c in cores for pod in range(sz.pods - 1)}
         assert len(full) <= 1
-        last = [core_pod[(c, sz.pods - 1)] for c in cores]
-        assert max(last) - min(last) <= 1 and (not full or max(last) <= min(full))
+        last = {n for (_, pod), n in core_pod.items() if pod == sz.pods - 1}
+        assert len(last) == 1 and (not full or max(last) <= min(full))
         assert set(p.wiring.spread) == {"leaf-spine", "spine-core", "core-pod"} if sz.pods > 1 else True
         if sz.pods > 1:
             assert p.wiring.worst_pod_pair_links >= p.wiring.pod_pair_uplinks

@@ -22,7 +22,10 @@
         CP 1, EP the largest power of two <= min(experts, 64) that divides DP x CP, DP = the
         largest that fits the design's GPUs; "gpus" (the job's GPUs) then TP x CP x PP x DP.
         zero: zero1 (gradient Reduce-Scatter + parameter All-Gather), fsdp (two parameter
-        All-Gathers + gradient Reduce-Scatter), none (gradient All-Reduce).
+        All-Gathers + gradient Reduce-Scatter), none (gradient All-Reduce). pp_schedule: 1f1b |
+        interleaved (virtual_stages chunks) | dualpipe (DeepSeek-V3: even PP and micro-batches, two
+        parameter copies, PP + 1 micro-batches of activations, ep_overlap 1 by default). ep_node_limit:
+        nodes a token's experts may span (the model's published limit by default, DeepSeek-V3 4; 0 none).
 
 Rules (a field-level message each, SpecError, nothing computed): TP must divide the scale-up
 domain's GPUs; TP x CP x PP x DP must equal the job's GPUs, which may not exceed the design's;

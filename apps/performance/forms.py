@@ -16,7 +16,8 @@ from apps.engine.simulation import FAILURES, PRECISIONS, PRESETS, ROUTINGS, ZERO
 
 from .text import FAILURE_LABELS, ROUTING_LABELS, ZERO_LABELS
 
-INT_FIELDS = ("tp", "pp", "cp", "ep", "dp", "seq_len", "global_batch", "micro_batch", "virtual_stages")
+INT_FIELDS = ("tp", "pp", "cp", "ep", "dp", "seq_len", "global_batch", "micro_batch", "virtual_stages",
+              "ep_node_limit")
 FLOAT_FIELDS = ("gpu_tflops", "mfu", "overlap", "ep_overlap", "switch_latency_ns", "nic_latency_ns")
 
 
@@ -39,10 +40,19 @@ class PerformanceForm(forms.Form):
                            max_value=1, help_text=_("Not a measured end-to-end MFU: communication and pipeline "
                                                     "bubbles are added by the model, and the achieved MFU is shown."))
     pp_schedule = forms.ChoiceField(label=_("Pipeline schedule"), required=False,
-                                    choices=[("1f1b", _("1F1B")), ("interleaved", _("Interleaved 1F1B"))])
+                                    choices=[("1f1b", _("1F1B")), ("interleaved", _("Interleaved 1F1B")),
+                                             ("dualpipe", _("DualPipe (DeepSeek-V3)"))],
+                                    help_text=_("DualPipe: bubble (PP/2 - 1)(F&B + B - 3W) after the DeepSeek-V3 "
+                                                "report; needs an even PP and an even number of micro-batches, "
+                                                "and hides the expert All-to-All unless its overlap is lowered."))
     virtual_stages = forms.IntegerField(label=_("Model chunks per GPU (interleaved)"), required=False, min_value=1)
     ep_overlap = forms.FloatField(label=_("Expert All-to-All overlap with compute (0-1)"), required=False,
                                   min_value=0, max_value=1)
+    ep_node_limit = forms.IntegerField(
+        label=_("Nodes a token's experts may span (0: no limit)"), required=False, min_value=0,
+        help_text=_("Node-limited routing: each token crosses the fabric once per node it reaches and NVLink "
+                    "forwards it to its experts (DeepSeek-V3: 4 nodes, the default for that model). 0: every routed "
+                    "expert gets its own copy over the fabric."))
     overlap = forms.FloatField(label=_("DP overlap with compute (0-1)"), required=False, min_value=0, max_value=1)
     switch_latency_ns = forms.FloatField(label=_("Switch port-to-port latency (ns)"), required=False, min_value=0,
                                          help_text=_("With the NIC latency: network steps cost their path's hops "

@@ -43,9 +43,13 @@ ASSUMPTIONS = (
     _("Latency, algorithm and protocol (Ring, Tree, PAT, NVLS, NVLSTree; LL, LL128, Simple) follow NCCL 2.30.7's "
       "tuning model; NVLink runs at the bandwidth NCCL reaches (370.8 GB/s per H100), not its line rate; CollNet "
       "in-network reduction in the switches is not offered."),
-    _("Step time = compute at the stated compute efficiency + exposed communication + pipeline bubble (1F1B or "
-      "interleaved); data-parallel collectives hide behind compute up to the stated overlap, expert All-to-All up "
-      "to the stated expert overlap; expert gradients are reduced over DP / EP ranks."),
+    _("Step time = compute at the stated compute efficiency + exposed communication + pipeline bubble (1F1B, "
+      "interleaved or DualPipe); data-parallel collectives hide behind compute up to the stated overlap, expert "
+      "All-to-All (and PP under DualPipe) up to the stated expert overlap; expert gradients are reduced over DP / EP "
+      "ranks."),
+    _("Node-limited expert routing (DeepSeek-V3): a token crosses the fabric once per node it reaches, to the GPU on "
+      "its own rail, and NVLink forwards it to its experts' GPUs at the same time; without a node limit every routed "
+      "expert gets its own copy (an All-to-All of top-k copies)."),
 )
 
 

@@ -95,7 +95,7 @@ def test_failures_name_the_device_and_route_everything(fabric_512):
 
 def test_training_step_reports_collectives_and_exposed_time(fabric_512):
     r = simulate(fabric_512, {"model": "deepseek-v3", "tp": 1, "pp": 8, "ep": 64, "gpu_tflops": 989,
-                              "global_batch": 512})
+                              "global_batch": 512, "ep_node_limit": 0})
     keys = [c.key for c in r.collectives]
     assert keys == ["ep-dispatch", "ep-combine", "pp-send-recv", "dp-reduce-scatter", "dp-all-gather"]
     step = r.step
@@ -401,3 +401,66 @@ def test_expert_gradients_are_reduced_over_dp_over_ep_ranks_holding_the_same_exp
         where = [np.argwhere(ep_groups == r)[0] for r in group]
         assert len({int(w[0]) for w in where}) == 8 and len({int(w[1]) for w in where}) == 1
     assert steps["edp-all-gather"].overlappable and steps["edp-all-gather"].parallelism == "dp"
+
+
+def _deepseek_ep64(**extra):
+    from apps.engine.specio import spec_from_dict
+    fabric = plan(spec_from_dict({"gpus": 64, "server": {"gpus": 8, "nic_ports": 8, "nic_gbps": 400,
+                                                         "name": "H800 server", "scale_up": "NVLink 4",
+                                                         "scale_up_gb_s": 400}, "leaf": {"sku": "MQM9700-NS2F"}}))
+    r = simulate(fabric, {"model": "deepseek-v3", "tp": 1, "pp": 1, "ep": 64, "dp": 64, "seq_len": 4096,
+                          "global_batch": 64, "precision": "fp8", "routing": "spray", "placement": "plan", **extra})
+    return {c.key: c for c in r.collectives}
+
+
+def test_node_limited_routing_halves_the_fabric_bytes_of_the_expert_dispatch():
+    """DeepSeek-V3 report 2.1.2 / 3.2.2: 8 routed experts, each token to at most 4 nodes, once per node over IB,
+    then NVLink: the fabric carries about 3.5 remote copies per token on 8 nodes instead of 7 (8 x 7/8)."""
+    from apps.engine.simulation.experts import expert_reach
+    reach = expert_reach(experts=256, top_k=8, group_nodes=8, group_ranks=64, node_limit=4)
+    assert 3.9 < reach.nodes <= 4.0
+    assert 8 * 7 / 8 / reach.remote_nodes == pytest.approx(2.0, rel=0.03)
+    limited, plain = _deepseek_ep64(), _deepseek_ep64(ep_node_limit=0)
+    assert plain["ep-dispatch"].time_s / limited["ep-dispatch"].time_s == pytest.approx(2.0, rel=0.1)
+
+
+def test_thirteen_experts_over_four_nodes_cost_what_eight_do():
+    """DeepSeek-V3 report 3.2.2: with NVLink (160 GB/s) about 3.2 times IB (50 GB/s), a token "can scale up this
+    number to a maximum of 13 experts (4 nodes x 3.2 experts/node) while preserving the same communication cost":
+    the fabric bytes stay one copy per node and NVLink forwarding stays shorter than the fabric."""
+    from apps.engine.simulation.experts import expert_reach
+    eight = expert_reach(experts=256, top_k=8, group_nodes=8, group_ranks=64, node_limit=4)
+    thirteen = expert_reach(experts=256, top_k=13, group_nodes=8, group_ranks=64, node_limit=4)
+    assert thirteen.nodes == pytest.approx(eight.nodes, rel=0.02)
+    fabric = thirteen.remote_nodes / 50.0
+    nvlink = thirteen.ranks * 7 / 8 / 160.0
+    assert nvlink < fabric
+
+
+def test_dualpipe_bubble_follows_the_deepseek_v3_table(fabric_512):
+    """(PP/2 - 1)(F&B + B - 3W) against 1F1B's (PP - 1)(F + B), with B = 2F, W = F."""
+    base = {"model": "deepseek-v3", "tp": 1, "pp": 8, "ep": 64, "gpu_tflops": 989, "global_batch": 1024}
+    plain = simulate(fabric_512, base).step
+    dual = simulate(fabric_512, {**base, "pp_schedule": "dualpipe"}).step
+    assert dual.bubble_share == pytest.approx((8 / 2 - 1) * 2 / 3 / plain.micro_batches)
+    assert plain.bubble_share == pytest.approx(7 / plain.micro_batches)
+    assert dual.step_s < plain.step_s
+
+
+@pytest.mark.parametrize(("extra", "field"), [
+    ({"pp": 8, "pp_schedule": "dualpipe", "virtual_stages": 2}, "virtual_stages"),
+    ({"pp": 8, "pp_schedule": "dualpipe", "global_batch": 64 * 9}, "global_batch"),
+    ({"pp": 1, "pp_schedule": "dualpipe"}, "pp_schedule"),
+    ({"pp": 8, "ep_node_limit": -1}, "ep_node_limit"),
+    ({"pp": 8, "ep_node_limit": "four"}, "ep_node_limit"),
+])
+def test_bad_dualpipe_and_node_limit_inputs_are_field_errors(fabric_512, extra, field):
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, {"model": "deepseek-v3", "tp": 1, "ep": 64, **extra})
+    assert field in exc.value.errors
+
+
+def test_a_dense_model_takes_no_node_limit(fabric_512):
+    with pytest.raises(SpecError) as exc:
+        simulate(fabric_512, {"model": "llama3-8b", "ep_node_limit": 4})
+    assert "mixture-of-experts" in exc.value.errors["ep_node_limit"][0]

@@ -152,3 +152,22 @@ def _workbook(version):
     version_workbook_write(version=version, path_or_stream=stream)
     stream.seek(0)
     return load_workbook(stream)
+
+
+def test_dualpipe_with_an_odd_pipeline_is_a_field_error_on_the_page(browser_client, version):
+    html = browser_client.get(page_url(version)).content.decode()
+    assert 'name="ep_node_limit"' in html and 'value="dualpipe"' in html
+    response = browser_client.post(page_url(version), {"model": "deepseek-v3", "routing": "ecmp", "precision": "fp8",
+                                                       "zero": "zero1", "tp": "1", "pp": "3",
+                                                       "pp_schedule": "dualpipe"})
+    html = response.content.decode()
+    assert 'data-field="pp_schedule"' in html and "even number of pipeline stages" in html
+    assert not PerformanceRun.objects.exists()
+
+
+def test_api_node_limit_below_zero_is_400_on_its_field(member_client, version):
+    url = reverse("api-version-performance", kwargs={"pk": version.pk})
+    response = member_client.post(url, {"workload": {"model": "deepseek-v3", "tp": 1, "ep_node_limit": -1}},
+                                  format="json")
+    assert response.status_code == 400 and "ep_node_limit" in response.json()
+    assert not PerformanceRun.objects.exists()

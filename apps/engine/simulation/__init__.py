@@ -15,12 +15,10 @@ Compared with published measurements (how far apart, and why):
   end of the measured range; measurements above 400 GB/s come from in-network reduction (SHARP /
   NVLS, which halve the bytes each NIC sends) or two-node runs, which the model does not offer.
 - DeepSeek's DeepEP (github.com/deepseek-ai/DeepEP, docs/legacy.md, H800 with one ConnectX-7
-  400 Gb/s NIC per GPU, ~50 GB/s): All-to-All dispatch "bottleneck bandwidth" 43 GB/s at EP 16,
-  58 GB/s at EP 32, 51 GB/s at EP 64. The model's pairwise All-to-All on a non-blocking fabric
-  runs each NIC at its line rate, 50 GB/s: 16 % above the EP 16 figure (NVLink forwarding and
-  kernel overheads are not modelled); the EP 32 / 64 figures count each token once per node
-  (DeepEP sends it once over the network and forwards it over NVLink), a logical bandwidth the
-  model does not report, so they are not comparable one to one.
+  400 Gb/s NIC per GPU): dispatch "bottleneck bandwidth" 43 / 58 / 51 GB/s at EP 16 / 32 / 64, counting one
+  copy of a token per node it reaches. The model's node-limited dispatch (experts.py: one copy per node over
+  the fabric, NVLink forwarding at the same time) reports the same quantity: 11-16 % above at EP 32 / 64
+  (NICs at line rate, no kernel overhead), 31 % above at EP 16 where NVLink forwarding bounds the kernel.
 - Meta's RoCE training fabric (Gangidi et al., "RDMA over Ethernet for Distributed AI Training
   at Meta Scale", SIGCOMM 2024): E-ECMP with queue-pair scaling made All-Reduce up to 40 % faster
   than 1-QP ECMP. The model's rings (traffic/rings.py: rank order, 2 NCCL channels per NIC, each

@@ -49,6 +49,9 @@ class StepCollective:
     groups: np.ndarray  # (groups, group size) ranks
     overlappable: bool  # may hide behind compute (DP)
     label: str = ""
+    # node-limited expert dispatch (experts.py): (tokens, bytes per token, experts, top-k, node limit); None: a
+    # plain All-to-All of top-k copies
+    dispatch: tuple[int, int, int, int, int] | None = None
 
 
 def rank_grid(p) -> np.ndarray:
@@ -82,10 +85,11 @@ def step_collectives(job: TrainingJob) -> list[StepCollective]:
         tokens = b * s // (p.cp * p.tp)
         calls = 2 * -(-m_.moe_layers // p.pp) * m
         dispatch_e = 1 if job.precision == "fp8" else 2
-        out.append(StepCollective("ep-dispatch", "ep", "all-to-all", tokens * m_.top_k * h * dispatch_e, calls,
-                                  groups, False))
-        out.append(StepCollective("ep-combine", "ep", "all-to-all", tokens * m_.top_k * h * 2, calls, groups,
-                                  False))
+        limit = job.ep_node_limit
+        for key, e in (("ep-dispatch", dispatch_e), ("ep-combine", 2)):
+            shape = (tokens, h * e, m_.experts, m_.top_k, limit) if limit else None
+            out.append(StepCollective(key, "ep", "all-to-all", tokens * m_.top_k * h * e, calls, groups, False,
+                                      dispatch=shape))
     if p.pp > 1:
         pairs = np.stack([grid[:-1].ravel(), grid[1:].ravel()], axis=1)
         out.append(StepCollective("pp-send-recv", "pp", "send-recv", b * (s // (p.cp * p.tp)) * h * act, 2 * m,
@@ -193,6 +197,36 @@ def all_to_all_flows(groups: np.ndarray, rank_server: np.ndarray, rank_nic: np.n
     # the sampled steps stand for all of them: each sampled flow carries the bytes of (ns - 1) / m steps
     scale = (ns - 1) / len(steps)
     return Flows(src, dst, np.full(len(src), per * size / n * scale), total, sampled)
+
+
+def node_dispatch_flows(groups: np.ndarray, rank_domain: np.ndarray, rank_nic: np.ndarray, per_node_bytes: float,
+                        *, max_flows: int, rng: np.random.Generator) -> Flows:
+    """Node-limited expert dispatch (experts.py): every rank sends `per_node_bytes` to every other node of its
+    group, once per node, to the group's GPU with its own in-node index there (its rail), which forwards over
+    NVLink. Above max_flows whole node-shift steps are sampled as in all_to_all_flows."""
+    ng, n = groups.shape
+    grp, ranks, dom = _sort_members(groups, rank_domain)
+    per = int((dom.reshape(ng, n)[0] == dom[0]).sum())
+    nodes = n // per
+    if nodes < 2:
+        return Flows(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), 0)
+    members = ranks.reshape(ng, nodes, per)  # [group, node, in-node index]
+    total = ng * nodes * (nodes - 1) * per
+    steps = np.arange(1, nodes, dtype=np.int64)
+    sampled = ""
+    if total > max_flows:
+        m = max(1, max_flows // (ng * nodes * per))
+        if m < nodes - 1:
+            steps = 1 + np.floor((rng.random() + np.arange(m)) * (nodes - 1) / m).astype(np.int64)
+            sampled = (f"{m} of {nodes - 1} node-shift steps per group, evenly spaced from a random start: "
+                       f"{ng * nodes * m * per:,} of {total:,} flows")
+    i = np.arange(nodes, dtype=np.int64)
+    j = (i[None, :] + steps[:, None]) % nodes  # (steps, nodes)
+    src = np.broadcast_to(members[:, None, :, :], (ng, len(steps), nodes, per))
+    dst = members[:, j, :]
+    scale = (nodes - 1) / len(steps)
+    return Flows(rank_nic[src.ravel()], rank_nic[dst.ravel()], np.full(src.size, per_node_bytes * scale), total,
+                 sampled)
 
 
 def pair_flows(pairs: np.ndarray, rank_server: np.ndarray, rank_nic: np.ndarray, size: float) -> Flows:

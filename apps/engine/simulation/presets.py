@@ -38,6 +38,7 @@ class ModelPreset:
     dense_layers: int = 0  # leading layers with a dense FFN in a MoE model
     source: str = ""
     head_size: int = 0  # when the model's attention head is not hidden / heads (its config's head_dim)
+    node_limit: int = 0  # nodes a token's experts may span (node-limited routing); 0: no limit published
 
     @property
     def moe(self) -> bool:
@@ -72,8 +73,9 @@ PRESETS: dict[str, ModelPreset] = {p.key: p for p in (
                 source="Language Models are Few-Shot Learners (arXiv 2005.14165), Table 2.1 (d_ff = 4 d_model)"),
     ModelPreset("deepseek-v3", "DeepSeek-V3 671B", layers=61, hidden=7168, heads=128, kv_heads=128, ffn=18432,
                 vocab=129280, params_b=671.0, active_params_b=37.0, experts=256, top_k=8, shared_experts=1,
-                expert_ffn=2048, dense_layers=3, head_size=128,
-                source="DeepSeek-V3 Technical Report (arXiv 2412.19437), section 4.2; DeepSeek-V3 config.json"),
+                expert_ffn=2048, dense_layers=3, head_size=128, node_limit=4,
+                source="DeepSeek-V3 Technical Report (arXiv 2412.19437), sections 2.1.2, 3.2.2 (each token to at "
+                       "most 4 nodes) and 4.2; DeepSeek-V3 config.json"),
     ModelPreset("mixtral-8x22b", "Mixtral 8x22B", layers=56, hidden=6144, heads=48, kv_heads=8, ffn=16384,
                 vocab=32768, params_b=141.0, active_params_b=39.0, experts=8, top_k=2, expert_ffn=16384,
                 source="Mistral AI, Mixtral 8x22B announcement and Mixtral-8x22B-v0.1 config.json"),

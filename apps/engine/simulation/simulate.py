@@ -43,7 +43,9 @@ from ..roce.host import QPS_PER_CONNECTION
 from ..spec import DesignSpec, InfeasibleSpec, SpecError
 from .. import nccl
 from ..traffic.reference import balls_into_bins
-from .collectives import StepCollective, all_to_all_flows, pair_flows, ring_flows, step_collectives
+from .collectives import (StepCollective, all_to_all_flows, node_dispatch_flows, pair_flows, ring_flows,
+                          step_collectives)
+from .experts import expert_reach
 from .network import FabricModel
 from .presets import gpu_memory_gb, gpu_peak_tflops
 from .scaleup import ScaleUpDomain, scale_up_domain
@@ -69,8 +71,12 @@ ASSUMPTIONS = (
     "H100 and later; NVLink at the bandwidth NCCL reaches (src/graph/topo.h: 370.8 GB/s per H100), not its line "
     "rate; CollNet in-network reduction in the switches is not offered.",
     "Step time = compute (at the stated compute efficiency) + exposed communication + pipeline bubble ((PP - 1) / "
-    "(v m) for 1F1B or interleaved); data-parallel collectives hide behind compute up to the stated overlap, "
-    "expert All-to-All up to the stated expert overlap; the achieved MFU is reported.",
+    "(v m) for 1F1B or interleaved, (PP/2 - 1)(F&B + B - 3W) for DualPipe); data-parallel collectives hide behind "
+    "compute up to the stated overlap, expert All-to-All (and PP under DualPipe) up to the stated expert overlap; "
+    "the achieved MFU is reported.",
+    "Node-limited expert routing (DeepSeek-V3): a token crosses the fabric once per node it reaches, to the GPU on "
+    "its own rail, and NVLink forwards it to its experts' GPUs at the same time; without a node limit every "
+    "routed expert gets its own copy (an All-to-All of top-k copies).",
 )
 
 
@@ -224,18 +230,31 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
                    calls: int, routing: str, algorithm: str, domain: ScaleUpDomain, gpus_per_server: int,
                    parallelism: str = "", seed: int = 0, max_flows: int = DEFAULT_MAX_FLOWS,
                    keep_phase: bool = False, hop_latency: tuple[float, float] | None = None, qps: int = 1,
-                   cache: dict | None = None):
+                   cache: dict | None = None, dispatch: tuple[int, int, int, int, int] | None = None):
     n = int(groups.shape[1])
     srv = pl.rank_server[groups]
     dom = pl.domain[groups]
     inside = bool((dom == dom[:, :1]).all())
+    reach = nvlink_s = None
+    if dispatch is not None:
+        # node-limited expert dispatch (experts.py): the size is what a rank sends, one copy per node reached
+        # (DeepEP's "RDMA bytes"); NVLink forwards to the GPUs reached while the fabric carries the rest
+        tokens, token_bytes, experts, top_k, limit = dispatch
+        nodes = int(len(np.unique(dom[0])))
+        reach = expert_reach(experts=experts, top_k=top_k, group_nodes=nodes, group_ranks=n, node_limit=limit)
+        size = max(1, int(round(tokens * reach.nodes * token_bytes)))
+        g = reach.ranks_per_node
+        nvl_bytes = tokens * reach.ranks * (g - 1) / g * token_bytes
+        nvlink_s = nvl_bytes * 8 / (domain.gbps_per_gpu * 1e9) if domain.gbps_per_gpu else 0.0
     servers = int(len(np.unique(srv[0])))
     factor = nccl.traffic_factor(collective, n)
     phase = None
     flows = None
     proto = "simple"
     net_us = None
-    if inside:
+    if inside and reach is not None:
+        ring_bw, nvls_bw, algo, network = nvlink_s, None, "pairwise", "scale-up"
+    elif inside:
         ring_bw, _ = _scale_up_time(collective, size, n, domain)
         nvls_bw = _nvls_seconds(collective, size, n, 1, domain, None)
         algo = "ring" if collective in ("all-reduce", "all-gather", "reduce-scatter") else "pairwise"
@@ -250,13 +269,16 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
     else:
         if collective in ("all-reduce", "all-gather", "reduce-scatter"):
             flows = ring_flows(groups, pl.domain, pl.rank_nic, factor * size, qps=qps)
+        elif reach is not None:
+            flows = node_dispatch_flows(groups, pl.domain, pl.rank_nic, size / reach.group_nodes,
+                                        max_flows=max_flows, rng=np.random.default_rng([seed, 0xA2A]))
         elif collective == "all-to-all":
             flows = all_to_all_flows(groups, pl.rank_server, pl.rank_nic, float(size),
                                      nic_ports=model.fabric.nic_ports, max_flows=max_flows,
                                      rng=np.random.default_rng([seed, 0xA2A]), rank_domain=pl.rank_domain)
         else:
             flows = pair_flows(groups, pl.domain, pl.rank_nic, float(size))
-        key_ = (collective == "all-to-all", id(groups), len(flows.src), routing, qps)
+        key_ = (collective == "all-to-all", reach is not None, id(groups), len(flows.src), routing, qps)
         if cache is not None and key_ in cache:
             # same flows as a collective already timed: a flow-level phase scales with its bytes
             base, base_bytes, flows.sampled = cache[key_]
@@ -274,7 +296,10 @@ def run_collective(model: FabricModel, pl: Placement, *, key: str, collective: s
         per_server = max(1, n // servers)
         nic_gbytes = factor * size / ring_bw / per_server / 1e9 if ring_bw > 0 else None
         nvls_bw = _nvls_seconds(collective, size, per_server, servers, domain, nic_gbytes)
-        if domain.gbps_per_gpu:  # the scale-up hops of the same rings, in parallel with the network
+        if nvlink_s is not None:  # NVLink forwarding runs at once with the fabric (DeepSeek-V3 report, 3.2.2)
+            ring_bw = max(ring_bw, nvlink_s)
+        elif domain.gbps_per_gpu:
+            # the scale-up hops of the same rings, in parallel with the network
             ring_bw = max(ring_bw, factor * size / max(1, servers) * 8 / (domain.gbps_per_gpu * 1e9))
         if algorithm == "auto":
             algo, proto, _ = nccl.choose_protocol(collective, ring_seconds=ring_bw, ranks=n, servers=servers,
@@ -491,10 +516,11 @@ def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: s
           ) -> StepResult:
     """compute = FLOPs / (GPUs x peak x compute efficiency): the efficiency while computing (`mfu` input), not a
     measured end-to-end MFU, which already includes communication and bubbles and would count them twice.
-    Exposed = TP / CP / PP / EP time on the critical path (EP less the `ep_overlap` share hidden behind compute,
-    as DualPipe does) + the DP time beyond `overlap` x compute. Pipeline bubble (Megatron-LM, Narayanan et al.
-    2021): (PP - 1) / (v m) of the per-stage time (compute and critical communication) for 1F1B (v = 1) and
-    the interleaved schedule with v virtual stages per GPU, m micro-batches. The achieved MFU is FLOPs /
+    Exposed = TP / CP / PP / EP time on the critical path (EP, and PP under DualPipe, less the `ep_overlap` share
+    hidden behind compute, as DualPipe does) + the DP time beyond `overlap` x compute. Pipeline bubble
+    (Megatron-LM, Narayanan et al. 2021): (PP - 1) / (v m) of the per-stage time (compute and critical
+    communication) for 1F1B (v = 1) and the interleaved schedule with v virtual stages per GPU, m micro-batches;
+    DualPipe: (PP/2 - 1) x 2/3 / m (DeepSeek-V3 report, Table 2, as the code states). The achieved MFU is FLOPs /
     (GPUs x peak x step)."""
     p = job.parallelism
     m = job.model
@@ -503,13 +529,23 @@ def _step(job: TrainingJob, collectives: list[CollectiveResult], overlappable: s
     compute = flops / (p.gpus * tflops * 1e12 * job.mfu) if tflops else None
     comm = sum(c.step_s for c in collectives)
     hideable = sum(c.step_s for c in collectives if c.key in overlappable)
-    expert = sum(c.step_s for c in collectives if c.parallelism == "ep")
+    # DualPipe hides "both all-to-all and PP communication" behind the paired chunk (DeepSeek-V3 report, 3.2.1)
+    behind = ("ep", "pp") if job.pp_schedule == "dualpipe" else ("ep",)
+    expert = sum(c.step_s for c in collectives if c.parallelism in behind)
     critical = comm - hideable
     if compute is not None:
         hidden_ep = min(job.ep_overlap * expert, compute)
         critical -= hidden_ep
     micro_batches = max(1, job.global_batch // (p.dp * job.micro_batch))
-    bubble_share = (p.pp - 1) / (job.virtual_stages * micro_batches) if p.pp > 1 else 0.0
+    if p.pp < 2:
+        bubble_share = 0.0
+    elif job.pp_schedule == "dualpipe":
+        # (PP/2 - 1)(F&B + B - 3W) (DeepSeek-V3 report, Table 2) with a micro-batch's stage time F + B, B = 2F
+        # and W = F (the weight half of the backward): F&B = F + B with the communication hidden, so the
+        # bubble is (PP/2 - 1) x 2F = (PP/2 - 1) x 2/3 of a micro-batch's stage time
+        bubble_share = (p.pp / 2 - 1) * (2 / 3) / micro_batches
+    else:
+        bubble_share = (p.pp - 1) / (job.virtual_stages * micro_batches)
     per_stage = (compute or 0.0) + critical
     bubble = per_stage * bubble_share
     exposed = critical + (max(0.0, hideable - job.overlap * compute) if compute is not None else hideable)
@@ -531,7 +567,8 @@ def _run_step(model, job, pl, domain, gps, max_flows, steps: list[StepCollective
         out = run_collective(model, pl, key=c.key, collective=c.collective, size=c.bytes, groups=c.groups,
                              calls=c.calls, routing=job.routing, algorithm="auto", domain=domain,
                              gpus_per_server=gps, parallelism=c.parallelism, seed=job.seed, max_flows=max_flows,
-                             keep_phase=True, hop_latency=job.hop_latency, qps=job.qps, cache=cache)
+                             keep_phase=True, hop_latency=job.hop_latency, qps=job.qps, cache=cache,
+                             dispatch=c.dispatch)
         results.append(out[0])
         phases[c.key] = out[1]
         if report is not None:
@@ -575,6 +612,7 @@ def _simulate_training(model, job: TrainingJob, domain, gps, max_flows, report, 
                 "failures": list(job.failures), "switch_latency_ns": job.switch_latency_ns,
                 "nic_latency_ns": job.nic_latency_ns, "pp_schedule": job.pp_schedule,
                 "virtual_stages": job.virtual_stages, "ep_overlap": job.ep_overlap, "qps_per_connection": job.qps,
+                "ep_node_limit": job.ep_node_limit,
                 "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep,
                 "gpus": p.gpus, "defaults": list(job.defaults)}
     return SimulationResult(kind="training", workload=workload, gpus=p.gpus, servers=pl.servers, routing=job.routing,

@@ -22,7 +22,10 @@
         CP 1, EP the largest power of two <= min(experts, 64) that divides DP x CP, DP = the
         largest that fits the design's GPUs; "gpus" (the job's GPUs) then TP x CP x PP x DP.
         zero: zero1 (gradient Reduce-Scatter + parameter All-Gather), fsdp (two parameter
-        All-Gathers + gradient Reduce-Scatter), none (gradient All-Reduce).
+        All-Gathers + gradient Reduce-Scatter), none (gradient All-Reduce). pp_schedule: 1f1b |
+        interleaved (virtual_stages chunks) | dualpipe (DeepSeek-V3: even PP and micro-batches, two
+        parameter copies, PP + 1 micro-batches of activations, ep_overlap 1 by default). ep_node_limit:
+        nodes a token's experts may span (the model's published limit by default, DeepSeek-V3 4; 0 none).
 
 Rules (a field-level message each, SpecError, nothing computed): TP must divide the scale-up
 domain's GPUs; TP x CP x PP x DP must equal the job's GPUs, which may not exceed the design's;
@@ -45,7 +48,7 @@ ALGORITHMS = {"all-reduce": ("auto", "ring", "tree"), "all-gather": ("auto", "ri
 PRECISIONS = ("bf16", "fp8")
 ZERO = ("zero1", "fsdp", "none")
 PLACEMENTS = ("plan", "scheduler")
-PP_SCHEDULES = ("1f1b", "interleaved")
+PP_SCHEDULES = ("1f1b", "interleaved", "dualpipe")
 MAX_BYTES = 1 << 42
 DEFAULT_SIZES = tuple(1 << k for k in range(20, 35, 2))  # 1 MiB .. 16 GiB
 MAX_SIZES = 24
@@ -107,6 +110,7 @@ class TrainingJob:
     pp_schedule: str = "1f1b"  # 1f1b | interleaved
     virtual_stages: int = 1  # model chunks per GPU (interleaved schedule)
     ep_overlap: float = 0.0  # share of the expert All-to-All hidden behind compute (DualPipe-style)
+    ep_node_limit: int = 0  # nodes a token's experts may span (node-limited routing, one copy per node); 0: none
 
     @property
     def hop_latency(self) -> tuple[float, float] | None:
@@ -221,7 +225,12 @@ def memory_per_gpu(job: "TrainingJob") -> tuple[float, float]:
         state = params * (WEIGHT_BYTES + GRAD_BYTES + OPTIMIZER_BYTES) / shard
     micro_batches = max(1, job.global_batch // (p.dp * job.micro_batch))
     layer = ACTIVATION_BYTES_PER_SBH * job.seq_len * job.micro_batch * m.hidden / (p.tp * p.cp)
-    activations = layer * -(-m.layers // p.pp) * min(p.pp, micro_batches)
+    in_flight = min(p.pp, micro_batches)
+    if job.pp_schedule == "dualpipe":
+        # two copies of the parameters, peak activations of PP + 1 micro-batches (DeepSeek-V3 report, Table 2)
+        state *= 2
+        in_flight = min(p.pp + 1, micro_batches)
+    activations = layer * -(-m.layers // p.pp) * in_flight
     return state, activations
 
 
@@ -286,7 +295,7 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     errors: dict[str, list[str]] = {}
     known = {"model", "seq_len", "global_batch", "micro_batch", "precision", "tp", "pp", "cp", "ep", "dp", "zero",
              "gpus", "routing", "mfu", "gpu_tflops", "overlap", "seed", "failures", "placement", "switch_latency_ns",
-             "nic_latency_ns", "qps_per_connection", "pp_schedule", "virtual_stages", "ep_overlap"}
+             "nic_latency_ns", "qps_per_connection", "pp_schedule", "virtual_stages", "ep_overlap", "ep_node_limit"}
     for name in sorted(set(data) - known):
         errors[name] = ["unknown field"]
     model = PRESETS.get(data.get("model"))
@@ -357,9 +366,23 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
     virtual = _int(errors, clean, "virtual_stages", 2 if schedule == "interleaved" else 1, 1, 64)
     if schedule == "1f1b" and virtual not in (None, 1):
         errors["virtual_stages"] = ["1F1B runs one model chunk per GPU: choose the interleaved schedule"]
+    elif schedule == "dualpipe" and virtual not in (None, 1):
+        errors["virtual_stages"] = ["DualPipe holds its two model chunks per GPU by design: leave chunks at 1"]
+    elif schedule == "dualpipe" and pp and (pp < 2 or pp % 2):
+        errors["pp_schedule"] = [f"DualPipe needs an even number of pipeline stages, not PP {pp} "
+                                 "(DeepSeek-V3 report, section 3.2.1)"]
+    elif (schedule == "dualpipe" and batch is not None and dp and micro and "global_batch" not in errors
+          and (batch // (dp * micro)) % 2):
+        errors["global_batch"] = [f"DualPipe needs an even number of micro-batches, not {batch // (dp * micro):,} "
+                                  "(DeepSeek-V3 report, section 3.2.1)"]
     elif virtual and pp and model.layers < pp * virtual:
         errors["virtual_stages"] = [f"PP {pp} x {virtual} chunks is more than the model's {model.layers} layers"]
-    ep_overlap = _float(errors, clean, "ep_overlap", 0.0, 0.0, 1.0)
+    # DualPipe overlaps the expert All-to-All with the paired chunk's compute ("near-zero all-to-all
+    # communication overhead", DeepSeek-V3 report, section 3.2.1): fully hidden unless stated otherwise
+    ep_overlap = _float(errors, clean, "ep_overlap", 1.0 if schedule == "dualpipe" else 0.0, 0.0, 1.0)
+    node_limit = _int(errors, clean, "ep_node_limit", model.node_limit, 0, 1024)
+    if node_limit and not model.moe:
+        errors["ep_node_limit"] = ["node-limited routing needs a mixture-of-experts model: leave it at 0"]
     if batch is not None and dp and micro and pp > 1 and batch // (dp * micro) < pp and "global_batch" not in errors:
         errors["global_batch"] = [f"{batch // (dp * micro):,} micro-batches per step cannot fill {pp} pipeline "
                                   f"stages: the global batch must be at least DP x micro-batch x PP = "
@@ -371,4 +394,4 @@ def _training(data: dict, design_gpus: int, domain: ScaleUpDomain) -> TrainingJo
                        mfu=mfu, gpu_tflops=tflops, overlap=overlap, seed=seed, failures=failures,
                        placement=placement, defaults=tuple(defaults), switch_latency_ns=switch_ns,
                        nic_latency_ns=nic_ns, qps=qps, pp_schedule=schedule, virtual_stages=virtual,
-                       ep_overlap=ep_overlap)
+                       ep_overlap=ep_overlap, ep_node_limit=node_limit)

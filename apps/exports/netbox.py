@@ -75,7 +75,7 @@ import csv
 import io
 import zipfile
 from itertools import chain
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -426,14 +426,15 @@ def version_netbox_write(
             return (prefixed(prefix, a), INTERFACE, a_name, prefixed(prefix, b), INTERFACE, b_name,
                     cable_type(kind, fiber), "planned", label[:100], "", _length(length), "m")
 
-        out.csv("08", "cables", chain((
+        cables: dict[str, int] = {}  # cable rows written per network, for the README
+        out.csv("08", "cables", chain(_counted((
             cable(device_names[a], a_port, device_names[b], b_port, kind, fiber, label, length)
             for a, a_port, b, b_port, kind, fiber, label, length in version_link_rows(
                 version=version,
                 fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
-                        "length_m"))),
+                        "length_m"))), cables, "backend"),
             ((prefixed(prefix, a), a_type, a_port, prefixed(prefix, b), *rest)
-             for a, a_type, a_port, b, *rest in others.cable_rows(device_names))))
+             for a, a_type, a_port, b, *rest in others.cable_rows(device_names, counts=cables))))
         report("writing_addresses", 70)
         # ASNs of the backend's switches (Ethernet: RFC 7938) and of the other networks' switches
         asn_rows, rirs = _asn_rows(
@@ -453,9 +454,17 @@ def version_netbox_write(
             ((address, prefix, status, role, prefixed(prefix, device), interface, description)
              for address, status, role, device, interface, description in others.address_rows(device_names)))))
         archive.writestr(zip_entry("README.txt"), readme_text(version=version, site=site_name, prefix=prefix,
-                                                              files=out.files, user=user))
+                                                              files=out.files, cables=cables, user=user))
     report("netbox_written", 99)
     return out.counts
+
+
+def _counted(rows: Iterable[tuple], counts: dict[str, int], network: str) -> Iterator[tuple]:
+    """`rows` as they are, counted under `network` in `counts` as they go by."""
+    counts.setdefault(network, 0)
+    for row in rows:
+        counts[network] += 1
+        yield row
 
 
 def network_type_mode(network: str) -> str:

@@ -138,13 +138,17 @@ class NetworkRows:
                 if cidr:
                     yield cidr, "reserved", "true", f"{LABELS[network]} network: {POOL_DESCRIPTIONS[name]}"
 
-    def cable_rows(self, names: dict[int, str]) -> Iterable[tuple]:
+    def cable_rows(self, names: dict[int, str], *, counts: dict[str, int] | None = None) -> Iterable[tuple]:
+        """One cable row per link of each network; `counts` (network -> rows) counts them as they go by."""
+        counts = {} if counts is None else counts
         for network in self.present:
+            counts.setdefault(network, 0)
             for a, a_port, b, b_port, kind, fiber, label, length in version_network_link_rows(
                     version=self.version, network=network,
                     fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
                             "length_m")):
                 cable = "cat6a" if kind == "Cat6A" else self.cable_type(kind, fiber)
+                counts[network] += 1
                 yield (names[a], "dcim.interface", a_port, names[b], "dcim.interface", b_port, cable, "planned",
                        label[:100], "", "" if length is None else f"{length:g}", "m")
 

@@ -470,6 +470,8 @@ def test_netbox_zip_holds_numbered_files_with_netbox_headers_and_a_readme(netbox
     order = [readme.index(f"  {name} ", listing) for name in numbered]
     assert order == sorted(order)  # the README lists every file, parts included, in import order
     assert "Background job" in readme and "120 s" in readme and "second import" in readme
+    # a backend-only design: one figure, every cable of the files
+    assert f"\nLinks:    {len(tables(netbox_files)['cables']):,}\n" in readme
 
 
 def test_netbox_field_names_are_those_of_netbox_import_forms():

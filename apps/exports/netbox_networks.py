@@ -29,7 +29,7 @@ from django.utils.text import slugify
 from apps.catalog.models import SwitchModel
 from apps.designs.models import DesignVersion, PortRecord, record_id_range
 
-from .selectors import version_network_device_rows, version_network_link_rows
+from .selectors import version_network_device_rows, version_network_link_rows, version_network_port_count
 
 NETWORKS = ("frontend", "storage", "oob")
 LABELS = {"frontend": "Front-end", "storage": "Storage", "oob": "Management"}
@@ -123,6 +123,11 @@ class NetworkRows:
             yield device, SVI, "virtual", "", "false"
         for device in self.loopbacks:
             yield device, LOOPBACK, "virtual", "", "false"
+
+    def interface_count(self) -> int:
+        """The rows interface_rows yields."""
+        return (sum(version_network_port_count(version=self.version, network=n) for n in self.present)
+                + len(self.svi_address) + len(self.loopbacks))
 
     def asn_holders(self) -> list[tuple[str, int]]:
         """(device, ASN) of the front-end and storage switches (their own eBGP plan, RFC 7938)."""

@@ -695,3 +695,21 @@ def test_netbox_part_numbers_are_wide_enough_to_sort_in_import_order(version, tm
     numbered = sorted(name for name in files if name[:2].isdigit())
     order = [readme.index(f"  {name} ", listing) for name in numbered]
     assert order == sorted(order)  # sorted by name is the README's import order
+
+
+def test_workbook_of_a_design_too_large_for_the_traffic_analysis_says_so_instead_of_running_it(
+        version, member, tmp_path, monkeypatch):
+    from apps.analysis.models import TrafficAnalysis
+
+    TrafficAnalysis.objects.filter(version=version).delete()  # as generation leaves a design above the limit
+
+    def analyze(*args, **kwargs):
+        raise AssertionError("the export ran the traffic analysis")
+
+    monkeypatch.setattr("apps.analysis.sheets.GENERATION_TRAFFIC_MAX_GPUS", version.gpus - 1)
+    monkeypatch.setattr("apps.analysis.sheets.analyze", analyze)
+    path = tmp_path / "large.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path), user=member)
+    book = openpyxl.load_workbook(path, read_only=True)
+    cells = [str(cell) for row in book["Traffic"].iter_rows(values_only=True) for cell in row if cell]
+    assert any("Not analysed during generation" in cell for cell in cells), cells

@@ -14,9 +14,10 @@ import re
 from apps.designs.missing import at_least
 from apps.racks.presentation import hall_facts, kind_label, kw, rack_table_rows
 from apps.racks.selectors import hall_plan, rack_contents, rack_get, rack_summaries
-from apps.racks.svg import (COOLING_ORDER, PX_PER_M, RACK_LABEL_PX, ROW_LABEL_PX, cooling_short, cooling_text,
-                            floorplan_svg, rack_elevation_svg, sheet_windows)
+from apps.racks.svg import (COOLING_ORDER, PX_PER_M, RACK_LABEL_PX, ROW_LABEL_PX, _rack_depth_m, cooling_short,
+                            cooling_text, floorplan_svg, rack_elevation_svg, sheet_windows)
 
+from ..key_plan import KEY_PLAN_RACKS, key_plan_svg
 from ..model import Chapter, Figure, Heading, KeyValues, Paragraph, Table
 from ..source import DocumentSource
 
@@ -50,7 +51,9 @@ def build(source: DocumentSource) -> Chapter | None:
             "racks": f"{len(short):,}", "needs": ", ".join(cooling_text(kind) for kind in needs),
             "cooling": cooling_text(hall.cooling), "kw": kw(max(r.power_w(hall.power_basis) for r in short))},
             style="warning"))
-    windows = sheet_windows(hall, racks, width_m=SHEET_WIDTH_M, depth_m=SHEET_DEPTH_M)
+    # Sheets whose racks all start in another sheet add nothing (and would be captioned with no rows).
+    windows = [window for window in sheet_windows(hall, racks, width_m=SHEET_WIDTH_M, depth_m=SHEET_DEPTH_M)
+               if any(_inside(r, window) for r in racks)]
     printed = windows[:MAX_SHEETS]
     if len(windows) == 1:
         blocks.append(_sheet_figure(hall, racks, windows[0], _("Floor plan"), _(
@@ -58,13 +61,21 @@ def build(source: DocumentSource) -> Chapter | None:
             "their power against the budget per rack; cold aisles blue, hot aisles red, each rack's front a dark "
             "edge; cooling marks, zones and reserved cells.")))
     else:
-        blocks.append(Figure(svg=floorplan_svg(hall, racks, title=_("Floor plan: key plan"), labels=False,
-                                               sheets=printed),
-                             caption=_("The whole hall, with the %(sheets)s sheets that follow outlined and numbered; "
-                                       "each sheet shows its racks at a size that can be read in print.") % {
-                                 "sheets": len(printed)}))
+        if len(racks) > KEY_PLAN_RACKS:  # one bar per row segment, not a shape per rack (apps.documents.key_plan)
+            blocks.append(Figure(svg=key_plan_svg(hall, racks, title=_("Floor plan: key plan"), sheets=printed,
+                                                  depth_m=_rack_depth_m(hall)),
+                                 caption=_("The whole hall by row segment (%(racks)s racks), coloured by each "
+                                           "segment's fullest rack, with the %(sheets)s sheets that follow outlined "
+                                           "and numbered; each sheet shows its racks at a size that can be read in "
+                                           "print.") % {"racks": f"{len(racks):,}", "sheets": len(printed)}))
+        else:
+            blocks.append(Figure(svg=floorplan_svg(hall, racks, title=_("Floor plan: key plan"), labels=False,
+                                                   sheets=printed),
+                                 caption=_("The whole hall, with the %(sheets)s sheets that follow outlined and "
+                                           "numbered; each sheet shows its racks at a size that can be read in "
+                                           "print.") % {"sheets": len(printed)}))
         for k, window in enumerate(printed, start=1):
-            inside = [r for r in racks if window[0] - 1e-6 <= r.x_m < window[2] and window[1] - 1e-6 <= r.y_m < window[3]]
+            inside = [r for r in racks if _inside(r, window)]
             rows = sorted({r.row for r in inside}) or [0]
             positions = sorted({r.position for r in inside}) or [0]
             blocks.append(_sheet_figure(hall, racks, window, _("Floor plan, sheet %(sheet)s of %(sheets)s") % {
@@ -107,6 +118,11 @@ def build(source: DocumentSource) -> Chapter | None:
     blocks.append(Paragraph(_("Every rack, its contents and positions are in the Racks sheet of the Excel workbook "
                               "and in the NetBox files."), style="note"))
     return Chapter(key=KEY, title=str(TITLE), blocks=blocks)
+
+
+def _inside(rack, window) -> bool:
+    """Whether the rack starts in the window (each rack starts in exactly one sheet)."""
+    return window[0] - 1e-6 <= rack.x_m < window[2] and window[1] - 1e-6 <= rack.y_m < window[3]
 
 
 def _sheet_figure(hall, racks, window, title: str, caption: str) -> Figure:

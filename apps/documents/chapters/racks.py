@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import re
+from bisect import bisect_right
 
 from apps.designs.missing import at_least
 from apps.racks.presentation import hall_facts, kind_label, kw, rack_table_rows
@@ -32,6 +33,9 @@ MM_PER_UNIT = MIN_TEXT_MM / RACK_LABEL_PX
 SHEET_WIDTH_M = (FIGURE_MM / MM_PER_UNIT - 24 - 4 * ROW_LABEL_PX) / PX_PER_M
 SHEET_DEPTH_M = (215.0 / MM_PER_UNIT - 60) / PX_PER_M
 MAX_SHEETS = 40
+# Above KEY_PLAN_RACKS racks (the key plan by row segment) fewer sheets: a sheet's 200-odd rack numbers cost
+# WeasyPrint about a second each, and a hall of 34,693 racks (1,000,000 GPUs) needs some 200 sheets anyway.
+LARGE_HALL_SHEETS = 12
 
 
 def build(source: DocumentSource) -> Chapter | None:
@@ -52,9 +56,9 @@ def build(source: DocumentSource) -> Chapter | None:
             "cooling": cooling_text(hall.cooling), "kw": kw(max(r.power_w(hall.power_basis) for r in short))},
             style="warning"))
     # Sheets whose racks all start in another sheet add nothing (and would be captioned with no rows).
-    windows = [window for window in sheet_windows(hall, racks, width_m=SHEET_WIDTH_M, depth_m=SHEET_DEPTH_M)
-               if any(_inside(r, window) for r in racks)]
-    printed = windows[:MAX_SHEETS]
+    starting = _racks_by_window(racks, sheet_windows(hall, racks, width_m=SHEET_WIDTH_M, depth_m=SHEET_DEPTH_M))
+    windows = [window for window, inside in starting.items() if inside]
+    printed = windows[:MAX_SHEETS if len(racks) <= KEY_PLAN_RACKS else LARGE_HALL_SHEETS]
     if len(windows) == 1:
         blocks.append(_sheet_figure(hall, racks, windows[0], _("Floor plan"), _(
             "The data hall: racks at their places, numbered by position in their row (R001 is row 1), coloured by "
@@ -75,7 +79,7 @@ def build(source: DocumentSource) -> Chapter | None:
                                            "numbered; each sheet shows its racks at a size that can be read in "
                                            "print.") % {"sheets": len(printed)}))
         for k, window in enumerate(printed, start=1):
-            inside = [r for r in racks if _inside(r, window)]
+            inside = starting[window]
             rows = sorted({r.row for r in inside}) or [0]
             positions = sorted({r.position for r in inside}) or [0]
             blocks.append(_sheet_figure(hall, racks, window, _("Floor plan, sheet %(sheet)s of %(sheets)s") % {
@@ -120,9 +124,21 @@ def build(source: DocumentSource) -> Chapter | None:
     return Chapter(key=KEY, title=str(TITLE), blocks=blocks)
 
 
-def _inside(rack, window) -> bool:
-    """Whether the rack starts in the window (each rack starts in exactly one sheet)."""
-    return window[0] - 1e-6 <= rack.x_m < window[2] and window[1] - 1e-6 <= rack.y_m < window[3]
+def _racks_by_window(racks, windows: list[tuple[float, float, float, float]]) -> dict[tuple, list]:
+    """Each window (in order) with the racks that start in it: the windows are a grid of columns and bands, so a
+    rack's column and band are found by bisection, not by testing every window."""
+    xs = sorted({(w[0], w[2]) for w in windows})
+    ys = sorted({(w[1], w[3]) for w in windows})
+    x_starts, y_starts = [x0 - 1e-6 for x0, _x1 in xs], [y0 - 1e-6 for y0, _y1 in ys]
+    out: dict[tuple, list] = {window: [] for window in windows}
+    for rack in racks:
+        i, j = bisect_right(x_starts, rack.x_m) - 1, bisect_right(y_starts, rack.y_m) - 1
+        if i < 0 or j < 0 or rack.x_m >= xs[i][1] or rack.y_m >= ys[j][1]:
+            continue
+        window = (xs[i][0], ys[j][0], xs[i][1], ys[j][1])
+        if window in out:
+            out[window].append(rack)
+    return out
 
 
 def _sheet_figure(hall, racks, window, title: str, caption: str) -> Figure:

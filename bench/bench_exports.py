@@ -45,6 +45,14 @@ SWITCH_SKU = "DCS-7060DX5-64S"  # 64x400G QSFP-DD, Tomahawk 4
 
 
 def _max_rss_mb() -> float:
+    """This process's peak RSS. On Linux VmHWM: getrusage's ru_maxrss survives exec, so a child started by a
+    parent that generated a design would report the generation's peak."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 

@@ -92,8 +92,10 @@ def key_plan_svg(hall, racks: Sequence, *, title: str, sheets: Sequence[tuple[fl
         if row % ROW_LABEL_EVERY == 0:
             out.append(f'<text x="{_f(X(0) - 3)}" y="{_f(Y(y) + depth_m * px)}" font-size="9" text-anchor="end"'
                        f' fill="#374151">R{row + 1:03d}</text>')
-    font = max(14.0, min(plan_w, plan_h) / 24)
     for k, (sx0, sy0, sx1, sy1) in enumerate(sheets, start=1):
+        # numbers no wider than their sheet, so neighbouring sheets' numbers never run together
+        font = min(max(14.0, min(plan_w, plan_h) / 24), (sx1 - sx0) * px / (0.6 * len(str(k)) + 0.4),
+                   (sy1 - sy0) * px * 0.8)
         out.append(f'<rect x="{_f(X(sx0))}" y="{_f(Y(sy0))}" width="{_f((sx1 - sx0) * px)}"'
                    f' height="{_f((sy1 - sy0) * px)}" fill="none" stroke="#1d4ed8" stroke-width="{_f(font / 14)}"'
                    f' stroke-dasharray="{_f(font / 2)} {_f(font / 4)}"/>'

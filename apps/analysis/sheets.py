@@ -11,7 +11,8 @@ for a report stored before them); then one row per hop (hop_rows) with the simul
 closed-form ECMP collision shares, then the notes (placement, latency basis, NCCL's likely
 algorithm), the latency parameters and the scheduler seed, and the assumptions.
 Both read what generation stored; for a version generated before that, they are computed from
-its frozen spec (not stored). Texts are in the exporting user's language. On an InfiniBand
+its frozen spec (not stored), except above GENERATION_TRAFFIC_MAX_GPUS, where the Traffic sheet says the analysis
+was not run (generation leaves it to the user, an export must not run it either). Texts are in the exporting user's language. On an InfiniBand
 design each holds one line saying why it does not apply (credit-based flow control; the subnet
 manager routes, no ECMP hashing).
 """
@@ -28,6 +29,7 @@ from apps.designs.workbook import Column, Sheet, Styled, flat_items
 from apps.engine.traffic import TrafficReport, analyze
 
 from .selectors import roce_review_get, traffic_analysis_default, version_plan
+from .services import GENERATION_TRAFFIC_MAX_GPUS, traffic_deferred_text
 from .text import (
     RULE_TITLES,
     SEVERITY_LABELS,
@@ -110,6 +112,11 @@ def _traffic_report(version) -> tuple[TrafficReport | None, str]:
     analysis = traffic_analysis_default(version=version)
     if analysis is not None and analysis.report:
         return TrafficReport.from_dict(analysis.report), ""
+    if version.gpus > GENERATION_TRAFFIC_MAX_GPUS:
+        # Not analysed by generation (too large: hundreds of seconds and many GB), and an export must not run it:
+        # say why, as the version's page does, instead of computing it here.
+        return None, (analysis.error if analysis is not None and analysis.error else
+                      traffic_deferred_text(GENERATION_TRAFFIC_MAX_GPUS))
     try:
         return analyze(version_plan(version=version)), ""
     except Exception as exc:  # an old version the engine cannot plan: say so in the sheet

@@ -75,7 +75,7 @@ import csv
 import io
 import zipfile
 from itertools import chain
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -91,10 +91,11 @@ from apps.engine.specio import spec_from_dict
 from apps.racks.selectors import device_placements, rack_heights
 
 from .netbox_readme import readme_text
-from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, prefix_default, prefixed, row_parts, vrf_rd,
-                           weighted_parts)
+from .netbox_parts import (CABLE_ROWS_PER_PART, INTERFACE_BUDGET, part_name, parts_bound, prefix_default, prefixed,
+                           row_parts, rows_parts_bound, vrf_rd, weighted_parts)
 from .netbox_networks import LABELS as NETWORK_LABELS, NetworkRows
-from .selectors import version_cluster_device_map, version_device_map, version_device_rows, version_link_rows
+from .selectors import (version_cluster_device_map, version_device_map, version_device_rows, version_link_count,
+                        version_link_rows, version_network_link_count)
 
 Progress = Callable[[str, int], None]
 
@@ -277,21 +278,23 @@ class _Writer:
                 count += 1
         return count
 
-    def csv(self, step: str, key: str, rows: Iterable[Sequence[Any]], *, weight=None) -> None:
+    def csv(self, step: str, key: str, rows: Iterable[Sequence[Any]], *, weight=None, parts: int = 0) -> None:
+        """One file, or a parted one (PARTED) in parts of `weight` or of CABLE_ROWS_PER_PART rows; `parts` is at
+        least the number of parts it will need (the width of the part numbers)."""
         header = HEADERS[key]
         if key not in PARTED:
             name = f"{step}-{key}.csv"
             self.counts[key] = self._one(name, header, rows)
             self.files[key] = [name]
             return
-        parts = weighted_parts(rows, weight, INTERFACE_BUDGET) if weight else row_parts(rows, CABLE_ROWS_PER_PART)
+        cut = weighted_parts(rows, weight, INTERFACE_BUDGET) if weight else row_parts(rows, CABLE_ROWS_PER_PART)
         self.counts[key], self.files[key] = 0, []
-        for number, part in enumerate(parts, start=1):
-            name = f"{step}-{key}-part{number:02d}.csv"
+        for number, part in enumerate(cut, start=1):
+            name = part_name(step, key, number, parts)
             self.counts[key] += self._one(name, header, part)
             self.files[key].append(name)
         if not self.files[key]:
-            name = f"{step}-{key}-part01.csv"
+            name = part_name(step, key, 1, 1)
             self._one(name, header, [])
             self.files[key].append(name)
 
@@ -391,20 +394,24 @@ def version_netbox_write(
             for rack, top in sorted(rack_top.items())))
         out.texts("06", "device_types", _device_types_yaml(used_types.values()))
         report("writing_devices", 15)
+        device_weight = {role: 1 + len(plans[role].netbox_names) + 1 for role in ROLES}
         out.csv("07", "devices", (
             (prefixed(prefix, name), ROLES[role][0], types[role].manufacturer, types[role].model, "planned", site_name,
              location if rack else "", *place(name, rack, unit), _device_description(origin, role, plane, su, rail),
              tenant)
             for name, role, rack, unit, ports, plane, su, rail, _loopback, _asn in devices),
-            weight=lambda row: 1 + len(plans[_role_of(row[1])].netbox_names) + 1)
+            weight=lambda row: device_weight[_role_of(row[1])],
+            parts=parts_bound((device_weight[row[1]] for row in devices), INTERFACE_BUDGET))
         if others.present:
             out.csv("07", "devices_other_networks", (
                 (prefixed(prefix, name), role, manufacturer, model, status, site, location if rack else "",
                  *place(name, rack, position or 0), description, tenant)
                 for name, role, manufacturer, model, status, site, rack, position, _face, description
-                in others.device_rows(site_name, origin)))
+                in others.device_rows(site_name, origin)), parts=rows_parts_bound(len(others.devices),
+                                                                                  CABLE_ROWS_PER_PART))
             out.csv("07", "interfaces", ((prefixed(prefix, device), name, kind, speed, management)
-                                         for device, name, kind, speed, management in others.interface_rows()))
+                                         for device, name, kind, speed, management in others.interface_rows()),
+                    parts=rows_parts_bound(others.interface_count(), CABLE_ROWS_PER_PART))
         report("writing_cables", 35)
         device_refs = version_cluster_device_map(version=version) if others.present else \
             version_device_map(version=version)
@@ -426,14 +433,16 @@ def version_netbox_write(
             return (prefixed(prefix, a), INTERFACE, a_name, prefixed(prefix, b), INTERFACE, b_name,
                     cable_type(kind, fiber), "planned", label[:100], "", _length(length), "m")
 
-        out.csv("08", "cables", chain((
+        cables: dict[str, int] = {}  # cable rows written per network, for the README
+        links = _link_count(version)
+        out.csv("08", "cables", parts=rows_parts_bound(links, CABLE_ROWS_PER_PART), rows=chain(_counted((
             cable(device_names[a], a_port, device_names[b], b_port, kind, fiber, label, length)
             for a, a_port, b, b_port, kind, fiber, label, length in version_link_rows(
                 version=version,
                 fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
-                        "length_m"))),
+                        "length_m"))), cables, "backend"),
             ((prefixed(prefix, a), a_type, a_port, prefixed(prefix, b), *rest)
-             for a, a_type, a_port, b, *rest in others.cable_rows(device_names))))
+             for a, a_type, a_port, b, *rest in others.cable_rows(device_names, counts=cables))))
         report("writing_addresses", 70)
         # ASNs of the backend's switches (Ethernet: RFC 7938) and of the other networks' switches
         asn_rows, rirs = _asn_rows(
@@ -448,14 +457,35 @@ def version_netbox_write(
         out.csv("12", "prefixes", (row + (tenant,) for row in chain(
             _prefix_rows(version, prefix, ib),
             ((cidr, prefix, status, pool, description) for cidr, status, pool, description in others.prefix_rows()))))
-        out.csv("13", "ip_addresses", (row + (tenant,) for row in chain(
-            _address_rows(version, devices, device_names, prefix, port),
-            ((address, prefix, status, role, prefixed(prefix, device), interface, description)
-             for address, status, role, device, interface, description in others.address_rows(device_names)))))
+        # at most both ends of every link and a loopback per device
+        addresses = 2 * links + len(devices) + len(others.devices)
+        out.csv("13", "ip_addresses", parts=rows_parts_bound(addresses, CABLE_ROWS_PER_PART), rows=(
+            row + (tenant,) for row in chain(
+                _address_rows(version, devices, device_names, prefix, port),
+                ((address, prefix, status, role, prefixed(prefix, device), interface, description)
+                 for address, status, role, device, interface, description in others.address_rows(device_names)))))
         archive.writestr(zip_entry("README.txt"), readme_text(version=version, site=site_name, prefix=prefix,
-                                                              files=out.files, user=user))
+                                                              files=out.files, cables=cables, user=user))
     report("netbox_written", 99)
     return out.counts
+
+
+def _link_count(version: DesignVersion) -> int:
+    """Every network's links (the summary's counts; the backend's alone for a version without other networks)."""
+    summary = version.summary or {}
+    networks = summary.get("networks") or {}
+    if networks and all(isinstance((networks[n] or {}).get("total_links"), int) for n in networks):
+        return sum(networks[n]["total_links"] for n in networks)
+    return version_link_count(version=version) + sum(
+        version_network_link_count(version=version, network=n) for n in networks if n != "backend")
+
+
+def _counted(rows: Iterable[tuple], counts: dict[str, int], network: str) -> Iterator[tuple]:
+    """`rows` as they are, counted under `network` in `counts` as they go by."""
+    counts.setdefault(network, 0)
+    for row in rows:
+        counts[network] += 1
+        yield row
 
 
 def network_type_mode(network: str) -> str:

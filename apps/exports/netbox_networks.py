@@ -29,7 +29,7 @@ from django.utils.text import slugify
 from apps.catalog.models import SwitchModel
 from apps.designs.models import DesignVersion, PortRecord, record_id_range
 
-from .selectors import version_network_device_rows, version_network_link_rows
+from .selectors import version_network_device_rows, version_network_link_rows, version_network_port_count
 
 NETWORKS = ("frontend", "storage", "oob")
 LABELS = {"frontend": "Front-end", "storage": "Storage", "oob": "Management"}
@@ -124,6 +124,11 @@ class NetworkRows:
         for device in self.loopbacks:
             yield device, LOOPBACK, "virtual", "", "false"
 
+    def interface_count(self) -> int:
+        """The rows interface_rows yields."""
+        return (sum(version_network_port_count(version=self.version, network=n) for n in self.present)
+                + len(self.svi_address) + len(self.loopbacks))
+
     def asn_holders(self) -> list[tuple[str, int]]:
         """(device, ASN) of the front-end and storage switches (their own eBGP plan, RFC 7938)."""
         return [(name, int(asn)) for name, asn in self.asns.items()]
@@ -138,13 +143,17 @@ class NetworkRows:
                 if cidr:
                     yield cidr, "reserved", "true", f"{LABELS[network]} network: {POOL_DESCRIPTIONS[name]}"
 
-    def cable_rows(self, names: dict[int, str]) -> Iterable[tuple]:
+    def cable_rows(self, names: dict[int, str], *, counts: dict[str, int] | None = None) -> Iterable[tuple]:
+        """One cable row per link of each network; `counts` (network -> rows) counts them as they go by."""
+        counts = {} if counts is None else counts
         for network in self.present:
+            counts.setdefault(network, 0)
             for a, a_port, b, b_port, kind, fiber, label, length in version_network_link_rows(
                     version=self.version, network=network,
                     fields=("a_device_id", "a_port", "b_device_id", "b_port", "medium_kind", "fiber", "label_a",
                             "length_m")):
                 cable = "cat6a" if kind == "Cat6A" else self.cable_type(kind, fiber)
+                counts[network] += 1
                 yield (names[a], "dcim.interface", a_port, names[b], "dcim.interface", b_port, cable, "planned",
                        label[:100], "", "" if length is None else f"{length:g}", "m")
 

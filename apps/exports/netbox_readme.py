@@ -12,8 +12,11 @@ from django.utils import timezone
 from apps.designs.models import DesignVersion
 from apps.engine.safe_text import comment_text
 
+from .netbox_networks import LABELS as NETWORK_LABELS
 from .netbox_parts import vrf_rd
 from .selectors import version_link_count
+
+NETWORK_NAMES = {"backend": "backend", **{key: label.lower() for key, label in NETWORK_LABELS.items()}}
 
 # (step, logical file, NetBox page), in import order; ASN files only on Ethernet.
 STEPS = (
@@ -36,11 +39,20 @@ STEPS = (
 )
 
 
+def links_text(cables: dict[str, int]) -> str:
+    """The README's "Links:" value: every cable row of the zip, and per network when there are several."""
+    total = f"{sum(cables.values()):,}"
+    if len(cables) < 2:
+        return total
+    return total + " (" + ", ".join(f"{NETWORK_NAMES.get(network, network)} {n:,}" for network, n in cables.items()) + ")"
+
+
 def readme_text(*, version: DesignVersion, site: str, prefix: str, files: dict[str, list[str]],
-                user: Any = None) -> str:
+                cables: dict[str, int] | None = None, user: Any = None) -> str:
+    """The README; `cables` are the cable rows written per network (default: the backend's stored links)."""
     design = version.design
     project = design.project
-    links = version_link_count(version=version)
+    links = links_text(cables if cables is not None else {"backend": version_link_count(version=version)})
     lines = [
         "NetBox import files for a fabricweb design",
         "==========================================",
@@ -50,7 +62,7 @@ def readme_text(*, version: DesignVersion, site: str, prefix: str, files: dict[s
         f"Design:   {comment_text(design.name)}, version {version.number}",
         f"Site:     {comment_text(site)}",
         f"Prefix:   {comment_text(prefix)}  (device names, the location of its racks, its VRF)",
-        f"Links:    {links:,}",
+        f"Links:    {links}",
         f"Written:  {timezone.now():%Y-%m-%d %H:%M %Z}" + (f" for {user.get_username()}" if user is not None else ""),
         "",
         "Import the files in this order (NetBox: the object's list page -> Import -> upload the file;",

@@ -21,7 +21,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.catalog.kinds import ITEM_KINDS
-from apps.designs.models import BomLineRecord, DesignVersion, DeviceRecord, LinkRecord, record_id_range
+from apps.designs.models import (BomLineRecord, DesignVersion, DeviceRecord, LinkRecord, PortRecord,
+                                 record_id_range)
 from apps.designs.selectors import version_list_for_user
 
 from .kinds import export_kind_get
@@ -79,6 +80,17 @@ def version_network_link_rows(*, version: DesignVersion, network: str, fields: S
     first, last = record_id_range(version.pk, network)
     return (LinkRecord.objects.filter(version=version, pk__gte=first, pk__lte=last).order_by("pk")
             .values_list(*fields).iterator(chunk_size=CHUNK_ROWS))
+
+
+def version_network_link_count(*, version: DesignVersion, network: str) -> int:
+    first, last = record_id_range(version.pk, network)
+    return LinkRecord.objects.filter(version=version, pk__gte=first, pk__lte=last).count()
+
+
+def version_network_port_count(*, version: DesignVersion, network: str) -> int:
+    """The ports stored under one of the other networks (every used port of that network)."""
+    first, last = record_id_range(version.pk, network)
+    return PortRecord.objects.filter(version=version, pk__gte=first, pk__lte=last).count()
 
 
 def version_network_device_rows(*, version: DesignVersion, network: str, fields: Sequence[str]) -> list[tuple]:

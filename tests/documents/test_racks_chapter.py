@@ -52,3 +52,25 @@ def test_a_big_hall_prints_as_a_key_plan_and_sheets_legible_in_print(project, me
     # 40.8 kW racks of four DGX H100 need more than the air the site offers by default: said, not silent.
     warning = next(b for b in built.blocks if isinstance(b, Paragraph) and b.style == "warning")
     assert "rear-door heat exchanger" in warning.text and "the site offers air" in warning.text
+
+
+def test_a_hall_of_many_racks_gets_a_key_plan_by_row_segment(project, member, seed, django_capture_on_commit_callbacks,
+                                                             monkeypatch):
+    from apps.documents.key_plan import segments
+    from apps.racks.selectors import hall_plan, rack_summaries
+
+    version = generate(project, member, inputs(seed, gpus=5_000), django_capture_on_commit_callbacks)
+    monkeypatch.setattr(chapter, "KEY_PLAN_RACKS", 0)  # as above 5,000 racks (34,693 at 1,000,000 GPUs)
+    built = chapter.build(_Source(version))
+    figures = [b for b in built.blocks if isinstance(b, Figure) and "rack-elevation" not in b.svg]
+    key, sheets = figures[0], figures[1:]
+    xml.dom.minidom.parseString(key.svg)
+    hall, racks = hall_plan(version=version), rack_summaries(version=version)
+    runs = segments(hall, racks)
+    # one bar per row segment (every rack in exactly one), no shape per rack, the sheets numbered on it
+    assert sum(run["racks"] for run in runs) == len(racks) > len(runs)
+    assert "data-rack" not in key.svg and key.svg.count("<rect") < len(racks)
+    assert [int(n) for n in re.findall(r'paint-order="stroke">(\d+)</text>', key.svg)] == list(
+        range(1, len(sheets) + 1))
+    # the sheets are the same as with the detailed key plan, each with racks of its own
+    assert all(re.search(r'data-rack="', figure.svg) for figure in sheets)

@@ -27,6 +27,7 @@ from apps.exports.excel import (
     workbook_sheet_register,
 )
 from apps.exports.netbox import HEADERS, cable_type, interface_type, version_netbox_write
+from apps.exports.netbox_parts import parts_bound, rows_parts_bound, weighted_parts
 from apps.designs.workbook import Column
 from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord
 from apps.designs.services.design import design_create
@@ -470,6 +471,8 @@ def test_netbox_zip_holds_numbered_files_with_netbox_headers_and_a_readme(netbox
     order = [readme.index(f"  {name} ", listing) for name in numbered]
     assert order == sorted(order)  # the README lists every file, parts included, in import order
     assert "Background job" in readme and "120 s" in readme and "second import" in readme
+    # a backend-only design: one figure, every cable of the files
+    assert f"\nLinks:    {len(tables(netbox_files)['cables']):,}\n" in readme
 
 
 def test_netbox_field_names_are_those_of_netbox_import_forms():
@@ -664,3 +667,49 @@ def test_a_registered_sheet_that_fails_is_left_out_and_named_on_the_summary(vers
     assert summary[-2][0] == "Sheets left out"
     assert summary[-1][0] == "RoCE checklist" and "no_such_table" in summary[-1][1]
     assert DesignVersion.objects.filter(pk=version.pk).exists()  # the connection still works
+
+
+def test_parts_bound_counts_the_parts_weighted_parts_cuts():
+    weights = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9]
+    for budget in (1, 5, 9, 10, 30, 1000):
+        assert parts_bound(weights, budget) == len(list(weighted_parts([(w,) for w in weights], lambda r: r[0], budget)))
+    assert parts_bound([], 10) == 0
+    assert rows_parts_bound(720, 360) == 2 and rows_parts_bound(721, 360) == 3 and rows_parts_bound(0, 360) == 0
+
+
+def test_netbox_part_numbers_are_wide_enough_to_sort_in_import_order(version, tmp_path, monkeypatch):
+    # Parts of 2 cables: the 256-GPU fabric's 512 links make 256 cable parts, numbered part001 to part256 (a
+    # 1,000,000-GPU design's 3.0 M cables make 8,336 parts of 360).
+    monkeypatch.setattr("apps.exports.netbox.CABLE_ROWS_PER_PART", 2)
+    path = tmp_path / "netbox.zip"
+    version_netbox_write(version=version, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    cables = [name for name in files if name.startswith("08-cables-part")]
+    links = LinkRecord.objects.filter(version=version).count()
+    assert len(cables) == -(-links // 2) > 99
+    assert {len(name) for name in cables} == {len("08-cables-part001.csv")}
+    assert "08-cables-part001.csv" in files and f"08-cables-part{len(cables):03d}.csv" in files
+    readme = files["README.txt"]
+    listing = readme.index("Parts of one file go in their order")
+    numbered = sorted(name for name in files if name[:2].isdigit())
+    order = [readme.index(f"  {name} ", listing) for name in numbered]
+    assert order == sorted(order)  # sorted by name is the README's import order
+
+
+def test_workbook_of_a_design_too_large_for_the_traffic_analysis_says_so_instead_of_running_it(
+        version, member, tmp_path, monkeypatch):
+    from apps.analysis.models import TrafficAnalysis
+
+    TrafficAnalysis.objects.filter(version=version).delete()  # as generation leaves a design above the limit
+
+    def analyze(*args, **kwargs):
+        raise AssertionError("the export ran the traffic analysis")
+
+    monkeypatch.setattr("apps.analysis.sheets.GENERATION_TRAFFIC_MAX_GPUS", version.gpus - 1)
+    monkeypatch.setattr("apps.analysis.sheets.analyze", analyze)
+    path = tmp_path / "large.xlsx"
+    version_workbook_write(version=version, path_or_stream=str(path), user=member)
+    book = openpyxl.load_workbook(path, read_only=True)
+    cells = [str(cell) for row in book["Traffic"].iter_rows(values_only=True) for cell in row if cell]
+    assert any("Not analysed during generation" in cell for cell in cells), cells

@@ -98,3 +98,18 @@ def test_netbox_files_carry_the_other_networks_pools_loopbacks_and_asns(cluster,
         key = (f"cluster-{switch.name}", "Loopback0")
         assert addresses[key] == f"{switch.loopback}/32" and key in interfaces
         assert switch.asn in asns
+
+
+def test_netbox_readme_counts_every_networks_cables(cluster, tmp_path):
+    path = tmp_path / "netbox.zip"
+    counts = version_netbox_write(version=cluster, path_or_stream=str(path))
+    with zipfile.ZipFile(path) as archive:
+        readme = archive.read("README.txt").decode("utf-8")
+    line = next(line for line in readme.splitlines() if line.startswith("Links:"))
+    per_network = {network: LinkRecord.objects.filter(version=cluster, network=network).count()
+                   for network in ("backend", "frontend", "storage", "oob")}
+    assert all(per_network.values())
+    assert counts["cables"] == sum(per_network.values())
+    assert line == (f"Links:    {sum(per_network.values()):,} (backend {per_network['backend']:,}, "
+                    f"front-end {per_network['frontend']:,}, storage {per_network['storage']:,}, "
+                    f"management {per_network['oob']:,})")

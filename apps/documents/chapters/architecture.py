@@ -28,11 +28,22 @@ TITLE = gettext_lazy("Architecture")
 
 
 def schematic_svg(source: DocumentSource) -> str | None:
+    """The schematic, from the topology page's cache when its SVG was drawn already (same key as the schematic
+    view: version, generation time, plane and language); drawing it groups every link (about 15-30 s at 3 M links)."""
+    from django.core.cache import cache
+
     from apps.designs.api.topology import Topology, TopologyError
+    from apps.designs.api.topology.aggregation import first_view_cache_key
     from apps.designs.api.topology.views import schematic_document
 
     try:
-        return schematic_document(Topology(source.version, level="auto"))
+        topology = Topology(source.version, level="auto")
+        key = "fabricweb:schematic:v1:" + first_view_cache_key(source.version, "schematic", topology.plane)
+        svg = cache.get(key)
+        if svg is None:
+            svg = schematic_document(topology)
+            cache.set(key, svg, 24 * 3600)
+        return svg
     except TopologyError:
         logger.warning("no schematic for version %s", source.version.pk, exc_info=True)
         return None

@@ -10,13 +10,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import re
+from bisect import bisect_right
 
 from apps.designs.missing import at_least
 from apps.racks.presentation import hall_facts, kind_label, kw, rack_table_rows
 from apps.racks.selectors import hall_plan, rack_contents, rack_get, rack_summaries
-from apps.racks.svg import (COOLING_ORDER, PX_PER_M, RACK_LABEL_PX, ROW_LABEL_PX, cooling_short, cooling_text,
-                            floorplan_svg, rack_elevation_svg, sheet_windows)
+from apps.racks.svg import (COOLING_ORDER, PX_PER_M, RACK_LABEL_PX, ROW_LABEL_PX, _rack_depth_m, cooling_short,
+                            cooling_text, floorplan_svg, rack_elevation_svg, sheet_windows)
 
+from ..key_plan import KEY_PLAN_RACKS, key_plan_svg
 from ..model import Chapter, Figure, Heading, KeyValues, Paragraph, Table
 from ..source import DocumentSource
 
@@ -31,6 +33,9 @@ MM_PER_UNIT = MIN_TEXT_MM / RACK_LABEL_PX
 SHEET_WIDTH_M = (FIGURE_MM / MM_PER_UNIT - 24 - 4 * ROW_LABEL_PX) / PX_PER_M
 SHEET_DEPTH_M = (215.0 / MM_PER_UNIT - 60) / PX_PER_M
 MAX_SHEETS = 40
+# Above KEY_PLAN_RACKS racks (the key plan by row segment) fewer sheets: a sheet's 200-odd rack numbers cost
+# WeasyPrint about a second each, and a hall of 34,693 racks (1,000,000 GPUs) needs some 200 sheets anyway.
+LARGE_HALL_SHEETS = 12
 
 
 def build(source: DocumentSource) -> Chapter | None:
@@ -50,21 +55,31 @@ def build(source: DocumentSource) -> Chapter | None:
             "racks": f"{len(short):,}", "needs": ", ".join(cooling_text(kind) for kind in needs),
             "cooling": cooling_text(hall.cooling), "kw": kw(max(r.power_w(hall.power_basis) for r in short))},
             style="warning"))
-    windows = sheet_windows(hall, racks, width_m=SHEET_WIDTH_M, depth_m=SHEET_DEPTH_M)
-    printed = windows[:MAX_SHEETS]
+    # Sheets whose racks all start in another sheet add nothing (and would be captioned with no rows).
+    starting = _racks_by_window(racks, sheet_windows(hall, racks, width_m=SHEET_WIDTH_M, depth_m=SHEET_DEPTH_M))
+    windows = [window for window, inside in starting.items() if inside]
+    printed = windows[:MAX_SHEETS if len(racks) <= KEY_PLAN_RACKS else LARGE_HALL_SHEETS]
     if len(windows) == 1:
         blocks.append(_sheet_figure(hall, racks, windows[0], _("Floor plan"), _(
             "The data hall: racks at their places, numbered by position in their row (R001 is row 1), coloured by "
             "their power against the budget per rack; cold aisles blue, hot aisles red, each rack's front a dark "
             "edge; cooling marks, zones and reserved cells.")))
     else:
-        blocks.append(Figure(svg=floorplan_svg(hall, racks, title=_("Floor plan: key plan"), labels=False,
-                                               sheets=printed),
-                             caption=_("The whole hall, with the %(sheets)s sheets that follow outlined and numbered; "
-                                       "each sheet shows its racks at a size that can be read in print.") % {
-                                 "sheets": len(printed)}))
+        if len(racks) > KEY_PLAN_RACKS:  # one bar per row segment, not a shape per rack (apps.documents.key_plan)
+            blocks.append(Figure(svg=key_plan_svg(hall, racks, title=_("Floor plan: key plan"), sheets=printed,
+                                                  depth_m=_rack_depth_m(hall)),
+                                 caption=_("The whole hall by row segment (%(racks)s racks), coloured by each "
+                                           "segment's fullest rack, with the %(sheets)s sheets that follow outlined "
+                                           "and numbered; each sheet shows its racks at a size that can be read in "
+                                           "print.") % {"racks": f"{len(racks):,}", "sheets": len(printed)}))
+        else:
+            blocks.append(Figure(svg=floorplan_svg(hall, racks, title=_("Floor plan: key plan"), labels=False,
+                                                   sheets=printed),
+                                 caption=_("The whole hall, with the %(sheets)s sheets that follow outlined and "
+                                           "numbered; each sheet shows its racks at a size that can be read in "
+                                           "print.") % {"sheets": len(printed)}))
         for k, window in enumerate(printed, start=1):
-            inside = [r for r in racks if window[0] - 1e-6 <= r.x_m < window[2] and window[1] - 1e-6 <= r.y_m < window[3]]
+            inside = starting[window]
             rows = sorted({r.row for r in inside}) or [0]
             positions = sorted({r.position for r in inside}) or [0]
             blocks.append(_sheet_figure(hall, racks, window, _("Floor plan, sheet %(sheet)s of %(sheets)s") % {
@@ -107,6 +122,23 @@ def build(source: DocumentSource) -> Chapter | None:
     blocks.append(Paragraph(_("Every rack, its contents and positions are in the Racks sheet of the Excel workbook "
                               "and in the NetBox files."), style="note"))
     return Chapter(key=KEY, title=str(TITLE), blocks=blocks)
+
+
+def _racks_by_window(racks, windows: list[tuple[float, float, float, float]]) -> dict[tuple, list]:
+    """Each window (in order) with the racks that start in it: the windows are a grid of columns and bands, so a
+    rack's column and band are found by bisection, not by testing every window."""
+    xs = sorted({(w[0], w[2]) for w in windows})
+    ys = sorted({(w[1], w[3]) for w in windows})
+    x_starts, y_starts = [x0 - 1e-6 for x0, _x1 in xs], [y0 - 1e-6 for y0, _y1 in ys]
+    out: dict[tuple, list] = {window: [] for window in windows}
+    for rack in racks:
+        i, j = bisect_right(x_starts, rack.x_m) - 1, bisect_right(y_starts, rack.y_m) - 1
+        if i < 0 or j < 0 or rack.x_m >= xs[i][1] or rack.y_m >= ys[j][1]:
+            continue
+        window = (xs[i][0], ys[j][0], xs[i][1], ys[j][1])
+        if window in out:
+            out[window].append(rack)
+    return out
 
 
 def _sheet_figure(hall, racks, window, title: str, caption: str) -> Figure:

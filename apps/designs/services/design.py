@@ -49,6 +49,7 @@ from ..generation import generation_step_list, generation_step_spans
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
 from ..persistence_networks import network_records_write
+from ..topology_groups import topology_groups_save
 from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
                      spec_error_fields)
 from ..signals import job_finished_send
@@ -274,6 +275,7 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         with transaction.atomic():
             saved = version_records_write(version=version, plan=plan)
             network_records_write(version_id=version.pk, plan=plan)
+            topology_groups_save(version_id=version.pk, plan=plan)  # the topology's first views read these
             totals = cluster_totals(plan)
             summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3)}
             for step, result in zip(steps, results):

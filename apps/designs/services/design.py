@@ -274,10 +274,15 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         planned = time.perf_counter()
         with transaction.atomic():
             saved = version_records_write(version=version, plan=plan)
+            networks_started = time.perf_counter()
             network_records_write(version_id=version.pk, plan=plan)
+            groups_started = time.perf_counter()
             topology_groups_save(version_id=version.pk, plan=plan)  # the topology's first views read these
             totals = cluster_totals(plan)
-            summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3)}
+            summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3),
+                                    "topology_groups": round(time.perf_counter() - groups_started, 3)}
+            if plan.networks:
+                summary["timings_s"]["save_networks"] = round(groups_started - networks_started, 3)
             for step, result in zip(steps, results):
                 summary["timings_s"].update(step.save(version, result) or {})
             now = timezone.now()

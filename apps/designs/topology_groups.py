@@ -5,13 +5,15 @@ A first view groups the version's backend rows twice (aggregation.TopologyBase):
 rail, medium kind, length, plus the pod or the leaf at finer levels) -> count. At 3 M links the second
 took seconds at request time (issue 33). Here both are counted from the engine Plan with numpy, with
 the values the rows hold (apps.designs.persistence: -1 is NULL, lengths rounded to the centimetre,
-leaves by record id), so the view built from them is the view built from the queries;
+leaves by record id), so the view built from them is the view built from the queries; likewise
+each other network's links by the groups of its view (api.topology.networks);
 tests/designs/test_topology_groups.py checks them equal.
 
 Rules:
-- Stored: the census, and the link groups of every grouping whose groups number at most
-  MAX_STORED_ROWS (the plane level's always; the pod or scale-unit level's when they are few: a
-  1,000,000-GPU fabric's overview and pod levels read them). The device level is queried as before.
+- Stored: the census, and the link groups of every grouping (GROUPINGS: the first views' and the
+  schematic's) whose groups number at most MAX_STORED_ROWS (the plane level's always; the pod or
+  scale-unit level's when they are few: a 1,000,000-GPU fabric's overview and pod levels read them).
+  The device level, and groupings of part of the links, are queried as before.
 - Keys are the grouping's columns joined by commas (as aggregation.base_edges names them); a row is
   the column values in that order, then the count. A view of one plane keeps the rows of its plane.
 """
@@ -23,11 +25,13 @@ import numpy as np
 
 from apps.designs.models import TopologyGroups
 from apps.designs.models.records import ID_SHIFT
+from apps.designs.persistence_networks import cluster_record_ids
 from apps.engine.model import Plan
 
 MAX_STORED_ROWS = 20_000
 BASE_COLUMNS = ("tier", "plane", "rail", "medium_kind", "length_m")
-GROUPINGS = (BASE_COLUMNS, BASE_COLUMNS + ("pod",), BASE_COLUMNS + ("pod", "leaf_id"))
+# The first views' (aggregation.base_edges: plane; pod and overview in 3 tiers; scale unit) and the schematic's.
+GROUPINGS = (BASE_COLUMNS, BASE_COLUMNS + ("pod",), BASE_COLUMNS + ("pod", "leaf_id"), ("tier", "plane", "pod"))
 
 
 def grouping_key(columns) -> str:
@@ -99,30 +103,93 @@ def link_groups(plan: Plan, version_id: int) -> dict[str, list[list]]:
     leaf = np.where(tier == 0, b_dev, np.where(tier == 1, a_dev, -1)) if count else tier
     base = int(version_id) << ID_SHIFT
     out: dict[str, list[list]] = {}
+    arrays = {"tier": tier, "plane": plane, "rail": rail, "medium_kind": medium, "length_m": length_index, "pod": pod,
+              "leaf_id": leaf}
+
+    def text(column: str, first: np.ndarray) -> list:
+        values = arrays[column][first]
+        if column == "tier":
+            return values.tolist()
+        if column == "medium_kind":
+            return [kinds[m] for m in values.tolist()]
+        if column == "length_m":
+            return lengths[values].tolist()
+        if column == "leaf_id":
+            return [None if v < 0 else base + v for v in values.tolist()]
+        return _nullable(values)
+
     for columns in GROUPINGS:
-        ints = [tier, plane, rail, medium, length_index] + ([pod] if "pod" in columns else []) + (
-            [leaf] if "leaf_id" in columns else [])
         try:
-            first, counts = _groups(ints)
+            first, counts = _groups([arrays[column] for column in columns])
         except OverflowError:
             continue
         if first.shape[0] > MAX_STORED_ROWS:
             continue
-        values = [tier[first].tolist(), _nullable(plane[first]), _nullable(rail[first]),
-                  [kinds[m] for m in medium[first].tolist()], lengths[length_index[first]].tolist()]
-        if "pod" in columns:
-            values.append(_nullable(pod[first]))
-        if "leaf_id" in columns:
-            values.append([None if v < 0 else base + v for v in leaf[first].tolist()])
-        values.append(counts.tolist())
+        values = [text(column, first) for column in columns] + [counts.tolist()]
         out[grouping_key(columns)] = [list(row) for row in zip(*values)]
+    return out
+
+
+def network_groups(plan: Plan, version_id: int) -> dict[str, list[list]]:
+    """Per other network, its links counted as its view's closed groups count them (api.topology.networks:
+    [tier, a group, b group, medium kind, length, count]), each end's group from its id by the same spans."""
+    if not plan.networks:
+        return {}
+    ids = cluster_record_ids(version_id=version_id, plan=plan)
+    network_of = np.full(ids.shape[0], "", dtype=object)
+    role_of = np.full(ids.shape[0], "", dtype=object)
+    for key, net in plan.networks.items():
+        for device in net.devices:
+            network_of[device.index], role_of[device.index] = key, device.role
+    others = np.flatnonzero(network_of != "")
+    backend_first = int(version_id) << ID_SHIFT
+    out: dict[str, list[list]] = {}
+    for key, net in plan.networks.items():
+        spans = [(backend_first, backend_first + plan.servers - 1, "server")] if plan.servers else []
+        for (network, role) in dict.fromkeys(zip(network_of[others].tolist(), role_of[others].tolist())):
+            members = ids[others[(network_of[others] == network) & (role_of[others] == role)]]
+            name = role if network == key else ("storage" if role == "storage" else "managed")
+            spans.append((int(members.min()), int(members.max()), name))
+        spans.sort()
+        names = [name for _lo, _hi, name in spans] + ["managed"]
+        links = net.links
+        if not len(links):
+            continue
+
+        def group(devices: np.ndarray) -> np.ndarray:
+            """The first span holding each id (the view's CASE WHEN, in span order), else "managed"."""
+            record = ids[devices.astype(np.int64)]
+            found = np.full(record.shape[0], len(spans), np.int64)
+            for i, (lo, hi, _name) in enumerate(spans):
+                found = np.where((found == len(spans)) & (record >= lo) & (record <= hi), i, found)
+            return found
+
+        tier = links.tier.astype(np.int64)
+        a_group, b_group = group(links.a_dev), group(links.b_dev)
+        kinds = [m.kind for m in net.media] + [""]
+        medium = links.medium.astype(np.int64)
+        medium = np.where(medium < 0, len(net.media), medium)
+        lengths, length_index = np.unique(np.round(links.length_m.astype(np.float64), 2), return_inverse=True)
+        length_index = length_index.reshape(-1)
+        first, counts = _groups([tier, a_group, b_group, medium, length_index])
+        out[key] = [list(row) for row in zip(
+            tier[first].tolist(), [names[g] for g in a_group[first].tolist()], [names[g] for g in b_group[first].tolist()],
+            [kinds[m] for m in medium[first].tolist()], lengths[length_index[first]].tolist(), counts.tolist())]
     return out
 
 
 def topology_groups_save(*, version_id: int, plan: Plan) -> None:
     """Count and store the version's first-view groups (call inside the transaction that writes its rows)."""
-    groups: dict[str, Any] = {"census": census_rows(plan), "links": link_groups(plan, version_id)}
+    groups: dict[str, Any] = {"census": census_rows(plan), "links": link_groups(plan, version_id),
+                              "networks": network_groups(plan, version_id)}
     TopologyGroups.objects.update_or_create(version_id=version_id, defaults={"groups": groups})
+
+
+def stored_network_links(version_id: int, network: str) -> list[list] | None:
+    """The stored closed-group rows of another network's view, None when not stored (an older version)."""
+    found = TopologyGroups.objects.filter(version_id=version_id).values_list(
+        f"groups__networks__{network}", flat=True).first()
+    return found if isinstance(found, list) else None
 
 
 def stored_census(version_id: int) -> list[list] | None:

@@ -72,3 +72,48 @@ def test_groupings_with_too_many_groups_are_not_stored(project, member, seed, mo
     # The view still comes whole, from the queries.
     view = Topology(version, level="su").view(expanded=[])
     assert sum(e["data"]["count"] for e in view["elements"]["edges"]) == sum(version.summary["links"].values())
+
+
+def _network_views(version, stored: bool) -> dict:
+    from apps.designs.api.topology.networks import _NetworkView
+
+    if not stored:
+        TopologyGroups.objects.filter(version=version).delete()
+    views = {}
+    for network in version.summary["networks"]:
+        if network == "backend":
+            continue
+        view = _NetworkView(version, network)
+        views[network] = _sorted(view.view([]))
+        for group in view.groups:  # each group opened: the others' links still come grouped
+            views[(network, group)] = _sorted(_NetworkView(version, network).view([f"net:{network}:{group}"]))
+    return views
+
+
+@pytest.mark.parametrize("storage", [
+    pytest.param({"mode": "fabric", "nodes": 8, "ports_per_node": 2, "ports_per_server": 2}, id="storage-fabric"),
+    pytest.param({"mode": "converged", "nodes": 8, "ports_per_node": 2}, id="storage-converged"),
+])
+def test_other_networks_views_from_the_stored_groups_equal_the_views_from_the_queries(
+        project, member, seed, storage, django_capture_on_commit_callbacks):
+    from tests.designs.test_networks import networks
+
+    if storage["mode"] == "fabric":
+        storage = {**storage, "switch": seed["sn5600"].pk, "breakout": "2x400G"}
+    data = inputs(seed, gpus=1024, networks=networks(seed, storage=storage))
+    version = generate(project, member, data, django_capture_on_commit_callbacks, "Cluster")
+    stored = _network_views(version, stored=True)
+    assert set(TopologyGroups.objects.get(version=version).groups["networks"]) <= set(version.summary["networks"])
+    queried = _network_views(version, stored=False)
+    assert stored == queried and len(stored) >= 3
+
+
+def test_the_schematic_from_the_stored_groups_is_the_schematic_from_the_queries(project, member, seed,
+                                                                             django_capture_on_commit_callbacks):
+    from apps.designs.api.topology.views import schematic_document
+
+    data = inputs(seed, leaf_switch=seed["th4"].pk, leaf_breakout="1x400G", gpus=1280, tiers="3")
+    version = generate(project, member, data, django_capture_on_commit_callbacks, "Schematic")
+    stored = [schematic_document(Topology(version, plane=plane)) for plane in (None, 0)]
+    TopologyGroups.objects.filter(version=version).delete()
+    assert [schematic_document(Topology(version, plane=plane)) for plane in (None, 0)] == stored

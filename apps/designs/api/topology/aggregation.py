@@ -761,8 +761,10 @@ class TopologyBase:
             ids += [f"dev:{d.id}" for d in self.fetch_devices(switches)]
         return ids
 
-    def _grouped_link_rows(self, columns: list[str], links) -> list[dict]:
-        stored = stored_links(self.version.pk, columns)  # counted when the version was saved (apps.designs.topology_groups)
+    def _grouped_link_rows(self, columns: list[str], links, *, whole: bool = True) -> list[dict]:
+        """Link counts by `columns` over `links`; `whole`: they are this view's links (self._links(), maybe
+        annotated), which the groups stored at save time count (apps.designs.topology_groups)."""
+        stored = stored_links(self.version.pk, columns) if whole else None
         if stored is not None:
             rows = [dict(zip((*columns, "n"), row)) for row in stored]
             return rows if self.plane is None else [row for row in rows if row["plane"] == self.plane]

@@ -198,6 +198,8 @@ def stored_census(version_id: int) -> list[list] | None:
 
 def stored_links(version_id: int, columns) -> list[list] | None:
     """The stored rows of this grouping, None when it was not stored (too many groups, or an older version)."""
+    if tuple(columns) not in GROUPINGS:  # never stored: no query
+        return None
     found = TopologyGroups.objects.filter(version_id=version_id).values_list(
         f"groups__links__{grouping_key(columns)}", flat=True).first()
     return found if isinstance(found, list) else None

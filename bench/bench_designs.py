@@ -161,6 +161,8 @@ def main() -> None:
     parser.add_argument("--no-persist", action="store_true",
                         help="skip the persistence-alone measure (it plans again in this process)")
     parser.add_argument("--no-draw", action="store_true", help="skip the first draw in Chromium")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the web server's port (default: a free one; on a shared machine, one of your own)")
     args = parser.parse_args()
 
     queue = f"fabricweb-bench-{uuid.uuid4().hex[:8]}"
@@ -227,7 +229,7 @@ def main() -> None:
         }}
 
     logs = tempfile.mkdtemp(prefix="fabricweb-bench-")
-    port = _free_port()
+    port = args.port or _free_port()
     processes = [
         subprocess.Popen([str(BIN / "gunicorn"), "fabricweb.wsgi:application", "--bind", f"127.0.0.1:{port}",
                           "--workers", "2", "--timeout", "600"], cwd=ROOT, env=env,

@@ -13,6 +13,12 @@ Rules:
 - Addresses: Ethernet links carry their /31 and both ends' addresses; on InfiniBand only a
   server-leaf link has one, the NIC port's IPoIB address (a_ip) with the host pool as its
   subnet, and switches have no loopback or ASN (NULL).
+- COPY text is built a chunk at a time (at most CHUNK_ROWS rows): each column's values become
+  text column-wise (small integers and repeated lengths from lookup tables, runs of consecutive
+  ids from one range), the rows are joined once, and the chunk is checked to need no escaping
+  (its tabs, newlines and backslashes are only the separators and NULL markers) or escaped value
+  by value. A writer thread sends a chunk while the next is built (issue 33: 9 M rows took 5 us
+  a row through psycopg's write_row).
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 from django.db import connection
+from psycopg.copy import QueuedLibpqWriter
 
 from apps.engine import names as engine_names
 from apps.engine.model import ROLES, Plan
@@ -35,6 +42,11 @@ INSERT_BATCH_ROWS = 50_000
 CHUNK_ROWS = 100_000
 _OCTETS = np.array([str(i) for i in range(256)], dtype=object)
 _CENTS = Decimal("0.01")
+NULL = "\\N"  # COPY text's NULL
+# Integers 0..SMALL_INTS-1 as text, looked up rather than formatted (tiers, planes, rails, ports, speeds).
+SMALL_INTS = 1 << 16
+_SMALL_TEXT: list[np.ndarray] = []
+_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 Progress = Callable[[str, int], None]
 
@@ -58,6 +70,35 @@ class Column:
                 values[i] = None
         return values
 
+    def copy_text(self, start: int, stop: int) -> tuple[list[str], int]:
+        """COPY text of rows [start, stop), unescaped, and how many of them are NULL."""
+        values = self.values[start:stop]
+        kind = values.dtype.kind
+        if kind == "O":
+            null = np.equal(values, None)
+            nulls = int(null.sum())
+            if nulls:
+                values = values.copy()
+                values[null] = NULL
+            if values.size and isinstance(values[0], bool):
+                return [("t" if v else "f") if v is not NULL else v for v in values.tolist()], nulls
+            return values.tolist(), nulls
+        null = self.null[start:stop] if self.null is not None else None
+        nulls = int(null.sum()) if null is not None else 0
+        if nulls:
+            values = np.where(null, values.dtype.type(0), values)  # written as NULL below
+        if kind == "b":
+            text = np.where(values, "t", "f").astype(object)
+        elif kind == "f":
+            text = _float_text(values)
+        else:
+            text = _int_text(values)
+        if nulls:
+            if isinstance(text, list):
+                text = np.array(text, dtype=object)
+            text[null] = NULL
+        return (text.tolist() if isinstance(text, np.ndarray) else text), nulls
+
 
 @dataclass(slots=True)
 class Table:
@@ -66,11 +107,58 @@ class Table:
 
     def add(self, name: str, values, null: np.ndarray | None = None) -> None:
         if not isinstance(values, np.ndarray):
-            values = np.array(values, dtype=object)
+            values = np.array(values, dtype=bool if values and all(isinstance(v, bool) for v in values)
+                              else object)
         self.columns.append(Column(name, values, null))
 
     def __len__(self) -> int:
         return int(self.columns[0].values.shape[0]) if self.columns else 0
+
+
+def _small_text() -> np.ndarray:
+    if not _SMALL_TEXT:
+        _SMALL_TEXT.append(np.array([str(i) for i in range(SMALL_INTS)], dtype=object))
+    return _SMALL_TEXT[0]
+
+
+def _int_text(values: np.ndarray) -> np.ndarray | list[str]:
+    """Integers as text: looked up when small, one range when consecutive (ids, indexes), else formatted."""
+    if not values.size:
+        return []
+    first, last = int(values[0]), int(values[-1])
+    low, high = int(values.min()), int(values.max())
+    if low >= 0 and high < SMALL_INTS:
+        return _small_text()[values]
+    if last - first == values.size - 1 and low == first and high == last and (
+            values.size < 2 or bool((np.diff(values) == 1).all())):
+        return list(map(str, range(first, last + 1)))
+    if low == high:
+        return [str(low)] * values.size
+    return list(map(str, values.tolist()))
+
+
+def _float_text(values: np.ndarray) -> np.ndarray:
+    """Floats as Python writes them (repr: what the driver sends), each distinct value formatted once."""
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return np.array(list(map(repr, distinct.tolist())), dtype=object)[inverse.reshape(-1)]
+
+
+def copy_text(table: Table, start: int, stop: int) -> str:
+    """Rows [start, stop) of `table` in COPY's text format (module rules: escaped only where needed)."""
+    rows = stop - start
+    if rows <= 0:
+        return ""
+    texts, nulls = zip(*(column.copy_text(start, stop) for column in table.columns))
+    text = "\n".join(map("\t".join, zip(*texts))) + "\n"
+    width = len(texts)
+    # Plain when every tab, newline and backslash is a separator or a NULL marker and no value holds a CR.
+    if (text.count("\t") == rows * (width - 1) and text.count("\n") == rows and text.count("\\") == sum(nulls)
+            and "\r" not in text):
+        return text
+    # Only text columns can hold those characters (numbers and booleans never do): escape their values.
+    texts = [[v if v is NULL else v.translate(_ESCAPES) for v in values] if column.values.dtype.kind == "O"
+             else values for column, values in zip(table.columns, texts)]
+    return "\n".join(map("\t".join, zip(*texts))) + "\n"
 
 
 @dataclass(slots=True)
@@ -339,11 +427,11 @@ def table_write(table: Table) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             with cursor.connection.cursor() as raw:
-                # psycopg formats and escapes each row in C; rows stream while the server parses.
-                with raw.copy(f"COPY {db_table} ({columns}) FROM STDIN") as copy:
+                # A writer thread sends each chunk while the next is built; the server parses meanwhile.
+                with raw.copy(f"COPY {db_table} ({columns}) FROM STDIN",
+                              writer=QueuedLibpqWriter(raw)) as copy:
                     for start in range(0, len(table), CHUNK_ROWS):
-                        for row in rows(start, start + CHUNK_ROWS):
-                            copy.write_row(row)
+                        copy.write(copy_text(table, start, min(start + CHUNK_ROWS, len(table))))
         return
     placeholders = ", ".join(["%s"] * len(table.columns))
     with connection.cursor() as cursor:

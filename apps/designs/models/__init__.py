@@ -1,7 +1,7 @@
 from .design import Design, DesignVersion
 from .job import Job
-from .records import (NETWORK_CODES, BomLineRecord, DeviceRecord, LinkRecord, Network, PortRecord, Role, Tier, record_id,
-                      record_id_range)
+from .records import (NETWORK_CODES, BomLineRecord, DeviceRecord, LinkRecord, Network, PortRecord, Role, Tier,
+                      TopologyGroups, record_id, record_id_range)
 
 # Module-level names for drf-spectacular's ENUM_NAME_OVERRIDES (settings).
 VersionStatus = DesignVersion.Status
@@ -20,6 +20,7 @@ __all__ = [
     "PortRecord",
     "Role",
     "Tier",
+    "TopologyGroups",
     "VersionStatus",
     "record_id",
     "record_id_range",

@@ -199,3 +199,20 @@ class BomLineRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.qty} x {self.sku}"
+
+
+class TopologyGroups(models.Model):
+    """The backend's device census and link counts grouped for the topology's first views, counted from the plan
+    when the version is saved (apps.designs.topology_groups), so a first view reads this one row instead
+    of grouping millions of link rows (issue 33). A version without one is grouped by queries, as before."""
+
+    version = models.OneToOneField(DesignVersion, on_delete=models.CASCADE, primary_key=True,
+                                   related_name="topology_groups")
+    groups = models.JSONField(_("groups"), default=dict)
+
+    class Meta:
+        verbose_name = _("topology groups")
+        verbose_name_plural = _("topology groups")
+
+    def __str__(self) -> str:
+        return f"topology groups of version {self.version_id}"

@@ -2,8 +2,16 @@
 
 Rules:
 - Bad input raises ValidationError (field -> messages) before anything is written: not a
-  design, not a version, not a job. The engine's cheap `size()` and pool check run first, so an
-  infeasible spec is refused with the engine's own message on the input to change.
+  design, not a version, not a job. The engine's sizing and pool check run first, so an
+  infeasible spec is refused with the engine's own message on the input to change: the backend is
+  checked by the fast path (engine.explore: counts, cabling, racks and hall without a link table,
+  refused word for word as a plan refuses it); a cluster with other networks up to
+  REQUEST_CLUSTER_CHECK_MAX_LINKS backend links is sized whole (engine.networks.size_cluster), a larger
+  one has its networks' inputs checked (engine.networks.validate_networks) and what only planning its
+  networks can find is the job's to report, on the same fields (issue 33: sizing a 1,000,000-GPU
+  cluster whole took the request 20 s).
+- Alternatives (the generated summary's and the live check's) are priced by the fast path
+  (engine.explore.alternatives), the same figures as planning each structure in full.
 - Creating a design creates version 1 and a queued "generate" job; the broker is checked first
   (services.queue: unreachable -> QueueUnavailable, nothing written) and the Celery task is
   enqueued only once that transaction commits. A new version copies the latest version's
@@ -25,10 +33,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.engine import plan as engine_plan
 from apps.engine.addressing import check_pools
+from apps.engine.explore import alternatives as fast_alternatives
 from apps.engine.model import Alternative, Plan
 from apps.engine.networks.cluster import cluster_totals, plan_cluster, size_cluster
+from apps.engine.networks.spec import has_networks, validate_networks
 from apps.engine.report import alternative_dict, report, sizing_dict
 from apps.engine.spec import DesignSpec, SpecError
 from apps.engine.specio import spec_from_dict, spec_to_dict
@@ -40,6 +49,7 @@ from ..generation import generation_step_list, generation_step_spans
 from ..models import Design, DesignVersion, Job
 from ..persistence import version_records_write
 from ..persistence_networks import network_records_write
+from ..topology_groups import topology_groups_save
 from .inputs import (DesignInputs, design_inputs_clean, design_inputs_from_version, spec_error_field_details,
                      spec_error_fields)
 from ..signals import job_finished_send
@@ -49,14 +59,26 @@ from .queue import queue_check
 logger = logging.getLogger(__name__)
 
 NAME_MAX_LENGTH = Design._meta.get_field("name").max_length
+# Above this many backend links the request sizes the other networks by their inputs only (module rules).
+REQUEST_CLUSTER_CHECK_MAX_LINKS = 500_000
+
+
+def spec_check(spec: DesignSpec) -> None:
+    """Raise what generating `spec` would refuse it for, cheaply (module rules): SpecError naming the fields."""
+    sizing = fast_alternatives.size(spec)
+    if has_networks(spec):
+        if sum(sizing.links_by_tier.values()) <= REQUEST_CLUSTER_CHECK_MAX_LINKS:
+            sizing = size_cluster(spec)  # the other networks planned too, so their refusals land on their fields
+        else:
+            validate_networks(spec)
+    check_pools(spec, sizing)
 
 
 def _spec_check(*, inputs: DesignInputs, name: str = "") -> DesignSpec:
     """The engine spec for these inputs; ValidationError (on input names) when the engine refuses it."""
     try:
         spec = inputs.spec(name=name)
-        # The other networks are planned too (engine.networks), so their refusals land on their fields now.
-        check_pools(spec, size_cluster(spec))
+        spec_check(spec)
     except SpecError as exc:
         raise ValidationError(spec_error_fields(exc)) from None
     return spec
@@ -192,16 +214,17 @@ def _money(value: float) -> Decimal:
 
 
 def _alternatives(spec: DesignSpec) -> list[Alternative]:
-    """Every structure for the same request, each fully planned and priced (engine.alternatives)."""
+    """Every structure for the same request, priced by the fast path (engine.explore.alternatives: the
+    figures engine.plan.alternatives gives by planning each in full)."""
     try:
-        return engine_plan.alternatives(spec)
+        return fast_alternatives.alternatives(spec)
     except SpecError:
         return []
 
 
 def alternatives_estimate(spec: DesignSpec) -> list[dict[str, Any]]:
-    """The engine's alternatives for the live check: the same structures, planned and priced as
-    generating does (engine.alternatives), so the live check ranks them as the generated page does.
+    """The engine's alternatives for the live check: the same structures, priced as generating prices
+    them (engine.explore.alternatives), so the live check ranks them as the generated page does.
 
     Labels and reasons are in the active language; a blocking alternative says why in "notes_text".
     """
@@ -251,9 +274,15 @@ def design_version_generate(*, job_id: int, celery_task_id: str = "") -> Job:
         planned = time.perf_counter()
         with transaction.atomic():
             saved = version_records_write(version=version, plan=plan)
+            networks_started = time.perf_counter()
             network_records_write(version_id=version.pk, plan=plan)
+            groups_started = time.perf_counter()
+            topology_groups_save(version_id=version.pk, plan=plan)  # the topology's first views read these
             totals = cluster_totals(plan)
-            summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3)}
+            summary["timings_s"] = {"plan": round(planned - started, 3), "save": round(saved.seconds, 3),
+                                    "topology_groups": round(time.perf_counter() - groups_started, 3)}
+            if plan.networks:
+                summary["timings_s"]["save_networks"] = round(groups_started - networks_started, 3)
             for step, result in zip(steps, results):
                 summary["timings_s"].update(step.save(version, result) or {})
             now = timezone.now()

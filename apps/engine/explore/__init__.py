@@ -2,6 +2,7 @@
 
     explore(request) -> Exploration            engine.explore.search
     quote(spec, *, even=True) -> Quote          engine.explore.quote: the fast path, no devices, no addresses
+    alternatives.alternatives(spec) / .size(spec)   engine.plan.alternatives / size priced by the fast path
     request_from_dict(data) / exploration_dict(result)   engine.explore.io: the CLI's JSON
 
 See search.py for what is enumerated, the bar and the Pareto frontier.

@@ -36,6 +36,7 @@ from ..cabling import (EPS, Cabling, Candidates, TierCabling, candidates, cord_f
 from ..messages import message
 from ..model import TIER_NAMES
 from ..plan import interconnects
+from ..hall.grid import HallGrid
 from ..hall.rules import check_rack_rules
 from ..racks import Placement, place, raw_lengths
 from ..spec import DesignSpec, InfeasibleSpec
@@ -364,11 +365,13 @@ def _price(tier: int, a, b, cands: Candidates, g: Groups, items: dict) -> TierCa
     return result
 
 
-def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, checked: bool = False) -> Quote:
+def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, checked: bool = False,
+          grid: HallGrid | None = None) -> Quote:
     """What plan(spec) would count, total and prove, without its link table (module rules).
 
     Raises SpecError / InfeasibleSpec where plan() does. `cache` keeps, across the calls of one exploration
-    (the same interconnect tuples), each pair of link ends' catalog candidates and the tiers priced.
+    (the same interconnect tuples), each pair of link ends' catalog candidates and the tiers priced. `grid`: the
+    hall grid the devices are placed on (a fresh one by default), for a caller that checks the hall's size after.
     """
     if not checked:  # the explorer checks the request once and picks switches of its fabric and speed
         spec.validate()
@@ -392,7 +395,7 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
                 message("cabling.no_way", a=a.description(), b=b.description())]})
         ends.append((a, b, cands))
     lay = device_layout(sz)
-    placement = place(spec, sz, lay)
+    placement = place(spec, sz, lay, grid)
     # A tier's cabling depends only on its ends, the catalog, the layout and where its devices stand; the hall's
     # shape follows from every block's racks (engine.hall.geometry: a near-square hall, rows in aisle pairs), so
     # the placement itself is part of the key: structures placed alike (another spine or core model of the same
@@ -433,4 +436,10 @@ def quote(spec: DesignSpec, *, even: bool = True, cache: dict | None = None, che
     sz.estimated_cost = b_.total_cost
     return Quote(sizing=sz, wiring=wiring, total_cost=b_.total_cost, subtotal=b_.subtotal,
                  power_typical_w=b_.power_typical_w, power_max_w=b_.power_max_w, rack_units=b_.rack_units,
-                 currency=spec.currency)
+                 currency=spec.currency, racks=_racks(placement))
+
+
+def _racks(placement: Placement) -> int:
+    """Distinct (row, position) the devices stand in: the racks engine.hall.build.place_hall makes of them."""
+    key = placement.row.astype(np.int64) * (1 << 20) + placement.col.astype(np.int64)
+    return int(np.unique(key).shape[0])

@@ -61,6 +61,7 @@ class Quote:
     power_max_w: float
     rack_units: int
     currency: str
+    racks: int = 0  # racks the fabric's devices stand in (engine.racks.place), as the hall counts them
 
 
 @dataclass(frozen=True, slots=True)

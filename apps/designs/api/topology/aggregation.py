@@ -32,7 +32,8 @@ Rules:
   one edge carries the rails as a breakdown, which keeps the largest first view to a few hundred
   edges. A link with a port at either end is drawn alone, with every detail (ends, medium,
   length, labels, addresses).
-- The first view comes from GROUP BY queries over the version's link rows; an expansion reads
+- The first view comes from the groups counted when the version was saved (apps.designs.topology_groups), or
+  GROUP BY queries over the version's link rows where none were stored; an expansion reads
   only the links of the expanded group's devices. First views are cached per version, level and
   language (generated versions never change).
 - Expanded groups become compound nodes holding their children, except pod groups, whose
@@ -54,6 +55,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord, record_id_range
+
+from apps.designs.topology_groups import stored_census, stored_links
 
 BLOCK = 64
 ELEMENT_BUDGET = 1000
@@ -399,10 +402,14 @@ class TopologyBase:
     def census(self) -> dict[str, dict]:
         """Group sizes: servers by SU, leaves by (plane, SU), spines by (plane, pod), cores by plane."""
         out: dict[str, dict] = {"server": {}, "leaf": {}, "spine": {}, "core": {}}
-        rows = (
-            self._devices().values("role", "plane", "pod", "su")
-            .annotate(n=Count("id"), lo=Min("index"), hi=Max("index")).order_by()
-        )
+        stored = stored_census(self.version.pk)  # counted when the version was saved (apps.designs.topology_groups)
+        if stored is not None:
+            rows = [dict(zip(("role", "plane", "pod", "su", "n", "lo", "hi"), row)) for row in stored]
+        else:
+            rows = (
+                self._devices().values("role", "plane", "pod", "su")
+                .annotate(n=Count("id"), lo=Min("index"), hi=Max("index")).order_by()
+            )
         for row in rows:
             group = Group(row["n"], row["lo"], row["hi"], row["pod"])
             role = row["role"]
@@ -754,7 +761,13 @@ class TopologyBase:
             ids += [f"dev:{d.id}" for d in self.fetch_devices(switches)]
         return ids
 
-    def _grouped_link_rows(self, columns: list[str], links) -> list[dict]:
+    def _grouped_link_rows(self, columns: list[str], links, *, whole: bool = True) -> list[dict]:
+        """Link counts by `columns` over `links`; `whole`: they are this view's links (self._links(), maybe
+        annotated), which the groups stored at save time count (apps.designs.topology_groups)."""
+        stored = stored_links(self.version.pk, columns) if whole else None
+        if stored is not None:
+            rows = [dict(zip((*columns, "n"), row)) for row in stored]
+            return rows if self.plane is None else [row for row in rows if row["plane"] == self.plane]
         query = links.values(*columns).annotate(n=Count("id")).order_by()
         if connection.vendor != "postgresql":
             return list(query)

@@ -6,7 +6,8 @@ Rules:
   network's own leaves, spines and cores (layers 0 to 3). The endpoints of the OOB network are the
   devices it manages: servers, storage nodes and the switches of every other network.
 - Edges merge every link between two groups of one tier, with the count and the media breakdown
-  (kind, length -> links), from one GROUP BY over the network's link rows (its id range); an end's
+  (kind, length -> links), from the groups counted when the version was saved
+  (apps.designs.topology_groups), or one GROUP BY over the network's link rows (its id range); an end's
   group comes from its id alone (ids are contiguous per network and role: models.records), so the
   query joins nothing. Group sizes come from the version's summary.
 - The answer has the backend view's shape (elements, counts, legend), with `network` set, so the
@@ -30,6 +31,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.designs.models import DesignVersion, DeviceRecord, LinkRecord, record_id_range
+from apps.designs.topology_groups import stored_network_links
 
 LAYER = {"server": 0, "storage": 0, "managed": 0, "leaf": 1, "spine": 2, "core": 3}
 CACHE_SECONDS = 24 * 3600
@@ -214,8 +216,14 @@ class _NetworkView:
                                        "length_m").order_by():
                 add(drawn(row["a_group"], row["a_device_id"]), drawn(row["b_group"], row["b_device_id"]), row["tier"],
                     row["medium_kind"], row["length_m"], 1)
-        for row in (closed.values("tier", "a_group", "b_group", "medium_kind", "length_m").annotate(n=Count("id"))
-                    .order_by()):
+        stored = stored_network_links(self.version.pk, self.network)  # counted at save time (topology_groups)
+        if stored is not None:
+            rows = [dict(zip(("tier", "a_group", "b_group", "medium_kind", "length_m", "n"), row)) for row in stored
+                    if row[1] not in opened_groups and row[2] not in opened_groups]
+        else:
+            rows = closed.values("tier", "a_group", "b_group", "medium_kind", "length_m").annotate(
+                n=Count("id")).order_by()
+        for row in rows:
             add(f"net:{self.network}:{row['a_group']}", f"net:{self.network}:{row['b_group']}", row["tier"],
                 row["medium_kind"], row["length_m"], row["n"])
         edge_list = []

@@ -179,7 +179,8 @@ def overview(topology: TopologyBase) -> Overview:
         leaf_su = dict(topology._devices().filter(role="leaf").values_list("id", "su"))
         by_leaf: Counter = Counter()
         for tier, leaf_end in ((0, "b_device_id"), (1, "a_device_id")):
-            for row in topology._grouped_link_rows(["plane", leaf_end], topology._links().filter(tier=tier)):
+            for row in topology._grouped_link_rows(["plane", leaf_end], topology._links().filter(tier=tier),
+                                                   whole=False):
                 by_leaf[(tier, row["plane"], leaf_su.get(row[leaf_end]))] += row["n"]
         for (tier, plane, su), n in by_leaf.items():
             if plane in panels and su is not None:

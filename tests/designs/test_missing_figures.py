@@ -144,3 +144,17 @@ def test_document_text_shows_lower_bounds_with_the_parts_named(gb200):
     with translation.override("zh-hans"):
         zh = text(document_build(version=gb200))
     assert "缺少：" in zh["bom"] and "缺少：" in zh["racks"]
+
+
+def test_a_note_names_the_first_parts_and_counts_the_rest_in_both_languages():
+    # A whole cluster of 1M GPUs lacks power figures for about 240 cut-to-length cords: named one by one, the notes
+    # filled pages of the document. The BOM still lists every part on its own line.
+    from apps.designs.missing import NAMED, at_least, bom_missing_text, missing_sentence
+    cords = [f"SMF-{n}M" for n in range(101, 341)]
+    assert missing_sentence(cords[:NAMED]) == "Missing: " + ", ".join(cords[:NAMED])
+    note = missing_sentence(cords)
+    assert note == "Missing: " + ", ".join(cords[:NAMED]) + f" and {240 - NAMED} more"
+    assert "SMF-340M" not in at_least("75.6", cords) and at_least("75.6", cords).endswith("and 232 more)")
+    assert "and 232 more" in bom_missing_text({"price": [], "power": cords})
+    with translation.override("zh-hans"):
+        assert missing_sentence(cords).endswith("另有 232 项")

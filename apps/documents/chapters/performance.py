@@ -104,6 +104,7 @@ def performance_blocks(source: DocumentSource) -> list:
             "step": decimal(step["step_s"], 2), "compute": decimal(step["compute_s"], 2),
             "exposed": decimal(step["exposed_s"], 2), "bubble": decimal(step.get("bubble_s") or 0.0, 2),
             "mfu": _percent(step.get("mfu"))}))
+    blocks.extend(_parallelism_blocks(workload))
     blocks.append(Table(headers=[_("Collective"), _("Network"), _("Algorithm"), _("Size per call"),
                                  _("busbw (GB/s)"), _("Time per step (ms)")],
                         rows=[[str(r["label"]), str(r["network_label"]), str(r["algorithm_label"]),
@@ -126,3 +127,29 @@ def performance_blocks(source: DocumentSource) -> list:
 
 def build(source: DocumentSource) -> Chapter:
     return Chapter(key=KEY, title=str(TITLE), blocks=traffic_blocks(source) + performance_blocks(source))
+
+
+SCHEDULES = {"1f1b": gettext_lazy("1F1B"), "interleaved": gettext_lazy("Interleaved 1F1B"),
+             "dualpipe": gettext_lazy("DualPipe (DeepSeek-V3)")}
+
+
+def _parallelism_blocks(workload: dict) -> list:
+    """How the job is split and scheduled, and how expert tokens cross the fabric: the inputs that move the step."""
+    if not workload.get("tp"):
+        return []
+    schedule = workload.get("pp_schedule") or "1f1b"
+    schedule_text = str(SCHEDULES.get(schedule, schedule))
+    if schedule == "interleaved" and workload.get("virtual_stages"):
+        schedule_text = _("%(schedule)s, %(chunks)s model chunks per GPU") % {
+            "schedule": schedule_text, "chunks": count(workload["virtual_stages"])}
+    text = _("Parallelism: TP %(tp)s, PP %(pp)s, DP %(dp)s, EP %(ep)s; pipeline schedule: %(schedule)s.") % {
+        "tp": count(workload["tp"]), "pp": count(workload.get("pp") or 1), "dp": count(workload.get("dp") or 1),
+        "ep": count(workload.get("ep") or 1), "schedule": schedule_text}
+    if (workload.get("ep") or 1) > 1:
+        limit = workload.get("ep_node_limit")
+        if limit:
+            text += " " + _("Expert routing: each token reaches at most %(nodes)s nodes over the fabric, and NVLink "
+                            "forwards it to its experts inside each node.") % {"nodes": count(limit)}
+        else:
+            text += " " + _("Expert routing: no node limit, every routed expert gets its own copy over the fabric.")
+    return [Paragraph(text)]

@@ -236,14 +236,14 @@ def test_switching_to_simplified_chinese_translates_the_design_pages(
 def test_a_failed_job_says_why_and_leads_back_to_the_form_prefilled(
     page, login, engineer, engineer_project, seed_catalog, background_worker, monkeypatch
 ):
-    from apps.designs.services import design as design_services
+    from apps.engine import plan as engine_plan
     from apps.engine.spec import InfeasibleSpec
 
     def refuse(spec, progress=None):
         raise InfeasibleSpec({"cabling.spine-core": ["no optic reaches 350 m between these cages"],
                               "pools.host": ["10.0.0.0/24 holds 128 /31s; 512 NIC ports need more"]})
 
-    monkeypatch.setattr(design_services.engine_plan, "plan", refuse)
+    monkeypatch.setattr(engine_plan, "plan", refuse)
     login(engineer)
     page.goto(f"/designs/projects/{engineer_project.pk}/new/")
     page.fill("#id_name", "Too far")

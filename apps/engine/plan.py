@@ -12,6 +12,7 @@ passed with them is the whole plan's progress (0-100, never decreasing, 100 at t
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import replace
 from itertools import chain, repeat
@@ -284,14 +285,19 @@ def _rack_notes(spec: DesignSpec, sz: Sizing, fill: RackFill | None) -> list[Mes
     return out
 
 
-def alternatives(spec: DesignSpec) -> list[Alternative]:
+BLOCKING_NOTES = ("warning.uneven_uplinks", "wiring.blocking", "wiring.blocking_pods")
+
+
+def alternatives(spec: DesignSpec, *, price: Callable[..., Alternative] | None = None) -> list[Alternative]:
     """The same request as 2 tiers, 3 tiers (one plane) and split over every plane count p > 1
-    dividing the rails (tiers automatic), plus the spec's own structure; priced by full planning.
+    dividing the rails (tiers automatic), plus the spec's own structure; priced by full planning, or by
+    `price(variant, even=...)` (an unlabelled Alternative with the same figures: engine.explore.alternatives).
 
     Infeasible structures are listed with the reason; the cheapest feasible one is marked. When the
     spec's own structure could take fewer spines with uneven leaf uplinks and cost less, that wiring
     is listed last, marked blocking with its wiring proof, and never marked cheapest.
     """
+    price = price or planned_alternative
     spec.validate()
     try:
         own: Sizing | None = size_fabric(spec)
@@ -311,7 +317,7 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
         resolved = tiers if tiers != "auto" else 3
         try:
             resolved = size_fabric(variant).tiers
-            result = _plan(variant, progress=None, address=False)
+            alt = price(variant)
         except InfeasibleSpec as exc:
             if (planes, resolved) in seen:
                 continue
@@ -319,21 +325,29 @@ def alternatives(spec: DesignSpec) -> list[Alternative]:
             out.append(Alternative(label=_label(planes, resolved), planes=planes, tiers=resolved, feasible=False,
                                    reason=str(exc), reason_details=exc.details, currency=spec.currency))
             continue
-        key = (planes, result.tiers)
+        key = (planes, alt.tiers)
         if key in seen:
             continue
         seen.add(key)
-        out.append(_priced(result, _label(planes, result.tiers)))
+        alt.label = _label(planes, alt.tiers)
+        out.append(alt)
     feasible = [a for a in out if a.feasible]
     if feasible:
         min(feasible, key=lambda a: (a.total_cost, a.planes, a.tiers)).cheapest = True
     for alt in out:
         alt.current = own is not None and alt.planes == spec.planes and alt.tiers == own.tiers
     current = next((a for a in out if a.current and a.feasible), None)
-    blocking = _uneven(spec, own) if current is not None and own is not None else None
+    blocking = _uneven(spec, own, price) if current is not None and own is not None else None
     if blocking is not None and blocking.total_cost < current.total_cost:
         out.append(blocking)
     return out
+
+
+def planned_alternative(spec: DesignSpec, *, even: bool = True) -> Alternative:
+    """The structure of `spec` planned in full and priced (unlabelled); uneven wiring keeps its blocking notes."""
+    result = _plan(spec, progress=None, address=False, even=even)
+    notes = None if even else [note for note in result.notes if note.code in BLOCKING_NOTES]
+    return _priced(result, "", notes=notes)
 
 
 def _priced(result: Plan, label: str, *, blocking: bool = False, notes: list[Message] | None = None) -> Alternative:
@@ -345,17 +359,16 @@ def _priced(result: Plan, label: str, *, blocking: bool = False, notes: list[Mes
     )
 
 
-def _uneven(spec: DesignSpec, own: Sizing) -> Alternative | None:
+def _uneven(spec: DesignSpec, own: Sizing, price: Callable[..., Alternative]) -> Alternative | None:
     """The spec's own structure with the fewest spines (uneven uplinks), if that is fewer: blocking."""
     variant = replace(spec, tiers=own.tiers)
     fewest = size_fabric(variant, even=False)
     if fewest.switches["spine"] + fewest.switches["core"] >= own.switches["spine"] + own.switches["core"]:
         return None
-    result = _plan(variant, progress=None, address=False, even=False)
-    notes = [note for note in result.notes if note.code in ("warning.uneven_uplinks", "wiring.blocking",
-                                                            "wiring.blocking_pods")]
-    return _priced(result, _label(result.planes, result.tiers) + ", fewest spines (blocking)", blocking=True,
-                   notes=notes)
+    alt = price(variant, even=False)
+    alt.label = _label(alt.planes, alt.tiers) + ", fewest spines (blocking)"
+    alt.blocking = True
+    return alt
 
 
 def _label(planes: int, tiers: int) -> str:

@@ -22,65 +22,21 @@ Rules (where the fast path is not the full plan, the full plan is used):
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..hall.build import _check_size
 from ..hall.grid import HallGrid
 from ..hall.rules import check_rack_rules
 from ..model import Alternative, Sizing
 from ..names import core_names, leaf_names, server_name, slot_leaf_name, spine_names, width
-from ..plan import _label, _plan, _priced, review_notes
+from ..plan import BLOCKING_NOTES, planned_alternative, review_notes
+from ..plan import alternatives as plan_alternatives
 from ..spec import DesignSpec, InfeasibleSpec, backend_class_check
-from ..topology import Layout, device_layout, size_fabric
+from ..topology import Layout, device_layout
 from .fast import quote
-
-BLOCKING_NOTES = ("warning.uneven_uplinks", "wiring.blocking", "wiring.blocking_pods")
 
 
 def alternatives(spec: DesignSpec) -> list[Alternative]:
     """engine.plan.alternatives(spec), each structure priced by the fast path (module rules)."""
-    spec.validate()
-    try:
-        own: Sizing | None = size_fabric(spec)
-    except InfeasibleSpec:  # the other structures may still fit (the live check lists them)
-        own = None
-    rails = spec.rails
-    split = spec.nic_split
-    options: list[tuple[int, int | str]] = [(1, 2), (1, 3)] if split == 1 else [(split, 2), (split, 3)]
-    options += [(p, "auto") for p in range(2, rails + 1) if rails % p == 0 and p % split == 0 and p != split]
-    if own is not None and (spec.planes, own.tiers) not in [(p, t) for p, t in options]:
-        options.append((spec.planes, own.tiers))
-    out: list[Alternative] = []
-    seen = set()
-    for planes, tiers in options:
-        variant = replace(spec, planes=planes, tiers=tiers)
-        resolved = tiers if tiers != "auto" else 3
-        try:
-            resolved = size_fabric(variant).tiers
-            alt = _quoted(variant)
-        except InfeasibleSpec as exc:
-            if (planes, resolved) in seen:
-                continue
-            seen.add((planes, resolved))
-            out.append(Alternative(label=_label(planes, resolved), planes=planes, tiers=resolved, feasible=False,
-                                   reason=str(exc), reason_details=exc.details, currency=spec.currency))
-            continue
-        key = (planes, alt.tiers)
-        if key in seen:
-            continue
-        seen.add(key)
-        alt.label = _label(planes, alt.tiers)
-        out.append(alt)
-    feasible = [a for a in out if a.feasible]
-    if feasible:
-        min(feasible, key=lambda a: (a.total_cost, a.planes, a.tiers)).cheapest = True
-    for alt in out:
-        alt.current = own is not None and alt.planes == spec.planes and alt.tiers == own.tiers
-    current = next((a for a in out if a.current and a.feasible), None)
-    blocking = _uneven(spec, own) if current is not None and own is not None else None
-    if blocking is not None and blocking.total_cost < current.total_cost:
-        out.append(blocking)
-    return out
+    return plan_alternatives(spec, price=_quoted)
 
 
 def size(spec: DesignSpec) -> Sizing:
@@ -92,7 +48,7 @@ def size(spec: DesignSpec) -> Sizing:
 def _quoted(spec: DesignSpec, *, even: bool = True) -> Alternative:
     """The structure of `spec` priced as engine.plan._priced prices its plan (label left to the caller)."""
     if spec.layout.structured_cabling:
-        return _priced(_plan(spec, progress=None, address=False, even=even), "")
+        return planned_alternative(spec, even=even)
     check_rack_rules(spec)  # plan()'s order: the racks' rules, then the switch classes, then the fabric
     backend_class_check(spec)
     grid = HallGrid(spec.layout)
@@ -100,31 +56,19 @@ def _quoted(spec: DesignSpec, *, even: bool = True) -> Alternative:
         q = quote(spec, even=even, checked=True, grid=grid)
     except InfeasibleSpec:
         # The full plan's own reason (or, should the two ever differ, its figures).
-        return _priced(_plan(spec, progress=None, address=False, even=even), "")
+        return planned_alternative(spec, even=even)
     _check_size(grid, q.racks)
     sz = q.sizing
     wiring = q.wiring
     if wiring.worst_pair is not None:
         wiring.worst_pair_names = tuple(device_names(spec, sz, device_layout(sz), list(wiring.worst_pair)))
+    # Uneven wiring keeps its blocking notes; the three depend on neither racks nor cabling.
+    notes = [] if even else [note for note in review_notes(spec, sz, wiring) if note.code in BLOCKING_NOTES]
     return Alternative(
         label="", planes=sz.planes, tiers=sz.tiers, feasible=True, sizing=sz, total_cost=q.total_cost,
         currency=q.currency, power_typical_w=q.power_typical_w, power_max_w=q.power_max_w, rack_units=q.rack_units,
-        wiring=wiring,
+        wiring=wiring, notes=notes,
     )
-
-
-def _uneven(spec: DesignSpec, own: Sizing) -> Alternative | None:
-    """engine.plan._uneven: the spec's own structure with the fewest spines (uneven uplinks), if fewer: blocking."""
-    variant = replace(spec, tiers=own.tiers)
-    fewest = size_fabric(variant, even=False)
-    if fewest.switches["spine"] + fewest.switches["core"] >= own.switches["spine"] + own.switches["core"]:
-        return None
-    alt = _quoted(variant, even=False)
-    notes = review_notes(variant, alt.sizing, alt.wiring)  # the three kept depend on neither racks nor cabling
-    alt.label = _label(alt.planes, alt.tiers) + ", fewest spines (blocking)"
-    alt.blocking = True
-    alt.notes = [note for note in notes if note.code in BLOCKING_NOTES]
-    return alt
 
 
 def device_names(spec: DesignSpec, sz: Sizing, lay: Layout, indexes: list[int]) -> list[str]:
